@@ -1,0 +1,249 @@
+//! The ruleset-agnostic core of tricorne: the [`Ruleset`] trait, seeded [`Dice`], game records and
+//! replay, and the object-safe [`DynGame`] adapter through which the CLI (and later the server)
+//! drive any ruleset with JSON.
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod dice;
+mod record;
+
+pub use dice::Dice;
+pub use record::{GameRecord, RecordError, RECORD_FORMAT, RECORD_VERSION};
+
+use serde::{de::DeserializeOwned, Deserialize, Serialize};
+use std::fmt::{Debug, Display};
+
+/// A seat at the table: index 0 or 1. Each ruleset names its seats (French / Allies …).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, PartialOrd, Ord)]
+pub struct Seat(pub u8);
+
+/// Per-seat data.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
+pub struct BySeat<T>(pub [T; 2]);
+
+impl<T> BySeat<T> {
+    /// The value for a seat.
+    pub fn get(&self, s: Seat) -> &T {
+        &self.0[usize::from(s.0 & 1)]
+    }
+    /// The value for a seat, mutably.
+    pub fn get_mut(&mut self, s: Seat) -> &mut T {
+        &mut self.0[usize::from(s.0 & 1)]
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct Outcome {
+    /// The winning seat, or `None` for a draw.
+    pub winner: Option<Seat>,
+    /// The victory level as the rule book names it ("Brilliant French victory").
+    pub level: String,
+    /// The rule that decided it ("15.2").
+    pub rule: String,
+}
+
+/// A legal action as the outside world sees it.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct ActionInfo {
+    /// Stable text id (what `apply` takes).
+    pub id: String,
+    /// A label a person can read.
+    pub label: String,
+}
+
+/// Errors of applying an action.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ApplyError {
+    /// The game is over.
+    #[error("the game is over")]
+    GameOver,
+    /// The id names no legal action now.
+    #[error("{0:?} is not a legal action now (see `legal`)")]
+    Illegal(String),
+    /// The rules engine reached a state it cannot continue from (a bug).
+    #[error("rules engine error: {0}")]
+    Internal(String),
+}
+
+/// A game's rules: the hooks a ruleset provides. Procedures run by themselves until a seat must
+/// decide; `legal_actions` lists that seat's choices and `apply` takes one of them.
+pub trait Ruleset {
+    /// Everything needed to go on (clone it to search, serialise it to save).
+    type State: Clone + Debug + PartialEq + Serialize + DeserializeOwned;
+    /// A choice a seat can make.
+    type Action: Clone + Debug + PartialEq;
+    /// Something that happened, for the log: carries its rule number and numbers.
+    type Event: Clone + Debug + Display + Serialize;
+
+    /// Short ruleset id ("saxe").
+    fn ruleset_id(&self) -> &str;
+    /// Scenario id this instance plays.
+    fn scenario_id(&self) -> &str;
+    /// Names of the seats.
+    fn seat_name(&self, seat: Seat) -> &str;
+    /// Start a game.
+    fn start(&self, seed: u64, events: &mut Vec<Self::Event>) -> Self::State;
+    /// Who must decide now (`None`: the game is over).
+    fn decider(&self, state: &Self::State) -> Option<Seat>;
+    /// The legal actions of the decider, in a stable order.
+    fn legal_actions(&self, state: &Self::State) -> Vec<Self::Action>;
+    /// Stable text id of an action.
+    fn action_id(&self, action: &Self::Action) -> String;
+    /// Label of an action for people.
+    fn action_label(&self, state: &Self::State, action: &Self::Action) -> String;
+    /// Apply a legal action; may be called only with an element of `legal_actions`.
+    fn apply_legal(&self, state: &mut Self::State, action: &Self::Action, events: &mut Vec<Self::Event>);
+    /// The outcome, once the game is over.
+    fn outcome(&self, state: &Self::State) -> Option<Outcome>;
+    /// What a seat (or a spectator, `None`) may see, as JSON.
+    fn view(&self, state: &Self::State, seat: Option<Seat>) -> serde_json::Value;
+    /// The board as text for a seat (or everything for `None`).
+    fn render_text(&self, state: &Self::State, seat: Option<Seat>) -> String;
+    /// Check the ruleset's invariants; a description of each violation.
+    fn check_invariants(&self, state: &Self::State) -> Vec<String>;
+
+    /// Apply the action with this id if it is legal; otherwise an error and the state untouched.
+    fn apply_id(
+        &self,
+        state: &mut Self::State,
+        id: &str,
+        events: &mut Vec<Self::Event>,
+    ) -> Result<(), ApplyError> {
+        if self.decider(state).is_none() {
+            return Err(ApplyError::GameOver);
+        }
+        let action = self
+            .legal_actions(state)
+            .into_iter()
+            .find(|a| self.action_id(a) == id)
+            .ok_or_else(|| ApplyError::Illegal(id.to_string()))?;
+        let mut next = state.clone();
+        let mut evs = Vec::new();
+        self.apply_legal(&mut next, &action, &mut evs);
+        *state = next;
+        events.extend(evs);
+        Ok(())
+    }
+}
+
+/// Object-safe face of a game in progress: any ruleset through JSON and text ids.
+pub trait DynGame: Send {
+    /// Ruleset id.
+    fn ruleset_id(&self) -> String;
+    /// Scenario id.
+    fn scenario_id(&self) -> String;
+    /// Seat names.
+    fn seat_names(&self) -> [String; 2];
+    /// Who decides now.
+    fn decider(&self) -> Option<Seat>;
+    /// Legal actions with ids and labels.
+    fn legal(&self) -> Vec<ActionInfo>;
+    /// Apply by id; returns the events as log lines.
+    fn apply(&mut self, id: &str) -> Result<Vec<String>, ApplyError>;
+    /// The outcome once over.
+    fn outcome(&self) -> Option<Outcome>;
+    /// The full state as JSON.
+    fn state_json(&self) -> serde_json::Value;
+    /// A seat's view as JSON.
+    fn view_json(&self, seat: Option<Seat>) -> serde_json::Value;
+    /// The board as text.
+    fn render(&self, seat: Option<Seat>) -> String;
+    /// Invariant violations.
+    fn invariants(&self) -> Vec<String>;
+    /// Number of legal actions (cheaper than `legal` for agents).
+    fn legal_count(&self) -> usize;
+    /// Apply the `i`-th legal action.
+    fn apply_index(&mut self, i: usize) -> Result<(String, Vec<String>), ApplyError>;
+}
+
+/// A [`Ruleset`] together with its state.
+pub struct Game<R: Ruleset> {
+    /// The rules.
+    pub rules: R,
+    /// The state.
+    pub state: R::State,
+}
+
+impl<R: Ruleset> Game<R> {
+    /// Start a new game.
+    pub fn new(rules: R, seed: u64) -> (Self, Vec<R::Event>) {
+        let mut ev = Vec::new();
+        let state = rules.start(seed, &mut ev);
+        (Self { rules, state }, ev)
+    }
+}
+
+impl<R> DynGame for Game<R>
+where
+    R: Ruleset + Send,
+    R::State: Send,
+{
+    fn ruleset_id(&self) -> String {
+        self.rules.ruleset_id().to_string()
+    }
+    fn scenario_id(&self) -> String {
+        self.rules.scenario_id().to_string()
+    }
+    fn seat_names(&self) -> [String; 2] {
+        [
+            self.rules.seat_name(Seat(0)).to_string(),
+            self.rules.seat_name(Seat(1)).to_string(),
+        ]
+    }
+    fn decider(&self) -> Option<Seat> {
+        self.rules.decider(&self.state)
+    }
+    fn legal(&self) -> Vec<ActionInfo> {
+        if self.decider().is_none() {
+            return Vec::new();
+        }
+        self.rules
+            .legal_actions(&self.state)
+            .iter()
+            .map(|a| ActionInfo {
+                id: self.rules.action_id(a),
+                label: self.rules.action_label(&self.state, a),
+            })
+            .collect()
+    }
+    fn apply(&mut self, id: &str) -> Result<Vec<String>, ApplyError> {
+        let mut ev = Vec::new();
+        self.rules.apply_id(&mut self.state, id, &mut ev)?;
+        Ok(ev.iter().map(|e| e.to_string()).collect())
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.rules.outcome(&self.state)
+    }
+    fn state_json(&self) -> serde_json::Value {
+        serde_json::to_value(&self.state).unwrap_or(serde_json::Value::Null)
+    }
+    fn view_json(&self, seat: Option<Seat>) -> serde_json::Value {
+        self.rules.view(&self.state, seat)
+    }
+    fn render(&self, seat: Option<Seat>) -> String {
+        self.rules.render_text(&self.state, seat)
+    }
+    fn invariants(&self) -> Vec<String> {
+        self.rules.check_invariants(&self.state)
+    }
+    fn legal_count(&self) -> usize {
+        if self.decider().is_none() {
+            return 0;
+        }
+        self.rules.legal_actions(&self.state).len()
+    }
+    fn apply_index(&mut self, i: usize) -> Result<(String, Vec<String>), ApplyError> {
+        if self.decider().is_none() {
+            return Err(ApplyError::GameOver);
+        }
+        let legal = self.rules.legal_actions(&self.state);
+        let a = legal
+            .get(i)
+            .ok_or_else(|| ApplyError::Illegal(format!("#{i}")))?;
+        let id = self.rules.action_id(a);
+        let mut ev = Vec::new();
+        self.rules.apply_legal(&mut self.state, a, &mut ev);
+        Ok((id, ev.iter().map(|e| e.to_string()).collect()))
+    }
+}

@@ -1,0 +1,1 @@
+//! The French battle series (placeholder while the ruleset is written).
