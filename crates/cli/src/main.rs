@@ -1,1 +1,343 @@
-fn main() {}
+//! `tricorne`: play and simulate the battles from the command line. JSON in and out; a malformed
+//! file, an unknown scenario or an illegal action gives one line on stderr, a non-zero exit, and
+//! leaves the game file untouched.
+use anyhow::{Context, Result, anyhow, bail};
+use clap::{Parser, Subcommand};
+use engine::{DynGame, Game, GameRecord, RECORD_FORMAT, RECORD_VERSION};
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+#[derive(Parser)]
+#[command(
+    name = "tricorne",
+    version,
+    about = "Linear battles of the 18th century under their printed rules"
+)]
+struct Cli {
+    /// Read scenario data from this directory (`<dir>/<battle>/map.toml` …) instead of the built-in files.
+    #[arg(long, global = true)]
+    data_dir: Option<PathBuf>,
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// List the scenarios and their options.
+    Scenarios,
+    /// Start a new game and save it.
+    New {
+        scenario: String,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Game option (repeatable), e.g. `--option perception` (rule 15.3).
+        #[arg(long = "option")]
+        options: Vec<String>,
+        #[arg(short = 'o', long)]
+        out: PathBuf,
+    },
+    /// Show the board, turn, phase, whose decision and the latest events.
+    Show {
+        game: PathBuf,
+        /// Show what this side may see (French or Allies); default: everything.
+        #[arg(long)]
+        side: Option<String>,
+        /// Print the view as JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the legal actions as JSON.
+    Legal { game: PathBuf },
+    /// Apply one action by id, save, print the events.
+    Apply { game: PathBuf, action: String },
+    /// Rebuild the game from scenario + seed + actions and check it equals the saved state.
+    Replay { game: PathBuf },
+    /// Play many games with agents on all cores and tabulate the results.
+    Simulate {
+        scenario: String,
+        #[arg(long, default_value_t = 100)]
+        games: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value = "random,random")]
+        agents: String,
+        #[arg(long = "option")]
+        options: Vec<String>,
+        /// Print the table as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Validate a scenario's data: all problems, provenance counts, printed totals.
+    Validate { scenario: String },
+}
+
+fn main() {
+    let cli = Cli::parse();
+    if let Err(e) = run(cli) {
+        eprintln!("tricorne: {e:#}");
+        std::process::exit(1);
+    }
+}
+
+fn open(
+    scenario: &str,
+    options: &[String],
+    data_dir: Option<&Path>,
+    seed: u64,
+) -> Result<(Box<dyn DynGame>, Vec<String>)> {
+    let rules = saxe::Saxe::load(scenario, options, data_dir).map_err(|e| anyhow!(e.join("; ")))?;
+    let (g, ev) = Game::new(rules, seed);
+    Ok((Box::new(g), ev.iter().map(|e| e.to_string()).collect()))
+}
+
+fn read_record(path: &Path) -> Result<GameRecord> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    GameRecord::from_json(&text).map_err(|e| anyhow!("{}: {e}", path.display()))
+}
+
+fn load(path: &Path, data_dir: Option<&Path>) -> Result<(GameRecord, Box<dyn DynGame>)> {
+    let rec = read_record(path)?;
+    if rec.ruleset != "saxe" {
+        bail!("{}: unknown ruleset {:?}", path.display(), rec.ruleset);
+    }
+    let (mut g, _) = open(&rec.scenario, &rec.options, data_dir, rec.seed)?;
+    g.load_state(rec.state.clone())
+        .map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    Ok((rec, g))
+}
+
+/// Write atomically: a temporary file in the same directory, then rename.
+fn save(path: &Path, rec: &GameRecord) -> Result<()> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let tmp = dir.join(format!(
+        ".{}.tmp",
+        path.file_name().and_then(|n| n.to_str()).unwrap_or("game")
+    ));
+    std::fs::write(&tmp, rec.to_json())
+        .with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
+}
+
+fn side_seat(s: &str) -> Result<engine::Seat> {
+    match s.to_ascii_lowercase().as_str() {
+        "french" | "0" => Ok(engine::Seat(0)),
+        "allies" | "allied" | "1" => Ok(engine::Seat(1)),
+        o => bail!("unknown side {o:?} (French or Allies)"),
+    }
+}
+
+fn run(cli: Cli) -> Result<()> {
+    let dd = cli.data_dir.as_deref();
+    match cli.cmd {
+        Cmd::Scenarios => {
+            println!("{}", serde_json::to_string_pretty(&saxe::catalogue())?);
+        }
+        Cmd::New {
+            scenario,
+            seed,
+            options,
+            out,
+        } => {
+            let (g, ev) = open(&scenario, &options, dd, seed)?;
+            let rec = GameRecord {
+                format: RECORD_FORMAT.into(),
+                version: RECORD_VERSION,
+                ruleset: g.ruleset_id(),
+                scenario,
+                options,
+                seed,
+                actions: Vec::new(),
+                state: g.state_json(),
+                last_events: ev.clone(),
+            };
+            save(&out, &rec)?;
+            for e in ev {
+                println!("{e}");
+            }
+            println!("saved {}", out.display());
+        }
+        Cmd::Show { game, side, json } => {
+            let (rec, g) = load(&game, dd)?;
+            let seat = side.as_deref().map(side_seat).transpose()?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&g.view_json(seat))?);
+            } else {
+                print!("{}", g.render(seat));
+                println!("\nActions so far: {}", rec.actions.len());
+                if !rec.last_events.is_empty() {
+                    println!("Latest events:");
+                    for e in &rec.last_events {
+                        println!("  {e}");
+                    }
+                }
+                if let Some(o) = g.outcome() {
+                    println!("Outcome: {} ({})", o.level, o.rule);
+                }
+            }
+        }
+        Cmd::Legal { game } => {
+            let (_, g) = load(&game, dd)?;
+            println!("{}", serde_json::to_string_pretty(&g.legal())?);
+        }
+        Cmd::Apply { game, action } => {
+            let (mut rec, mut g) = load(&game, dd)?;
+            let ev = g.apply(&action).map_err(|e| anyhow!("{e}"))?;
+            rec.actions.push(action);
+            rec.state = g.state_json();
+            rec.last_events = ev.clone();
+            save(&game, &rec)?;
+            for e in ev {
+                println!("{e}");
+            }
+            if let Some(o) = g.outcome() {
+                println!("Outcome: {} ({})", o.level, o.rule);
+            }
+        }
+        Cmd::Replay { game } => {
+            let rec = read_record(&game)?;
+            let (mut g, _) = open(&rec.scenario, &rec.options, dd, rec.seed)?;
+            for (i, a) in rec.actions.iter().enumerate() {
+                g.apply(a)
+                    .map_err(|e| anyhow!("action {} ({a}): {e}", i + 1))?;
+            }
+            if g.state_json() != rec.state {
+                bail!(
+                    "replay of {} actions does not reach the saved state",
+                    rec.actions.len()
+                );
+            }
+            println!(
+                "replay ok: {} actions reproduce the saved state",
+                rec.actions.len()
+            );
+        }
+        Cmd::Simulate {
+            scenario,
+            games,
+            seed,
+            agents,
+            options,
+            json,
+        } => {
+            let names: Vec<String> = agents.split(',').map(|s| s.trim().to_string()).collect();
+            if names.len() != 2 {
+                bail!("--agents takes two names, e.g. random,random");
+            }
+            for n in &names {
+                ai::agent(n, 0).map_err(|e| anyhow!(e))?;
+            }
+            // Check the scenario once before spawning work.
+            open(&scenario, &options, dd, seed)?;
+            let pb = ProgressBar::new(games);
+            pb.set_style(
+                ProgressStyle::with_template(
+                    "{bar:40} {pos}/{len} games {elapsed_precise} eta {eta}",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            let results: Vec<Result<(String, String, usize)>> = (0..games)
+                .into_par_iter()
+                .map(|i| {
+                    let gseed = seed.wrapping_mul(1_000_003).wrapping_add(i);
+                    let (mut g, _) = open(&scenario, &options, dd, gseed)?;
+                    let mut ag = [
+                        ai::agent(&names[0], gseed * 2).map_err(|e| anyhow!(e))?,
+                        ai::agent(&names[1], gseed * 2 + 1).map_err(|e| anyhow!(e))?,
+                    ];
+                    let n = ai::play_out(g.as_mut(), &mut ag, 2_000_000)
+                        .map_err(|e| anyhow!("game {i} (seed {gseed}): {e}"))?;
+                    pb.inc(1);
+                    let o = g
+                        .outcome()
+                        .ok_or_else(|| anyhow!("game {i} ended without an outcome"))?;
+                    Ok((o.level, o.rule, n))
+                })
+                .collect();
+            pb.finish_and_clear();
+            let mut table: BTreeMap<(String, String), u64> = BTreeMap::new();
+            let mut actions = 0usize;
+            for r in results {
+                let (level, rule, n) = r?;
+                actions += n;
+                *table.entry((level, rule)).or_default() += 1;
+            }
+            if json {
+                let rows: Vec<_> = table.iter().map(|((l, r), c)| serde_json::json!({"level": l, "rule": r, "games": c, "share": *c as f64 / games as f64})).collect();
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(
+                        &serde_json::json!({"scenario": scenario, "games": games, "seed": seed, "agents": names, "results": rows})
+                    )?
+                );
+            } else {
+                println!(
+                    "{scenario}: {games} games, seed {seed}, agents {} (French) vs {} (Allies)",
+                    names[0], names[1]
+                );
+                println!(
+                    "{:<32} {:>6} {:>7} {:>7}",
+                    "victory level", "rule", "games", "share"
+                );
+                for ((l, r), c) in &table {
+                    println!(
+                        "{:<32} {:>6} {:>7} {:>6.1}%",
+                        l,
+                        r,
+                        c,
+                        100.0 * *c as f64 / games as f64
+                    );
+                }
+                println!(
+                    "mean actions per game: {:.0}",
+                    actions as f64 / games.max(1) as f64
+                );
+            }
+        }
+        Cmd::Validate { scenario } => {
+            let rules = saxe::Saxe::load(&scenario, &[], dd)
+                .map_err(|e| anyhow!("{} problem(s):\n  {}", e.len(), e.join("\n  ")))?;
+            let sc = &rules.sc;
+            let mut ok = true;
+            println!(
+                "{}: {} units, {} formations, {} commanders",
+                sc.name,
+                sc.units.len(),
+                sc.formations.len(),
+                sc.commanders.len()
+            );
+            println!(
+                "Formation demoralisation (13.1: 1/3 of initial steps incl. guns, not redoubts, rounded up):"
+            );
+            for (name, steps, computed, printed) in sc.demoralisation_check() {
+                let mark = if computed == printed { "ok" } else { "DIFFERS" };
+                ok &= computed == printed;
+                println!(
+                    "  {name:<14} steps {steps:>3} → {computed:>2}   printed {printed:>2}   {mark}"
+                );
+            }
+            let p = &sc.provenance;
+            println!(
+                "Provenance: {} data from the rule book, {} reconstructed (with reasons), {} unmarked",
+                p.from_book,
+                p.reconstructed,
+                p.unmarked.len()
+            );
+            for u in &p.unmarked {
+                println!("  unmarked: {u}");
+            }
+            ok &= p.unmarked.is_empty();
+            if !ok {
+                bail!("validation failed");
+            }
+            println!("valid");
+        }
+    }
+    Ok(())
+}

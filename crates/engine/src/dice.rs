@@ -13,7 +13,8 @@ pub struct Dice {
 
 impl PartialEq for Dice {
     fn eq(&self, other: &Self) -> bool {
-        self.rolls == other.rolls && self.rng.get_word_pos() == other.rng.get_word_pos()
+        self.rolls == other.rolls
+            && self.rng.get_word_pos() == other.rng.get_word_pos()
             && self.rng.get_seed() == other.rng.get_seed()
     }
 }

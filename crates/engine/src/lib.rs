@@ -8,9 +8,9 @@ mod dice;
 mod record;
 
 pub use dice::Dice;
-pub use record::{GameRecord, RecordError, RECORD_FORMAT, RECORD_VERSION};
+pub use record::{GameRecord, RECORD_FORMAT, RECORD_VERSION, RecordError};
 
-use serde::{de::DeserializeOwned, Deserialize, Serialize};
+use serde::{Deserialize, Serialize, de::DeserializeOwned};
 use std::fmt::{Debug, Display};
 
 /// A seat at the table: index 0 or 1. Each ruleset names its seats (French / Allies …).
@@ -93,7 +93,12 @@ pub trait Ruleset {
     /// Label of an action for people.
     fn action_label(&self, state: &Self::State, action: &Self::Action) -> String;
     /// Apply a legal action; may be called only with an element of `legal_actions`.
-    fn apply_legal(&self, state: &mut Self::State, action: &Self::Action, events: &mut Vec<Self::Event>);
+    fn apply_legal(
+        &self,
+        state: &mut Self::State,
+        action: &Self::Action,
+        events: &mut Vec<Self::Event>,
+    );
     /// The outcome, once the game is over.
     fn outcome(&self, state: &Self::State) -> Option<Outcome>;
     /// What a seat (or a spectator, `None`) may see, as JSON.
@@ -155,6 +160,12 @@ pub trait DynGame: Send {
     fn legal_count(&self) -> usize;
     /// Apply the `i`-th legal action.
     fn apply_index(&mut self, i: usize) -> Result<(String, Vec<String>), ApplyError>;
+    /// Replace the state by one read from JSON (a saved game); the state is untouched on error.
+    fn load_state(&mut self, v: serde_json::Value) -> Result<(), String>;
+    /// A boxed copy (agents search on copies).
+    fn boxed_clone(&self) -> Box<dyn DynGame>;
+    /// Approximate size of the state in memory, in bytes (heap included).
+    fn state_bytes(&self) -> usize;
 }
 
 /// A [`Ruleset`] together with its state.
@@ -176,9 +187,27 @@ impl<R: Ruleset> Game<R> {
 
 impl<R> DynGame for Game<R>
 where
-    R: Ruleset + Send,
+    R: Ruleset + Send + Clone + 'static,
     R::State: Send,
 {
+    fn load_state(&mut self, v: serde_json::Value) -> Result<(), String> {
+        let st: R::State = serde_json::from_value(v)
+            .map_err(|e| format!("the saved state does not fit this scenario: {e}"))?;
+        self.state = st;
+        Ok(())
+    }
+    fn boxed_clone(&self) -> Box<dyn DynGame> {
+        Box::new(Game {
+            rules: self.rules.clone(),
+            state: self.state.clone(),
+        })
+    }
+    fn state_bytes(&self) -> usize {
+        // The serialised size is a close upper bound of the in-memory size of a compact state.
+        serde_json::to_vec(&self.state)
+            .map(|v| v.len())
+            .unwrap_or(0)
+    }
     fn ruleset_id(&self) -> String {
         self.rules.ruleset_id().to_string()
     }

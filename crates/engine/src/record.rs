@@ -41,7 +41,9 @@ pub enum RecordError {
     #[error("not a tricorne game file (format {0:?})")]
     Foreign(String),
     /// A newer version.
-    #[error("game file version {0} is not supported (this tricorne reads version {RECORD_VERSION})")]
+    #[error(
+        "game file version {0} is not supported (this tricorne reads version {RECORD_VERSION})"
+    )]
     Version(u32),
 }
 
@@ -76,8 +78,17 @@ mod tests {
 
     #[test]
     fn rejects_foreign_and_malformed() {
-        assert!(matches!(GameRecord::from_json("{"), Err(RecordError::Malformed(_))));
-        assert!(matches!(GameRecord::from_json("{\"format\":\"x\"}"), Err(RecordError::Foreign(_))));
-        assert!(matches!(GameRecord::from_json("[]"), Err(RecordError::Foreign(_))));
+        assert!(matches!(
+            GameRecord::from_json("{"),
+            Err(RecordError::Malformed(_))
+        ));
+        assert!(matches!(
+            GameRecord::from_json("{\"format\":\"x\"}"),
+            Err(RecordError::Foreign(_))
+        ));
+        assert!(matches!(
+            GameRecord::from_json("[]"),
+            Err(RecordError::Foreign(_))
+        ));
     }
 }

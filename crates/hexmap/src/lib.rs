@@ -433,7 +433,12 @@ mod tests {
     #[test]
     fn r2_1_two_front_two_flank_two_rear() {
         for v in Vertex::ALL {
-            let mut all: Vec<Dir> = v.front().into_iter().chain(v.flank()).chain(v.rear()).collect();
+            let mut all: Vec<Dir> = v
+                .front()
+                .into_iter()
+                .chain(v.flank())
+                .chain(v.rear())
+                .collect();
             all.sort();
             assert_eq!(all, Dir::ALL.to_vec(), "{v:?}");
         }

@@ -1,1 +1,311 @@
-//! The French battle series (placeholder while the ruleset is written).
+//! The French battle series — *Les victoires du Maréchal de Saxe* and *Hastenbeck 1757* — as a
+//! tricorne ruleset. This crate implements the Hastenbeck edition; [`Edition`] names the rules that
+//! differ from the Fontenoy/Lauffeld edition so that edition can be added beside it.
+//!
+//! Procedures run by themselves until a side must decide (see [`state::Frame`]); every die roll is an
+//! [`event::Event`] with its rule number and modifiers.
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod action;
+mod combat;
+pub mod data;
+mod decide;
+mod effects;
+pub mod event;
+mod flow;
+pub mod query;
+pub mod scenario;
+pub mod state;
+mod text;
+
+use action::Action;
+use engine::{Outcome, Ruleset, Seat};
+use event::Event;
+use scenario::{Scenario, Side};
+use state::{Options, State};
+use std::sync::Arc;
+
+/// The edition of the series' rules. Where they differ, a named function cites both rule numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Edition {
+    /// *Les victoires du Maréchal de Saxe* (Fontenoy 1745, Lauffeld 1747): not yet implemented.
+    FontenoyLauffeld,
+    /// *Hastenbeck 1757*.
+    Hastenbeck,
+}
+
+impl Edition {
+    /// Maximum artillery range (Hastenbeck 9.1: 3 hexes; Fontenoy/Lauffeld 9.1: 2, 3 for 16 lb).
+    pub fn artillery_range(self, calibre: u8) -> u32 {
+        match self {
+            Edition::Hastenbeck => 3,
+            Edition::FontenoyLauffeld => {
+                if calibre >= 16 {
+                    3
+                } else {
+                    2
+                }
+            }
+        }
+    }
+    /// Whether attacks can be mandatory (Hastenbeck 10.1: yes in clear terrain; Fontenoy/Lauffeld 10.1: never).
+    pub fn mandatory_attacks(self) -> bool {
+        matches!(self, Edition::Hastenbeck)
+    }
+}
+
+/// A scenario the catalogue offers.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ScenarioInfo {
+    /// Id for `tricorne new`.
+    pub id: &'static str,
+    /// Name.
+    pub name: &'static str,
+    /// Options it accepts.
+    pub options: Vec<&'static str>,
+}
+
+/// Scenarios built in.
+pub fn catalogue() -> Vec<ScenarioInfo> {
+    vec![ScenarioInfo {
+        id: "hastenbeck",
+        name: "Hastenbeck 1757 — historical scenario (16.1)",
+        options: vec!["perception"],
+    }]
+}
+
+/// The data files of a battle, built in (the repository's `scenarios/` at build time) or read from a
+/// directory a player edited (`dir/<battle>/…`).
+pub fn battle_files(
+    battle: &str,
+    dir: Option<&std::path::Path>,
+) -> Result<data::BattleFiles, String> {
+    match dir {
+        None => match battle {
+            "hastenbeck" => Ok(data::BattleFiles {
+                map: include_str!("../../../scenarios/hastenbeck/map.toml").into(),
+                oob: include_str!("../../../scenarios/hastenbeck/oob.toml").into(),
+                tables: include_str!("../../../scenarios/hastenbeck/tables.toml").into(),
+                scenarios: [(
+                    "hastenbeck".to_string(),
+                    include_str!("../../../scenarios/hastenbeck/scenario.toml").to_string(),
+                )]
+                .into(),
+            }),
+            other => Err(format!("unknown battle {other:?}")),
+        },
+        Some(d) => {
+            let b = d.join(battle);
+            let read = |f: &str| {
+                std::fs::read_to_string(b.join(f))
+                    .map_err(|e| format!("{}: {e}", b.join(f).display()))
+            };
+            Ok(data::BattleFiles {
+                map: read("map.toml")?,
+                oob: read("oob.toml")?,
+                tables: read("tables.toml")?,
+                scenarios: [("hastenbeck".to_string(), read("scenario.toml")?)].into(),
+            })
+        }
+    }
+}
+
+/// The ruleset bound to one scenario and its options.
+#[derive(Clone, Debug)]
+pub struct Saxe {
+    /// The scenario.
+    pub sc: Arc<Scenario>,
+    /// Options.
+    pub options: Options,
+    /// Edition.
+    pub edition: Edition,
+}
+
+impl Saxe {
+    /// Load a scenario by id with options ("perception").
+    pub fn load(
+        scenario: &str,
+        options: &[String],
+        dir: Option<&std::path::Path>,
+    ) -> Result<Saxe, Vec<String>> {
+        let info = catalogue()
+            .into_iter()
+            .find(|i| i.id == scenario)
+            .ok_or_else(|| {
+                vec![format!(
+                    "unknown scenario {scenario:?} (known: {})",
+                    catalogue()
+                        .iter()
+                        .map(|i| i.id)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )]
+            })?;
+        let mut opts = Options::default();
+        for o in options {
+            match o.as_str() {
+                "perception" if info.options.contains(&"perception") => opts.perception = true,
+                other => {
+                    return Err(vec![format!(
+                        "unknown option {other:?} for {scenario} (known: {})",
+                        info.options.join(", ")
+                    )]);
+                }
+            }
+        }
+        let files = battle_files("hastenbeck", dir).map_err(|e| vec![e])?;
+        let sc = Scenario::build(&files, scenario)?;
+        Ok(Saxe {
+            sc: Arc::new(sc),
+            options: opts,
+            edition: Edition::Hastenbeck,
+        })
+    }
+
+    fn uid(&self, u: scenario::UnitIx) -> &str {
+        &self.sc.units[usize::from(u)].id
+    }
+    fn cid(&self, c: scenario::CommanderIx) -> &str {
+        &self.sc.commanders[usize::from(c)].id
+    }
+    fn fid(&self, f: scenario::FormationIx) -> &str {
+        &self.sc.formations[usize::from(f)].id
+    }
+}
+
+fn rot(cw: bool) -> &'static str {
+    if cw { "cw" } else { "ccw" }
+}
+
+fn hexes(v: &[hexmap::HexId]) -> String {
+    v.iter()
+        .map(|h| h.to_string())
+        .collect::<Vec<_>>()
+        .join("+")
+}
+
+impl Ruleset for Saxe {
+    type State = State;
+    type Action = Action;
+    type Event = Event;
+
+    fn ruleset_id(&self) -> &str {
+        "saxe"
+    }
+    fn scenario_id(&self) -> &str {
+        &self.sc.id
+    }
+    fn seat_name(&self, seat: Seat) -> &str {
+        Side::from_ix(seat.0).name()
+    }
+    fn start(&self, seed: u64, events: &mut Vec<Event>) -> State {
+        self.initial_state(seed, self.options.clone(), events)
+    }
+    fn decider(&self, state: &State) -> Option<Seat> {
+        self.decider_side(state).map(|s| Seat(s.ix() as u8))
+    }
+    fn legal_actions(&self, state: &State) -> Vec<Action> {
+        self.legal(state)
+    }
+    fn action_id(&self, a: &Action) -> String {
+        match a {
+            Action::RedoubtFire { unit, target } => {
+                format!("redoubt-fire:{}:{target}", self.uid(*unit))
+            }
+            Action::EndRedoubtFire => "end-redoubt-fire".into(),
+            Action::Activate { formation } => format!("activate:{}", self.fid(*formation)),
+            Action::ActivateAuto { formation } => format!("activate-auto:{}", self.fid(*formation)),
+            Action::ActivateIndependent { unit } => {
+                format!("activate-independent:{}", self.uid(*unit))
+            }
+            Action::ArtilleryFace { unit, clockwise } => {
+                format!("art-face:{}:{}", self.uid(*unit), rot(*clockwise))
+            }
+            Action::ArtilleryFire { unit, target } => {
+                format!("art-fire:{}:{target}", self.uid(*unit))
+            }
+            Action::CommanderStep { commander, to } => {
+                format!("commander-step:{}:{to}", self.cid(*commander))
+            }
+            Action::MoveUnit {
+                unit,
+                with_commander,
+            } => format!(
+                "move-unit:{}{}",
+                self.uid(*unit),
+                if *with_commander { "+commander" } else { "" }
+            ),
+            Action::MoveStack {
+                hex,
+                with_commander,
+            } => format!(
+                "move-stack:{hex}{}",
+                if *with_commander { "+commander" } else { "" }
+            ),
+            Action::MoveLine { unit } => format!("move-line:{}", self.uid(*unit)),
+            Action::TurnInPlace { unit, clockwise } => {
+                format!("turn-in-place:{}:{}", self.uid(*unit), rot(*clockwise))
+            }
+            Action::EndActivation => "end-activation".into(),
+            Action::Step { dir } => format!("step:{dir:?}"),
+            Action::Turn { clockwise } => format!("turn:{}", rot(*clockwise)),
+            Action::AboutFace => "about-face".into(),
+            Action::ChangeOrder => "change-order".into(),
+            Action::Drop { unit } => format!("drop:{}", self.uid(*unit)),
+            Action::Pivot { pivot, clockwise } => {
+                format!("pivot:{}:{}", self.uid(*pivot), rot(*clockwise))
+            }
+            Action::LeaveZoc { to, turn } => format!("leave-zoc:{to}:{turn}"),
+            Action::Stop => "stop".into(),
+            Action::ReactionFire { unit, target } => {
+                format!("reaction-fire:{}:{target}", self.uid(*unit))
+            }
+            Action::CavalryReaction { unit } => format!("cavalry-reaction:{}", self.uid(*unit)),
+            Action::Pass => "pass".into(),
+            Action::Attack {
+                attackers,
+                defenders,
+            } => format!("attack:{}>{}", hexes(attackers), hexes(defenders)),
+            Action::EndCombat => "end-combat".into(),
+            Action::Evade => "evade".into(),
+            Action::AllocateLoss { hex } => format!("allocate-loss:{hex}"),
+            Action::RetreatTo { to } => format!("retreat:{to}"),
+            Action::Advance {
+                from,
+                to,
+                whole_stack,
+            } => format!(
+                "advance:{from}>{to}{}",
+                if *whole_stack { ":stack" } else { "" }
+            ),
+            Action::ArmyStep { to } => format!("army-step:{to}"),
+            Action::EndArmyMove => "end-army-move".into(),
+            Action::Promote { commander } => format!("promote:{}", self.cid(*commander)),
+            Action::PlaceAide { unit } => format!("place-aide:{}", self.uid(*unit)),
+        }
+    }
+    fn action_label(&self, s: &State, a: &Action) -> String {
+        self.label(s, a)
+    }
+    fn apply_legal(&self, state: &mut State, action: &Action, events: &mut Vec<Event>) {
+        self.apply_action(state, action, events);
+        self.run(state, events);
+    }
+    fn outcome(&self, state: &State) -> Option<Outcome> {
+        state.result.as_ref().map(|(w, level, rule)| Outcome {
+            winner: w.map(|s| Seat(s.ix() as u8)),
+            level: level.clone(),
+            rule: rule.clone(),
+        })
+    }
+    fn view(&self, state: &State, seat: Option<Seat>) -> serde_json::Value {
+        self.view_json(state, seat.map(|s| Side::from_ix(s.0)))
+    }
+    fn render_text(&self, state: &State, seat: Option<Seat>) -> String {
+        self.render(state, seat.map(|s| Side::from_ix(s.0)))
+    }
+    fn check_invariants(&self, state: &State) -> Vec<String> {
+        self.invariants(state)
+    }
+}

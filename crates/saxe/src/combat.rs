@@ -1,0 +1,935 @@
+//! Combat (10, 11): who may and must attack, the Combat Results Table with every modifier of 10.3,
+//! results in the order of 11.1, losses chosen by their owner, retreats (11.2), advance (11.3).
+use crate::Saxe;
+use crate::event::Event;
+use crate::scenario::{Kind, Side, Terrain, UnitIx, side_bits};
+use crate::state::*;
+use hexmap::{Arc, HexId};
+
+impl Saxe {
+    /// Stacks of the active side that may attack: hexes with unrouted infantry or cavalry that have
+    /// not attacked (10.1).
+    fn attacker_hexes(&self, s: &State) -> Vec<HexId> {
+        let side = s.active;
+        let mut v: Vec<HexId> = s
+            .units
+            .iter()
+            .enumerate()
+            .filter(|(i, u)| {
+                let ui = *i as UnitIx;
+                u.hex.is_some()
+                    && self.side_of(ui) == side
+                    && !self.kind(ui).is_guns()
+                    && !u.has(flag::ROUTED)
+                    && !u.has(flag::ATTACKED)
+            })
+            .filter_map(|(_, u)| u.hex)
+            .collect();
+        v.sort();
+        v.dedup();
+        v
+    }
+
+    /// Enemy hexes a stack may attack (10.1): adjacent enemy units in a front hex of one of its
+    /// units; cavalry not into terrain it may not enter, nor a fortified village.
+    pub fn attack_targets(&self, s: &State, a: HexId) -> Vec<HexId> {
+        let units = self.combat_units_at(s, a);
+        let Some(&top) = units.first() else {
+            return Vec::new();
+        };
+        let side = self.side_of(top);
+        let cav = units.iter().any(|&u| self.kind(u).is_cavalry());
+        let mut out: Vec<HexId> = self
+            .front_dirs(s, top)
+            .into_iter()
+            .filter_map(|d| a.neighbour(d))
+            .filter(|&h| self.side_at(s, h) == Some(side.other()))
+            .filter(|&h| {
+                if !cav {
+                    return true;
+                }
+                let t = self.sc.map.terrain(h);
+                let enter = self
+                    .move_cost(s, crate::query::Mover::Unit(Kind::HeavyCavalry), a, h)
+                    .is_some();
+                let fortified = t == Terrain::Town
+                    && self
+                        .units_at(s, h)
+                        .iter()
+                        .any(|&u| self.kind(u) == Kind::Redoubt);
+                enter && !fortified
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// 10.1 mandatory attacks of a stack: enemies in its ZoC when both are in clear terrain, unless
+    /// infantry would attack cavalry.
+    fn mandatory_targets(&self, s: &State, a: HexId) -> Vec<HexId> {
+        if self.sc.map.terrain(a) != Terrain::Clear {
+            return Vec::new();
+        }
+        let units = self.combat_units_at(s, a);
+        let inf_only = units.iter().all(|&u| self.kind(u).is_infantry());
+        self.attack_targets(s, a)
+            .into_iter()
+            .filter(|&h| {
+                self.sc.map.terrain(h) == Terrain::Clear
+                    && !(inf_only
+                        && self
+                            .combat_units_at(s, h)
+                            .iter()
+                            .any(|&u| self.kind(u).is_cavalry()))
+                    && !self.combat_units_at(s, h).is_empty()
+            })
+            .collect()
+    }
+
+    /// Every legal attack declaration now (10.1).
+    pub fn legal_attacks(&self, s: &State) -> Vec<(Vec<HexId>, Vec<HexId>)> {
+        let att = self.attacker_hexes(s);
+        let mut out = Vec::new();
+        let targets: Vec<(HexId, Vec<HexId>)> = att
+            .iter()
+            .map(|&a| (a, self.attack_targets(s, a)))
+            .collect();
+        let mut enemy: Vec<HexId> = targets
+            .iter()
+            .flat_map(|(_, t)| t.iter().copied())
+            .collect();
+        enemy.sort();
+        enemy.dedup();
+        for &e in &enemy {
+            let able: Vec<HexId> = targets
+                .iter()
+                .filter(|(_, t)| t.contains(&e))
+                .map(|(a, _)| *a)
+                .collect();
+            for &(a, ref t) in &targets {
+                if !t.contains(&e) {
+                    continue;
+                }
+                out.push((vec![a], vec![e]));
+                for &e2 in t {
+                    if e2 > e {
+                        out.push((vec![a], vec![e, e2]));
+                    }
+                }
+            }
+            // Several stacks against one hex: each must have only that enemy in its ZoC.
+            let solo: Vec<HexId> = able
+                .iter()
+                .copied()
+                .filter(|a| {
+                    targets
+                        .iter()
+                        .find(|(x, _)| x == a)
+                        .is_some_and(|(_, t)| t.len() == 1)
+                })
+                .collect();
+            let n = solo.len().min(6);
+            for mask in 1u32..(1 << n) {
+                if mask.count_ones() < 2 {
+                    continue;
+                }
+                let group: Vec<HexId> = (0..n)
+                    .filter(|i| mask & (1 << i) != 0)
+                    .map(|i| solo[i])
+                    .collect();
+                out.push((group, vec![e]));
+            }
+        }
+        out
+    }
+
+    /// Whether the combat phase may end (10.1): no attack that would meet an unmet obligation is
+    /// still possible.
+    pub fn combat_may_end(&self, s: &State, attacks: &[(Vec<HexId>, Vec<HexId>)]) -> bool {
+        let att = self.attacker_hexes(s);
+        let must: Vec<HexId> = att
+            .into_iter()
+            .filter(|&a| !self.mandatory_targets(s, a).is_empty())
+            .collect();
+        !attacks
+            .iter()
+            .any(|(a, _)| a.iter().any(|x| must.contains(x)))
+    }
+
+    /// Declare an attack (10.1); resolution continues in [`Saxe::progress_combat`].
+    pub fn declare_attack(
+        &self,
+        s: &mut State,
+        attackers: &[HexId],
+        defenders: &[HexId],
+        ev: &mut Vec<Event>,
+    ) {
+        let att_units: Vec<UnitIx> = attackers
+            .iter()
+            .flat_map(|&h| self.combat_units_at(s, h))
+            .collect();
+        let att_all: Vec<UnitIx> = attackers
+            .iter()
+            .flat_map(|&h| self.units_at(s, h))
+            .collect();
+        let def_units: Vec<UnitIx> = defenders
+            .iter()
+            .flat_map(|&h| self.combat_units_at(s, h))
+            .collect();
+        for &u in &att_all {
+            s.units[usize::from(u)].set(flag::ATTACKED, true);
+        }
+        for &d in defenders {
+            if !s.attacked_hexes.contains(&d) {
+                s.attacked_hexes.push(d);
+            }
+        }
+        let an: Vec<&str> = att_units.iter().map(|&u| self.uname(u)).collect();
+        let dn: Vec<&str> = def_units.iter().map(|&u| self.uname(u)).collect();
+        ev.push(Event::rule(
+            "10.1",
+            format!(
+                "{} attack {} ({})",
+                an.join(" + "),
+                dn.join(" + "),
+                defenders
+                    .iter()
+                    .map(|h| h.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ));
+        s.frames.push(Frame::Combat(Combat {
+            attackers: attackers.to_vec(),
+            defenders: defenders.to_vec(),
+            att_units,
+            def_units,
+            stage: 0,
+            result: None,
+            losses_left: [0, 0],
+            lost_steps: Vec::new(),
+            evaded: Vec::new(),
+            evade_queue: Vec::new(),
+            disorg_cav_before: Vec::new(),
+        }));
+    }
+
+    fn combat_mut(s: &mut State) -> Option<&mut Combat> {
+        match s.frames.last_mut() {
+            Some(Frame::Combat(c)) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// Advance the combat at the top of the frame stack by one stage.
+    pub fn progress_combat(&self, s: &mut State, ev: &mut Vec<Event>) {
+        let Some(Frame::Combat(c)) = s.frames.last().cloned() else {
+            return;
+        };
+        match c.stage {
+            0 => {
+                // 12.3: routed defenders are eliminated when attacked.
+                for &u in &c.def_units {
+                    if self.has(s, u, flag::ROUTED) {
+                        self.eliminate(s, u, "a routed unit attacked", "12.3", ev);
+                    }
+                }
+                // 1.3: light units may retreat before combat.
+                let att_inf = c.att_units.iter().any(|&u| self.kind(u) == Kind::Infantry);
+                let att_heavy = c
+                    .att_units
+                    .iter()
+                    .any(|&u| matches!(self.kind(u), Kind::Infantry | Kind::HeavyCavalry));
+                let mut q = Vec::new();
+                for &h in &c.defenders {
+                    let st = self.combat_units_at(s, h);
+                    if st.is_empty() {
+                        continue;
+                    }
+                    if st.iter().all(|&u| self.kind(u) == Kind::LightInfantry) && att_inf {
+                        q.push(h);
+                    } else if st.iter().all(|&u| self.kind(u) == Kind::LightCavalry) && att_heavy {
+                        q.push(h);
+                    }
+                }
+                let c = Self::combat_mut(s).expect("combat on top"); // invariant: checked above
+                c.evade_queue = q;
+                c.stage = 1;
+            }
+            1 => {
+                let mut c2 = c.clone();
+                if let Some(h) = c2.evade_queue.pop() {
+                    let side = s.active.other();
+                    let hexes = if self
+                        .combat_units_at(s, h)
+                        .iter()
+                        .any(|&u| self.kind(u) == Kind::LightCavalry)
+                    {
+                        2
+                    } else {
+                        1
+                    };
+                    *Self::combat_mut(s).expect("combat") = c2; // invariant: top frame is this combat
+                    s.frames.push(Frame::Evade {
+                        side,
+                        hex: h,
+                        hexes,
+                    });
+                    return;
+                }
+                let def_units: Vec<UnitIx> = c2
+                    .defenders
+                    .iter()
+                    .filter(|h| !c2.evaded.contains(h))
+                    .flat_map(|&h| self.combat_units_at(s, h))
+                    .filter(|&u| self.side_of(u) != s.active)
+                    .collect();
+                c2.def_units = def_units;
+                c2.stage = if c2.def_units.is_empty() { 5 } else { 2 };
+                *Self::combat_mut(s).expect("combat") = c2; // invariant: top frame is this combat
+            }
+            2 => {
+                let (total, mods) = self.combat_modifiers(s, &c);
+                let tables = &self.sc.tables;
+                let (_, t) = self.roll(s, ev, "CRT (10.2)", "combat".into(), mods, |t| {
+                    let (_, a, d) = tables.crt(t);
+                    format!("attacker {a}, defender {d}")
+                });
+                let _ = total;
+                let (_, a, d) = self.sc.tables.crt(t);
+                let before: Vec<UnitIx> = c
+                    .att_units
+                    .iter()
+                    .chain(c.def_units.iter())
+                    .copied()
+                    .filter(|&u| self.has(s, u, flag::DISORG_BY_COMBAT))
+                    .collect();
+                let cc = Self::combat_mut(s).expect("combat"); // invariant
+                cc.result = Some((a, d));
+                cc.losses_left = [a.steps, d.steps];
+                cc.disorg_cav_before = before;
+                cc.stage = 3;
+            }
+            3 => {
+                // Losses first (11.1), the owner choosing between stacks.
+                for which in [1u8, 0u8] {
+                    let left = c.losses_left[usize::from(which)];
+                    if left == 0 {
+                        continue;
+                    }
+                    let hexes: Vec<HexId> = if which == 0 {
+                        c.attackers.clone()
+                    } else {
+                        c.defenders.clone()
+                    };
+                    let live: Vec<HexId> = hexes
+                        .into_iter()
+                        .filter(|&h| {
+                            !self.combat_units_at(s, h).is_empty()
+                                && self.side_at(s, h)
+                                    == Some(if which == 0 {
+                                        s.active
+                                    } else {
+                                        s.active.other()
+                                    })
+                        })
+                        .collect();
+                    if live.is_empty() {
+                        Self::combat_mut(s).expect("combat").losses_left[usize::from(which)] = 0; // invariant
+                        return;
+                    }
+                    let side = if which == 0 {
+                        s.active
+                    } else {
+                        s.active.other()
+                    };
+                    s.frames.push(Frame::Losses {
+                        side,
+                        which,
+                        hexes: live,
+                    });
+                    return;
+                }
+                Self::combat_mut(s).expect("combat").stage = 4; // invariant
+            }
+            4 => {
+                let (a, d) = c.result.unwrap_or_default();
+                // 11.4 commanders with units that lost steps or were eliminated.
+                for hexes in [&c.defenders, &c.attackers] {
+                    for &h in hexes.iter() {
+                        let lost = c.lost_steps.iter().any(|&u| {
+                            self.sc.units[usize::from(u)].side
+                                == self.side_at(s, h).unwrap_or(Side::French)
+                                && (s.units[usize::from(u)].hex == Some(h)
+                                    || s.units[usize::from(u)].hex.is_none())
+                        });
+                        for cm in self.commanders_at(s, h) {
+                            self.commander_casualty(s, cm, h, lost, ev);
+                        }
+                    }
+                }
+                // Then morale, disorganisation, * (11.1), per stack.
+                for (o, hexes, units) in [
+                    (d, &c.defenders, &c.def_units),
+                    (a, &c.attackers, &c.att_units),
+                ] {
+                    for &h in hexes.iter() {
+                        let here: Vec<UnitIx> = self
+                            .combat_units_at(s, h)
+                            .into_iter()
+                            .filter(|u| units.contains(u))
+                            .collect();
+                        self.apply_effects(s, &here, &o, "11.1", &c.disorg_cav_before, ev);
+                    }
+                }
+                // Retreats: attacker's queued first so the defender's retreat is done first.
+                for (o, hexes, units) in [
+                    (a, &c.attackers, &c.att_units),
+                    (d, &c.defenders, &c.def_units),
+                ] {
+                    if o.retreat == 0 {
+                        continue;
+                    }
+                    for &h in hexes.iter().rev() {
+                        let here: Vec<UnitIx> = self
+                            .combat_units_at(s, h)
+                            .into_iter()
+                            .filter(|u| units.contains(u))
+                            .collect();
+                        self.queue_retreat_under_combat(s, &here, o.retreat);
+                    }
+                }
+                if let Some(cc) = Self::combat_mut_below(s) {
+                    cc.stage = 5;
+                }
+            }
+            5 => {
+                // 11.3 advance after combat.
+                let side = s.active;
+                let vacated_def: Vec<HexId> = c
+                    .defenders
+                    .iter()
+                    .copied()
+                    .filter(|&h| self.units_at(s, h).is_empty())
+                    .collect();
+                let mut options = Vec::new();
+                for &v in &vacated_def {
+                    for &a in &c.attackers {
+                        if a.distance(v) == 1
+                            && self.units_at(s, a).iter().any(|&u| {
+                                !self.kind(u).is_guns()
+                                    && !self.has(s, u, flag::ROUTED)
+                                    && self.side_of(u) == side
+                            })
+                        {
+                            options.push((a, v));
+                        }
+                    }
+                }
+                let mut adv_side = side;
+                let mut defender = false;
+                if options.is_empty() {
+                    let vacated_att: Vec<HexId> = c
+                        .attackers
+                        .iter()
+                        .copied()
+                        .filter(|&h| self.units_at(s, h).is_empty())
+                        .collect();
+                    for &v in &vacated_att {
+                        if self.in_zoc_of(s, v, side) {
+                            continue;
+                        }
+                        for &dh in &c.defenders {
+                            if dh.distance(v) == 1
+                                && self.units_at(s, dh).iter().any(|&u| {
+                                    !self.kind(u).is_guns()
+                                        && !self.has(s, u, flag::ROUTED)
+                                        && self.side_of(u) != side
+                                })
+                            {
+                                options.push((dh, v));
+                            }
+                        }
+                    }
+                    adv_side = side.other();
+                    defender = true;
+                }
+                Self::combat_mut(s).expect("combat").stage = 6; // invariant
+                if !options.is_empty() {
+                    s.frames.push(Frame::Advance(Advance {
+                        side: adv_side,
+                        options,
+                        defender,
+                    }));
+                }
+            }
+            _ => {
+                s.frames.pop();
+                self.update_control(s, ev);
+            }
+        }
+    }
+
+    fn combat_mut_below(s: &mut State) -> Option<&mut Combat> {
+        s.frames.iter_mut().rev().find_map(|f| match f {
+            Frame::Combat(c) => Some(c),
+            _ => None,
+        })
+    }
+
+    /// Queue a retreat under the combat frame (so it is resolved before the advance).
+    fn queue_retreat_under_combat(&self, s: &mut State, units: &[UnitIx], hexes: u8) {
+        self.queue_retreat(s, units, hexes, false);
+    }
+
+    /// Every modifier of 10.3 with its reason; returns the total and the list.
+    pub fn combat_modifiers(&self, s: &State, c: &Combat) -> (i32, Vec<(String, i32)>) {
+        let tb = &self.sc.tables.raw;
+        let m = &tb.crt.modifiers;
+        let mut mods: Vec<(String, i32)> = Vec::new();
+        let att_cp: u32 = c.att_units.iter().map(|&u| self.cp(s, u)).sum();
+        let def_cp: u32 = c.def_units.iter().map(|&u| self.cp(s, u)).sum();
+        let (r, col) = self.sc.tables.ratio_drm(att_cp, def_cp);
+        mods.push((format!("ratio {att_cp}/{def_cp} → {col}"), i32::from(r)));
+        // Morale: the best top-unit morale on each side.
+        let top_morale = |hexes: &[HexId], units: &[UnitIx]| {
+            hexes
+                .iter()
+                .filter_map(|&h| {
+                    self.combat_units_at(s, h)
+                        .into_iter()
+                        .find(|u| units.contains(u))
+                })
+                .map(|u| self.morale(s, u))
+                .max()
+                .unwrap_or(0)
+        };
+        let am = top_morale(&c.attackers, &c.att_units);
+        let dm = top_morale(&c.defenders, &c.def_units);
+        if am != dm {
+            mods.push((format!("morale {am} vs {dm}"), am - dm));
+        }
+        if c.att_units.iter().any(|&u| self.demoralised(s, u)) {
+            mods.push((
+                "attacker demoralised (13.1)".into(),
+                -i32::from(m.demoralised),
+            ));
+        }
+        if c.def_units.iter().any(|&u| self.demoralised(s, u)) {
+            mods.push((
+                "defender demoralised (13.1)".into(),
+                i32::from(m.demoralised),
+            ));
+        }
+        if c.att_units.iter().any(|&u| self.has(s, u, flag::DISORG)) {
+            mods.push(("attacker disorganised".into(), -i32::from(m.disorganised)));
+        }
+        if c.def_units.iter().any(|&u| self.has(s, u, flag::DISORG)) {
+            mods.push(("defender disorganised".into(), i32::from(m.disorganised)));
+        }
+        // Unit type (10.3, reconstructed table in tables.toml).
+        let ut = &tb.unit_type;
+        let att_cav = c.att_units.iter().any(|&u| self.kind(u).is_cavalry());
+        let def_inf: Vec<UnitIx> = c
+            .def_units
+            .iter()
+            .copied()
+            .filter(|&u| self.kind(u) == Kind::Infantry)
+            .collect();
+        if att_cav && !def_inf.is_empty() {
+            if def_inf.iter().any(|&u| self.has(s, u, flag::DISORG)) {
+                mods.push((
+                    "cavalry against disorganised infantry".into(),
+                    i32::from(ut.cavalry_vs_disorganised_infantry),
+                ));
+            } else {
+                mods.push((
+                    "cavalry against infantry".into(),
+                    i32::from(ut.cavalry_vs_normal_infantry),
+                ));
+            }
+        }
+        if c.def_units.iter().all(|&u| self.kind(u).is_cavalry())
+            && c.att_units
+                .iter()
+                .any(|&u| self.sc.units[usize::from(u)].crossed_swords)
+        {
+            mods.push((
+                "crossed swords against cavalry".into(),
+                i32::from(ut.crossed_swords_vs_cavalry),
+            ));
+        }
+        let clear = |h: &HexId| self.sc.map.terrain(*h) == Terrain::Clear;
+        if c.attackers.iter().all(clear) && c.defenders.iter().all(clear) {
+            if c.att_units.iter().all(|&u| self.kind(u).is_light())
+                && c.def_units.iter().any(|&u| !self.kind(u).is_light())
+            {
+                mods.push((
+                    "light attacker in clear (1.3)".into(),
+                    i32::from(ut.light_attacking_non_light_in_clear),
+                ));
+            }
+            if c.def_units.iter().all(|&u| self.kind(u).is_light())
+                && c.att_units.iter().any(|&u| !self.kind(u).is_light())
+            {
+                mods.push((
+                    "light defender in clear (1.3)".into(),
+                    i32::from(ut.non_light_attacking_light_in_clear),
+                ));
+            }
+        }
+        if c.attackers
+            .iter()
+            .any(|&h| !self.commanders_at(s, h).is_empty())
+        {
+            mods.push(("commander (3.2)".into(), i32::from(m.commander)));
+        }
+        if c.att_units
+            .iter()
+            .any(|&u| self.has(s, u, flag::ORDER_IN_ZOC))
+        {
+            mods.push((
+                "attacker changed order in a ZoC (3.5.1)".into(),
+                i32::from(m.order_changed_in_zoc),
+            ));
+        }
+        if c.def_units
+            .iter()
+            .any(|&u| self.has(s, u, flag::ORDER_IN_ZOC))
+        {
+            mods.push((
+                "defender changed order in a ZoC (3.5.1)".into(),
+                -i32::from(m.order_changed_in_zoc),
+            ));
+        }
+        // Artillery in the hexes, enemy in its fire arc.
+        let gun_covers = |hexes: &[HexId], targets: &[HexId]| {
+            hexes.iter().any(|&h| {
+                self.units_at(s, h).into_iter().any(|g| {
+                    self.kind(g).is_guns()
+                        && targets.iter().any(|&t| {
+                            s.units[usize::from(g)].facing.in_fire_arc(h, t)
+                                || (self.kind(g) == Kind::Redoubt
+                                    && self.arc_toward(s, g, t) == Arc::Front)
+                        })
+                })
+            })
+        };
+        if gun_covers(&c.attackers, &c.defenders) {
+            mods.push(("attacking artillery".into(), i32::from(m.artillery)));
+        }
+        if gun_covers(&c.defenders, &c.attackers) {
+            mods.push(("defending artillery".into(), -i32::from(m.artillery)));
+        }
+        // Terrain: the most favourable to the defender (10.3).
+        let mut terrain: Vec<(String, i32)> = Vec::new();
+        for &d in &c.defenders {
+            let mut t = 0i32;
+            let mut why = Vec::new();
+            let tr = self.sc.tables.terrain(self.sc.map.terrain(d)).combat;
+            if tr != 0 {
+                t += i32::from(tr);
+                why.push(format!("{:?}", self.sc.map.terrain(d)).to_lowercase());
+            }
+            if self
+                .units_at(s, d)
+                .iter()
+                .any(|&u| self.kind(u) == Kind::Redoubt)
+            {
+                t += i32::from(tb.redoubt.combat);
+                why.push("redoubt".into());
+            }
+            if self.sc.abattis.contains(&d) {
+                t += i32::from(tb.abattis.combat);
+                why.push("abattis".into());
+            }
+            let mut across = 0i32;
+            for &a in &c.attackers {
+                if a.distance(d) != 1 {
+                    continue;
+                }
+                let sd = self.sc.map.side(a, d);
+                let mut x = 0;
+                if sd & side_bits::STREAM != 0 {
+                    x += i32::from(tb.hexsides.stream.combat);
+                }
+                if sd & side_bits::RIVER != 0 {
+                    x += i32::from(tb.hexsides.river.combat);
+                }
+                if self.sc.map.level(d) > self.sc.map.level(a) {
+                    x += i32::from(tb.heights.attack_uphill);
+                }
+                across = across.min(x);
+            }
+            if across != 0 {
+                t += across;
+                why.push("stream/river/uphill".into());
+            }
+            terrain.push((why.join(", "), t));
+        }
+        if let Some(worst) = terrain.into_iter().min_by_key(|x| x.1) {
+            if worst.1 != 0 {
+                mods.push((format!("terrain: {}", worst.0), worst.1));
+            }
+        }
+        // Flank and rear: the least favourable facing to the defender.
+        let mut best = 0i32;
+        for &d in &c.def_units {
+            for &a in &c.attackers {
+                if s.units[usize::from(d)]
+                    .hex
+                    .is_some_and(|dh| dh.distance(a) == 1)
+                {
+                    best = best.max(match self.attack_arc(s, d, a) {
+                        Arc::Front => 0,
+                        Arc::Flank => i32::from(m.flank),
+                        Arc::Rear => i32::from(m.rear),
+                    });
+                }
+            }
+        }
+        if best > 0 {
+            mods.push((
+                if best == i32::from(m.rear) {
+                    "rear attack"
+                } else {
+                    "flank attack"
+                }
+                .into(),
+                best,
+            ));
+        }
+        let total = mods.iter().map(|x| x.1).sum();
+        (total, mods)
+    }
+
+    /// Retreat options for a group (11.2): adjacent hexes in preference order — rear hexes free of
+    /// enemy front/flank, rear hexes, other hexes free of enemy front/flank, others; never an enemy
+    /// hex, impassable terrain, or a hex already visited.
+    pub fn retreat_options(&self, s: &State, r: &Retreat) -> Vec<HexId> {
+        let Some(&lead) = r.units.first() else {
+            return Vec::new();
+        };
+        let Some(h) = s.units[usize::from(lead)].hex else {
+            return Vec::new();
+        };
+        let facing = s.units[usize::from(lead)].facing;
+        let enemy = r.side.other();
+        let mut tiers: [Vec<HexId>; 4] = Default::default();
+        for (d, n) in h.neighbours() {
+            if !self.sc.map.contains(n)
+                || r.visited.contains(&n)
+                || self.side_at(s, n) == Some(enemy)
+            {
+                continue;
+            }
+            if r.units.iter().any(|&u| {
+                self.move_cost(s, crate::query::Mover::Unit(self.kind(u)), h, n)
+                    .is_none()
+            }) {
+                continue;
+            }
+            let rear =
+                facing.rear().contains(&d) || r.units.iter().all(|&u| self.kind(u).is_light());
+            let hostile = matches!(
+                self.enemy_arc_at(s, n, enemy),
+                Some(Arc::Front) | Some(Arc::Flank)
+            );
+            let t = match (rear, hostile) {
+                (true, false) => 0,
+                (true, true) => 1,
+                (false, false) => 2,
+                (false, true) => 3,
+            };
+            tiers[t].push(n);
+        }
+        tiers
+            .into_iter()
+            .find(|t| !t.is_empty())
+            .unwrap_or_default()
+    }
+
+    /// One hex of retreat (11.2), with the penalties of retreating into enemy front or flank hexes
+    /// and through friends.
+    pub fn retreat_step(&self, s: &mut State, to: HexId, ev: &mut Vec<Event>) {
+        let Some(Frame::Retreat(mut r)) = s.frames.pop() else {
+            return;
+        };
+        let base = s.frames.len();
+        let from = r.units.first().and_then(|&u| s.units[usize::from(u)].hex);
+        let cmdrs = from.map(|h| self.commanders_at(s, h)).unwrap_or_default();
+        let before = self.units_at(s, to);
+        for &u in &r.units {
+            s.units[usize::from(u)].hex = Some(to);
+            s.units[usize::from(u)].order = 10 + s.units[usize::from(u)].order;
+        }
+        self.renumber(s, to);
+        for c in cmdrs {
+            s.commanders[usize::from(c)].hex = Some(to);
+        }
+        r.visited.push(to);
+        r.left = r.left.saturating_sub(1);
+        let names: Vec<&str> = r.units.iter().map(|&u| self.uname(u)).collect();
+        ev.push(Event::rule(
+            "11.2",
+            format!("{} retreat to {to}", names.join(" + ")),
+        ));
+        // Through friends (11.2.1).
+        let friends: Vec<UnitIx> = before
+            .into_iter()
+            .filter(|&u| self.side_of(u) == r.side && !self.kind(u).is_guns())
+            .collect();
+        if !friends.is_empty() {
+            let f0 = s.units[usize::from(r.units[0])].facing;
+            let same = friends
+                .iter()
+                .all(|&u| s.units[usize::from(u)].facing == f0);
+            if same {
+                if !self.morale_test(s, &friends, 0, false, "", "11.2.1", ev) {
+                    for &u in &friends {
+                        self.disorganise(s, u, true, "11.2.1", ev);
+                    }
+                }
+            } else {
+                for &u in &friends {
+                    self.disorganise(s, u, true, "11.2.1", ev);
+                }
+            }
+            if r.left == 0 {
+                r.left = 1; // continue to the first hex free of friends
+            }
+        }
+        // Into enemy front / flank hexes (11.2.1).
+        match self.enemy_arc_at(s, to, r.side.other()) {
+            Some(Arc::Front) => {
+                ev.push(Event::rule(
+                    "11.2",
+                    "retreat into an enemy front hex: one step lost and a morale test +2",
+                ));
+                if let Some(&top) = r.units.first() {
+                    self.lose_step(s, top, "11.2", ev);
+                }
+                let alive: Vec<UnitIx> = r
+                    .units
+                    .iter()
+                    .copied()
+                    .filter(|&u| self.alive(s, u))
+                    .collect();
+                if !self.morale_test(s, &alive, 2, false, "retreat into a front hex", "11.2", ev) {
+                    for &u in &alive {
+                        self.disorganise(s, u, true, "11.2", ev);
+                    }
+                }
+            }
+            Some(Arc::Flank) => {
+                let alive: Vec<UnitIx> = r
+                    .units
+                    .iter()
+                    .copied()
+                    .filter(|&u| self.alive(s, u))
+                    .collect();
+                if !self.morale_test(s, &alive, 1, false, "retreat into a flank hex", "11.2", ev) {
+                    for &u in &alive {
+                        self.disorganise(s, u, true, "11.2", ev);
+                    }
+                }
+            }
+            _ => {}
+        }
+        r.units
+            .retain(|&u| self.alive(s, u) && !self.has(s, u, flag::ROUTED));
+        if r.left > 0 && !r.units.is_empty() {
+            // Keep the frame below any rout frames pushed meanwhile (a routed unit routs first).
+            s.frames.insert(base.min(s.frames.len()), Frame::Retreat(r));
+        }
+    }
+
+    /// Renumber a stack's order 0.. keeping relative order.
+    pub fn renumber(&self, s: &mut State, h: HexId) {
+        let st = self.units_at(s, h);
+        for (i, u) in st.into_iter().enumerate() {
+            s.units[usize::from(u)].order = i as u8;
+        }
+    }
+
+    /// Rout options (12.4): adjacent hexes strictly nearer the friendly edge, not enemy-occupied,
+    /// enterable, from which the rest of the rout can be completed. Stepping off the edge is `None`.
+    pub fn rout_options(&self, s: &State, r: &Rout) -> Vec<HexId> {
+        let Some(h) = s.units[usize::from(r.unit)].hex else {
+            return Vec::new();
+        };
+        let k = self.kind(r.unit);
+        let mut out = Vec::new();
+        for (_, n) in h.neighbours() {
+            if self.rout_enterable(s, r, h, n, k) && self.rout_completable(s, r, n, r.left - 1, k) {
+                out.push(n);
+            }
+        }
+        out.sort();
+        out
+    }
+
+    fn rout_enterable(&self, s: &State, r: &Rout, from: HexId, to: HexId, k: Kind) -> bool {
+        self.sc.map.contains(to)
+            && self.sc.map.edge_distance(r.side, to) < self.sc.map.edge_distance(r.side, from)
+            && self.side_at(s, to) != Some(r.side.other())
+            && self
+                .move_cost(s, crate::query::Mover::Unit(k), from, to)
+                .is_some()
+    }
+
+    fn rout_completable(&self, s: &State, r: &Rout, at: HexId, left: u8, k: Kind) -> bool {
+        if left == 0 {
+            let mut here = self.units_at(s, at);
+            here.push(r.unit);
+            return self.stacking_ok(at, &here, s)
+                || at
+                    .neighbours()
+                    .any(|(_, n)| self.rout_enterable(s, r, at, n, k));
+        }
+        at.neighbours().any(|(_, n)| {
+            self.rout_enterable(s, r, at, n, k) && self.rout_completable(s, r, n, left - 1, k)
+        })
+    }
+
+    /// One hex of rout (12.4).
+    pub fn rout_step(&self, s: &mut State, to: HexId, ev: &mut Vec<Event>) {
+        let Some(Frame::Rout(mut r)) = s.frames.pop() else {
+            return;
+        };
+        let u = r.unit;
+        s.units[usize::from(u)].hex = Some(to);
+        s.units[usize::from(u)].order = 20;
+        self.renumber(s, to);
+        r.left = r.left.saturating_sub(1);
+        ev.push(Event::rule(
+            "12.4",
+            format!("{} routs to {to}", self.uname(u)),
+        ));
+        let others: Vec<UnitIx> = self
+            .units_at(s, to)
+            .into_iter()
+            .filter(|&x| x != u && !self.kind(x).is_guns())
+            .collect();
+        if r.left > 0 {
+            for x in others {
+                self.disorganise(s, x, true, "12.4 (routed unit passes through)", ev);
+            }
+            s.frames.push(Frame::Rout(r));
+        } else if !self.stacking_ok(to, &self.units_at(s, to), s) {
+            r.left = 1;
+            ev.push(Event::rule(
+                "12.4",
+                "over-stacked at the end of the rout: one more hex",
+            ));
+            s.frames.push(Frame::Rout(r));
+        }
+    }
+
+    /// Whether a routing unit would leave the map: at its edge with hexes still to go.
+    pub fn rout_leaves_map(&self, s: &State, r: &Rout) -> bool {
+        s.units[usize::from(r.unit)]
+            .hex
+            .is_some_and(|h| u32::from(r.left) > self.sc.map.edge_distance(r.side, h))
+    }
+}

@@ -1,0 +1,603 @@
+//! Scenario data as written in the TOML files (`scenarios/<battle>/`): plain public fields that may
+//! be wrong. [`crate::scenario::Scenario::build`] validates them into a playable scenario.
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// Where a datum comes from: the book, or our reconstruction and why.
+#[derive(Clone, Debug, Default, Deserialize)]
+pub struct Provenance {
+    /// A rule book reference.
+    #[serde(default)]
+    pub source: Option<String>,
+    /// Why and from what we reconstructed it.
+    #[serde(default)]
+    pub reconstructed: Option<String>,
+}
+
+/// `map.toml`.
+#[derive(Clone, Debug, Deserialize)]
+pub struct MapFile {
+    /// Header.
+    pub map: MapHeader,
+    /// Terrain groups.
+    #[serde(default)]
+    pub hexes: Vec<HexGroup>,
+    /// Height groups.
+    #[serde(default)]
+    pub levels: Vec<LevelGroup>,
+    /// Hexside features.
+    #[serde(default)]
+    pub hexsides: Vec<HexsideEntry>,
+    /// Named places.
+    #[serde(default)]
+    pub places: Vec<PlaceEntry>,
+    /// Friendly map edges.
+    pub edges: Edges,
+}
+
+/// Inclusive range.
+#[derive(Clone, Copy, Debug, Deserialize)]
+pub struct Range {
+    /// Lowest.
+    pub min: u8,
+    /// Highest.
+    pub max: u8,
+}
+
+/// Map header.
+#[derive(Clone, Debug, Deserialize)]
+pub struct MapHeader {
+    /// Id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Rows.
+    pub rows: Range,
+    /// Columns.
+    pub cols: Range,
+    /// Terrain of hexes not listed.
+    #[serde(default = "clear")]
+    pub default_terrain: String,
+    /// Provenance.
+    #[serde(flatten)]
+    pub prov: Provenance,
+}
+
+fn clear() -> String {
+    "clear".into()
+}
+
+/// A group of hexes with one terrain.
+#[derive(Clone, Debug, Deserialize)]
+pub struct HexGroup {
+    /// Printed ids.
+    pub ids: Vec<String>,
+    /// Terrain name.
+    pub terrain: String,
+    /// Provenance.
+    #[serde(flatten)]
+    pub prov: Provenance,
+}
+
+/// A group of hexes at one level.
+#[derive(Clone, Debug, Deserialize)]
+pub struct LevelGroup {
+    /// Printed ids.
+    pub ids: Vec<String>,
+    /// Level.
+    pub level: u8,
+    /// Provenance.
+    #[serde(flatten)]
+    pub prov: Provenance,
+}
+
+/// Features of one hexside.
+#[derive(Clone, Debug, Deserialize)]
+pub struct HexsideEntry {
+    /// The two hexes.
+    pub between: [String; 2],
+    /// stream, river, bridge, road, trail.
+    pub features: Vec<String>,
+    /// Provenance.
+    #[serde(flatten)]
+    pub prov: Provenance,
+}
+
+/// A named place.
+#[derive(Clone, Debug, Deserialize)]
+pub struct PlaceEntry {
+    /// Name.
+    pub name: String,
+    /// Hexes.
+    pub hexes: Vec<String>,
+    /// Provenance.
+    #[serde(flatten)]
+    pub prov: Provenance,
+}
+
+/// Friendly map edges.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Edges {
+    /// French edge.
+    pub french: String,
+    /// Allied edge.
+    pub allies: String,
+    /// Provenance.
+    #[serde(flatten)]
+    pub prov: Provenance,
+}
+
+/// `oob.toml`.
+#[derive(Clone, Debug, Deserialize)]
+pub struct OobFile {
+    /// Commanders.
+    pub commanders: Vec<CommanderEntry>,
+    /// Formations.
+    pub formations: Vec<FormationEntry>,
+    /// Units.
+    pub units: Vec<UnitEntry>,
+}
+
+/// A commander counter.
+#[derive(Clone, Debug, Deserialize)]
+pub struct CommanderEntry {
+    /// Id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// french / allies.
+    pub side: String,
+    /// army / formation.
+    pub kind: String,
+    /// Command radius.
+    pub command_radius: u8,
+    /// Formation (formation commanders).
+    #[serde(default)]
+    pub formation: Option<String>,
+    /// Provenance.
+    #[serde(flatten)]
+    pub prov: Provenance,
+}
+
+/// A formation.
+#[derive(Clone, Debug, Deserialize)]
+pub struct FormationEntry {
+    /// Id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Side.
+    pub side: String,
+    /// Commander id.
+    pub commander: String,
+    /// Printed demoralisation value.
+    pub demoralisation: u32,
+    /// Provenance.
+    #[serde(flatten)]
+    pub prov: Provenance,
+}
+
+/// A combat unit counter.
+#[derive(Clone, Debug, Deserialize)]
+pub struct UnitEntry {
+    /// Id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Side.
+    pub side: String,
+    /// Formation id or "independent".
+    pub formation: String,
+    /// Kind.
+    pub kind: String,
+    /// Combat points (front).
+    #[serde(default)]
+    pub cp: Option<u8>,
+    /// Combat points on the back (reduced) side; reconstructed as half the front, rounded down, when absent.
+    #[serde(default)]
+    pub cp_reduced: Option<u8>,
+    /// Morale.
+    #[serde(default)]
+    pub morale: Option<u8>,
+    /// Movement points.
+    #[serde(default)]
+    pub mp: Option<u8>,
+    /// Calibre.
+    #[serde(default)]
+    pub calibre: Option<u8>,
+    /// Crossed swords.
+    #[serde(default)]
+    pub crossed_swords: bool,
+    /// Grenadiers.
+    #[serde(default)]
+    pub grenadiers: bool,
+    /// Provenance.
+    #[serde(flatten)]
+    pub prov: Provenance,
+}
+
+/// `scenario.toml`.
+#[derive(Clone, Debug, Deserialize)]
+pub struct ScenarioFile {
+    /// Header.
+    pub scenario: ScenarioHeader,
+    /// Activation values.
+    pub activation: SideValues,
+    /// Army demoralisation thresholds.
+    pub army_demoralisation: SideValues,
+    /// Objectives.
+    pub objectives: Objectives,
+    /// Unit set-up.
+    #[serde(default)]
+    pub setup: Vec<SetupEntry>,
+    /// Commander set-up.
+    #[serde(default)]
+    pub commander_setup: Vec<CommanderSetup>,
+    /// Markers.
+    #[serde(default)]
+    pub markers: Vec<MarkerEntry>,
+}
+
+/// Scenario header.
+#[derive(Clone, Debug, Deserialize)]
+pub struct ScenarioHeader {
+    /// Id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Turns.
+    pub turns: u8,
+    /// First player.
+    pub first_player: String,
+    /// Provenance.
+    #[serde(flatten)]
+    pub prov: Provenance,
+}
+
+/// A value per side.
+#[derive(Clone, Debug, Deserialize)]
+pub struct SideValues {
+    /// French.
+    pub french: u8,
+    /// Allies.
+    pub allies: u8,
+    /// Provenance.
+    #[serde(flatten)]
+    pub prov: Provenance,
+}
+
+/// Victory objectives.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Objectives {
+    /// Place name of Hastenbeck.
+    pub hastenbeck: String,
+    /// Place name of Afferde.
+    pub afferde: String,
+    /// Side holding them at the start.
+    pub initial_control: String,
+    /// Provenance.
+    #[serde(flatten)]
+    pub prov: Provenance,
+}
+
+/// Where a unit starts.
+#[derive(Clone, Debug, Deserialize)]
+pub struct SetupEntry {
+    /// Unit id.
+    pub unit: String,
+    /// Hex.
+    pub hex: String,
+    /// Facing vertex.
+    pub facing: String,
+    /// Provenance.
+    #[serde(flatten)]
+    pub prov: Provenance,
+}
+
+/// Where a commander starts.
+#[derive(Clone, Debug, Deserialize)]
+pub struct CommanderSetup {
+    /// Commander id.
+    pub commander: String,
+    /// Hex.
+    pub hex: String,
+    /// Provenance.
+    #[serde(flatten)]
+    pub prov: Provenance,
+}
+
+/// A marker on the map.
+#[derive(Clone, Debug, Deserialize)]
+pub struct MarkerEntry {
+    /// Kind ("abattis").
+    pub kind: String,
+    /// Hex.
+    pub hex: String,
+    /// Provenance.
+    #[serde(flatten)]
+    pub prov: Provenance,
+}
+
+/// `tables.toml`.
+#[derive(Clone, Debug, Deserialize)]
+pub struct TablesFile {
+    /// Terrain rows.
+    pub terrain: Vec<TerrainRow>,
+    /// Hexside features.
+    pub hexsides: HexsideTable,
+    /// Heights.
+    pub heights: Heights,
+    /// Abattis.
+    pub abattis: Abattis,
+    /// Redoubt.
+    pub redoubt: RedoubtRow,
+    /// Unit types.
+    pub unit_type: UnitTypeTable,
+    /// Artillery table.
+    pub artillery: ArtilleryTable,
+    /// CRT.
+    pub crt: CrtTable,
+}
+
+/// A cost: a number or "forbidden".
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+pub enum Cost {
+    /// MP.
+    Mp(u8),
+    /// "forbidden".
+    Word(String),
+}
+
+/// Terrain row.
+#[derive(Clone, Debug, Deserialize)]
+pub struct TerrainRow {
+    /// Name.
+    pub name: String,
+    /// Infantry cost.
+    pub cost_infantry: Cost,
+    /// Cavalry cost.
+    pub cost_cavalry: Cost,
+    /// Artillery cost.
+    pub cost_artillery: Cost,
+    /// Fire DRM.
+    pub fire: i8,
+    /// Combat DRM.
+    pub combat: i8,
+    /// Blocks ZoC.
+    pub blocks_zoc: bool,
+    /// Blocks LoS.
+    pub blocks_los: bool,
+    /// Town: flanks count as front.
+    #[serde(default)]
+    pub town_flanks_are_front: bool,
+    /// Provenance.
+    #[serde(flatten)]
+    pub prov: Provenance,
+}
+
+/// Hexside features.
+#[derive(Clone, Debug, Deserialize)]
+pub struct HexsideTable {
+    /// Stream.
+    pub stream: Stream,
+    /// River.
+    pub river: River,
+    /// Road.
+    pub road: RoadRow,
+    /// Trail.
+    pub trail: RoadRow,
+}
+
+/// Stream.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Stream {
+    /// Extra MP.
+    pub extra_cost: u8,
+    /// Combat DRM across.
+    pub combat: i8,
+    /// Blocks ZoC.
+    pub blocks_zoc: bool,
+    /// Disorganises next to marsh.
+    pub disorganises_next_to_marsh: bool,
+    /// Provenance.
+    #[serde(flatten)]
+    pub prov: Provenance,
+}
+
+/// River.
+#[derive(Clone, Debug, Deserialize)]
+pub struct River {
+    /// Impassable without bridge.
+    pub impassable: bool,
+    /// Combat DRM across a bridge.
+    pub combat: i8,
+    /// Blocks ZoC.
+    pub blocks_zoc: bool,
+    /// Provenance.
+    #[serde(flatten)]
+    pub prov: Provenance,
+}
+
+/// Road or trail.
+#[derive(Clone, Debug, Deserialize)]
+pub struct RoadRow {
+    /// Cost along it.
+    pub cost: u8,
+    /// Provenance.
+    #[serde(flatten)]
+    pub prov: Provenance,
+}
+
+/// Heights.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Heights {
+    /// Extra MP uphill.
+    pub uphill_extra_cost: u8,
+    /// DRM attacking uphill.
+    pub attack_uphill: i8,
+    /// Provenance.
+    #[serde(flatten)]
+    pub prov: Provenance,
+}
+
+/// Abattis.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Abattis {
+    /// Extra MP.
+    pub extra_cost: u8,
+    /// Combat DRM.
+    pub combat: i8,
+    /// No cavalry.
+    pub cavalry_forbidden: bool,
+    /// Provenance.
+    #[serde(flatten)]
+    pub prov: Provenance,
+}
+
+/// Redoubt.
+#[derive(Clone, Debug, Deserialize)]
+pub struct RedoubtRow {
+    /// Combat DRM.
+    pub combat: i8,
+    /// Provenance.
+    #[serde(flatten)]
+    pub prov: Provenance,
+}
+
+/// Unit-type modifiers.
+#[derive(Clone, Debug, Deserialize)]
+pub struct UnitTypeTable {
+    /// Cavalry vs normal infantry.
+    pub cavalry_vs_normal_infantry: i8,
+    /// Cavalry vs disorganised infantry.
+    pub cavalry_vs_disorganised_infantry: i8,
+    /// Crossed swords vs cavalry.
+    pub crossed_swords_vs_cavalry: i8,
+    /// Light attacker in clear.
+    pub light_attacking_non_light_in_clear: i8,
+    /// Light defender in clear.
+    pub non_light_attacking_light_in_clear: i8,
+    /// Provenance.
+    #[serde(flatten)]
+    pub prov: Provenance,
+}
+
+/// Artillery table.
+#[derive(Clone, Debug, Deserialize)]
+pub struct ArtilleryTable {
+    /// Lowest row.
+    pub min_row: i8,
+    /// Highest row.
+    pub max_row: i8,
+    /// Range.
+    pub max_range: u8,
+    /// Rows.
+    pub rows: Vec<ArtRow>,
+    /// Modifiers.
+    pub modifiers: ArtMods,
+    /// Provenance.
+    #[serde(flatten)]
+    pub prov: Provenance,
+}
+
+/// Artillery row.
+#[derive(Clone, Debug, Deserialize)]
+pub struct ArtRow {
+    /// Modified die.
+    pub die: i8,
+    /// Result.
+    pub result: String,
+    /// Provenance.
+    #[serde(flatten)]
+    pub prov: Provenance,
+}
+
+/// Artillery modifiers.
+#[derive(Clone, Debug, Deserialize)]
+pub struct ArtMods {
+    /// Light target.
+    pub light_target: i8,
+    /// Shooter disorganised.
+    pub shooter_disorganised: i8,
+    /// Flank.
+    pub flank: i8,
+    /// Per hex beyond first.
+    pub per_hex_beyond_first: i8,
+    /// Adjacent.
+    pub adjacent: i8,
+    /// 12 lb.
+    pub calibre_12: i8,
+}
+
+/// CRT.
+#[derive(Clone, Debug, Deserialize)]
+pub struct CrtTable {
+    /// Lowest row.
+    pub min_row: i8,
+    /// Highest row.
+    pub max_row: i8,
+    /// Rows.
+    pub rows: Vec<CrtRow>,
+    /// Ratio columns.
+    pub ratio: RatioTable,
+    /// Modifiers.
+    pub modifiers: CrtMods,
+}
+
+/// CRT row.
+#[derive(Clone, Debug, Deserialize)]
+pub struct CrtRow {
+    /// Modified die.
+    pub die: i8,
+    /// Attacker result.
+    pub attacker: String,
+    /// Defender result.
+    pub defender: String,
+    /// Provenance.
+    #[serde(flatten)]
+    pub prov: Provenance,
+}
+
+/// Ratio columns.
+#[derive(Clone, Debug, Deserialize)]
+pub struct RatioTable {
+    /// [att, def, drm].
+    pub columns: Vec<[i32; 3]>,
+    /// Below the last.
+    pub below: i8,
+}
+
+/// CRT modifiers.
+#[derive(Clone, Debug, Deserialize)]
+pub struct CrtMods {
+    /// Flank.
+    pub flank: i8,
+    /// Rear.
+    pub rear: i8,
+    /// Demoralised.
+    pub demoralised: i8,
+    /// Disorganised.
+    pub disorganised: i8,
+    /// Commander.
+    pub commander: i8,
+    /// Order changed in ZoC.
+    pub order_changed_in_zoc: i8,
+    /// Artillery.
+    pub artillery: i8,
+    /// March column.
+    pub march_column: i8,
+}
+
+/// The files of one battle, as text.
+#[derive(Clone, Debug)]
+pub struct BattleFiles {
+    /// map.toml.
+    pub map: String,
+    /// oob.toml.
+    pub oob: String,
+    /// scenario.toml (one per scenario id).
+    pub scenarios: BTreeMap<String, String>,
+    /// tables.toml.
+    pub tables: String,
+}

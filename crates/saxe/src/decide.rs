@@ -1,0 +1,1368 @@
+//! Legal actions and their application, for every pending decision.
+use crate::Saxe;
+use crate::action::Action;
+use crate::event::Event;
+use crate::query::Mover;
+use crate::scenario::{CommanderIx, Kind, Side, Terrain, UnitIx};
+use crate::state::*;
+use hexmap::{Arc, Dir, HexId};
+
+impl Saxe {
+    /// The legal actions of the decider, in a stable order.
+    pub fn legal(&self, s: &State) -> Vec<Action> {
+        if s.phase == Phase::Over {
+            return Vec::new();
+        }
+        match s.frames.last() {
+            None => self.legal_phase(s),
+            Some(Frame::Activation(a)) => self.legal_activation(s, a),
+            Some(Frame::Moving(m)) => self.legal_moving(s, m),
+            Some(Frame::Reaction(r)) => self.legal_reaction(s, r),
+            Some(Frame::Combat(_)) => Vec::new(),
+            Some(Frame::Losses { hexes, .. }) => hexes
+                .iter()
+                .map(|&hex| Action::AllocateLoss { hex })
+                .collect(),
+            Some(Frame::Retreat(r)) => self
+                .retreat_options(s, r)
+                .into_iter()
+                .map(|to| Action::RetreatTo { to })
+                .collect(),
+            Some(Frame::Rout(r)) => self
+                .rout_options(s, r)
+                .into_iter()
+                .map(|to| Action::RetreatTo { to })
+                .collect(),
+            Some(Frame::Advance(a)) => {
+                let mut v = Vec::new();
+                let mut must = !a.options.is_empty();
+                for &(from, to) in &a.options {
+                    let st: Vec<UnitIx> = self
+                        .combat_units_at(s, from)
+                        .into_iter()
+                        .filter(|&u| !self.has(s, u, flag::ROUTED))
+                        .collect();
+                    if st.iter().any(|&u| !self.kind(u).is_cavalry()) {
+                        must = false;
+                    }
+                    v.push(Action::Advance {
+                        from,
+                        to,
+                        whole_stack: false,
+                    });
+                    if st.len() > 1 {
+                        v.push(Action::Advance {
+                            from,
+                            to,
+                            whole_stack: true,
+                        });
+                    }
+                }
+                // 11.3: victorious cavalry must advance.
+                if !must {
+                    v.push(Action::Pass);
+                }
+                v
+            }
+            Some(Frame::Evade { .. }) => vec![Action::Evade, Action::Pass],
+            Some(Frame::NewArmyCommander { side }) => (0..s.commanders.len() as CommanderIx)
+                .filter(|&c| {
+                    let d = &self.sc.commanders[usize::from(c)];
+                    d.side == *side && !d.army && s.commanders[usize::from(c)].hex.is_some()
+                })
+                .map(|commander| Action::Promote { commander })
+                .collect(),
+            Some(Frame::PlaceAide { commander, .. }) => {
+                let f = self.sc.commanders[usize::from(*commander)].formation;
+                f.map(|f| self.formation_units(s, f))
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter(|&u| !self.kind(u).is_guns())
+                    .map(|unit| Action::PlaceAide { unit })
+                    .collect()
+            }
+        }
+    }
+
+    fn legal_phase(&self, s: &State) -> Vec<Action> {
+        let side = s.active;
+        match s.phase {
+            Phase::RedoubtFire => {
+                let mut v = Vec::new();
+                for u in 0..s.units.len() as UnitIx {
+                    if self.side_of(u) == side
+                        && self.kind(u) == Kind::Redoubt
+                        && self.alive(s, u)
+                        && !self.has(s, u, flag::FIRED)
+                        && !self.has(s, u, flag::MOVED_PREV)
+                    {
+                        for t in self.fire_targets(s, u) {
+                            v.push(Action::RedoubtFire { unit: u, target: t });
+                        }
+                    }
+                }
+                if !v.is_empty() {
+                    v.push(Action::EndRedoubtFire);
+                }
+                v
+            }
+            Phase::ChooseActivation => {
+                let mut v = Vec::new();
+                for (i, f) in self.sc.formations.iter().enumerate() {
+                    let fi = i as u8;
+                    if f.side != side || s.formations[i].tested {
+                        continue;
+                    }
+                    if self.formation_units(s, fi).is_empty() {
+                        continue;
+                    }
+                    v.push(Action::Activate { formation: fi });
+                    if s.turn == 1 && side == self.sc.first && !s.auto_used {
+                        v.push(Action::ActivateAuto { formation: fi });
+                    }
+                }
+                for u in 0..s.units.len() as UnitIx {
+                    let d = &self.sc.units[usize::from(u)];
+                    if d.side == side
+                        && d.formation.is_none()
+                        && d.kind != Kind::Redoubt
+                        && self.alive(s, u)
+                        && !self.has(s, u, flag::ACTIVATED)
+                    {
+                        v.push(Action::ActivateIndependent { unit: u });
+                    }
+                }
+                v
+            }
+            Phase::Combat => {
+                let attacks = self.legal_attacks(s);
+                if attacks.is_empty() {
+                    return Vec::new();
+                }
+                let may_end = self.combat_may_end(s, &attacks);
+                let mut v: Vec<Action> = attacks
+                    .into_iter()
+                    .map(|(attackers, defenders)| Action::Attack {
+                        attackers,
+                        defenders,
+                    })
+                    .collect();
+                if may_end {
+                    v.push(Action::EndCombat);
+                }
+                v
+            }
+            Phase::ArmyCommander(mp) => {
+                let Some(c) = self.army_commander(s, side) else {
+                    return Vec::new();
+                };
+                let Some(h) = s.commanders[usize::from(c)].hex else {
+                    return Vec::new();
+                };
+                let mut v: Vec<Action> = self
+                    .commander_steps(s, h, side, mp)
+                    .into_iter()
+                    .map(|(to, _)| Action::ArmyStep { to })
+                    .collect();
+                if !v.is_empty() {
+                    v.push(Action::EndArmyMove);
+                }
+                v
+            }
+            Phase::Rally | Phase::EndOfTurn | Phase::Over => Vec::new(),
+        }
+    }
+
+    fn members(&self, s: &State, a: &Activation) -> Vec<UnitIx> {
+        match a.target {
+            ActTarget::Formation(f) => self.formation_units(s, f),
+            ActTarget::Independent(u) => {
+                if self.alive(s, u) {
+                    vec![u]
+                } else {
+                    Vec::new()
+                }
+            }
+        }
+    }
+
+    fn legal_activation(&self, s: &State, a: &Activation) -> Vec<Action> {
+        let mut v = Vec::new();
+        let members = self.members(s, a);
+        let halted = self.halted(s, a.side);
+        // 2a / 2b: artillery first.
+        if !a.moving_started {
+            for &u in &members {
+                let k = self.kind(u);
+                if !k.is_guns() {
+                    continue;
+                }
+                if !self.has(s, u, flag::FIRED) && !self.has(s, u, flag::MOVED_PREV) {
+                    for t in self.fire_targets(s, u) {
+                        v.push(Action::ArtilleryFire { unit: u, target: t });
+                    }
+                }
+                if k == Kind::Artillery
+                    && !self.has(s, u, flag::TURNED)
+                    && !self.has(s, u, flag::FIRED)
+                {
+                    v.push(Action::ArtilleryFace {
+                        unit: u,
+                        clockwise: true,
+                    });
+                    v.push(Action::ArtilleryFace {
+                        unit: u,
+                        clockwise: false,
+                    });
+                }
+            }
+        }
+        if halted {
+            v.push(Action::EndActivation);
+            return v;
+        }
+        // Formation commander (8.5; 5.3 at half).
+        if let ActTarget::Formation(f) = a.target {
+            let c = self.formation_commander(f);
+            if a.cmdr_mp > 0 {
+                if let Some(h) = s.commanders[usize::from(c)].hex {
+                    for (to, _) in self.commander_steps(s, h, a.side, a.cmdr_mp) {
+                        v.push(Action::CommanderStep { commander: c, to });
+                    }
+                }
+            }
+        }
+        let independent = matches!(a.target, ActTarget::Independent(_));
+        if a.actions_left > 0 && (a.success || !independent) {
+            let pool: Vec<UnitIx> = members
+                .iter()
+                .copied()
+                .filter(|&u| {
+                    (!a.success || a.commanded.contains(&u))
+                        && !self.has(s, u, flag::ROUTED)
+                        && !self.has(s, u, flag::DONE)
+                        && !self.has(s, u, flag::OOC)
+                        && self.kind(u) != Kind::Redoubt
+                        && !(self.kind(u) == Kind::Artillery && self.has(s, u, flag::FIRED))
+                })
+                .collect();
+            let cmdr = match a.target {
+                ActTarget::Formation(f) => Some(self.formation_commander(f)),
+                ActTarget::Independent(_) => None,
+            };
+            let cmdr_hex = cmdr.and_then(|c| s.commanders[usize::from(c)].hex);
+            let can_with =
+                a.cmdr_mp > 0 && (a.success && a.cmdr_mp == 6 || !a.success && a.cmdr_mp == 3);
+            if a.kinds_used & 1 == 0 {
+                for &u in &pool {
+                    v.push(Action::MoveUnit {
+                        unit: u,
+                        with_commander: false,
+                    });
+                    if can_with && cmdr_hex == s.units[usize::from(u)].hex {
+                        v.push(Action::MoveUnit {
+                            unit: u,
+                            with_commander: true,
+                        });
+                    }
+                }
+            }
+            if a.kinds_used & 2 == 0 {
+                let mut hexes: Vec<HexId> = pool
+                    .iter()
+                    .filter_map(|&u| s.units[usize::from(u)].hex)
+                    .collect();
+                hexes.sort();
+                hexes.dedup();
+                for h in hexes {
+                    let here: Vec<UnitIx> = self
+                        .units_at(s, h)
+                        .into_iter()
+                        .filter(|&u| self.kind(u) != Kind::Redoubt)
+                        .collect();
+                    let moving: Vec<UnitIx> =
+                        here.iter().copied().filter(|u| pool.contains(u)).collect();
+                    if moving.len() >= 2
+                        && moving.iter().filter(|&&u| !self.kind(u).is_guns()).count() >= 1
+                        && here
+                            .iter()
+                            .filter(|&&u| !self.kind(u).is_guns())
+                            .all(|u| pool.contains(u))
+                    {
+                        v.push(Action::MoveStack {
+                            hex: h,
+                            with_commander: false,
+                        });
+                        if can_with && cmdr_hex == Some(h) {
+                            v.push(Action::MoveStack {
+                                hex: h,
+                                with_commander: true,
+                            });
+                        }
+                    }
+                }
+            }
+            if a.kinds_used & 4 == 0 && a.success && !independent {
+                let mut seen: Vec<UnitIx> = Vec::new();
+                for &u in &pool {
+                    if seen.contains(&u) || self.kind(u).is_guns() {
+                        continue;
+                    }
+                    let line = self.line_of(s, u, &pool);
+                    seen.extend(line.iter().copied());
+                    let mut hexes: Vec<HexId> = line
+                        .iter()
+                        .filter_map(|&x| s.units[usize::from(x)].hex)
+                        .collect();
+                    hexes.sort();
+                    hexes.dedup();
+                    if hexes.len() >= 2 {
+                        v.push(Action::MoveLine { unit: u });
+                    }
+                }
+            }
+        }
+        // 6.4 out-of-command units, 6.6 failed independent unit: one vertex.
+        let turners: Vec<UnitIx> = if a.success {
+            members
+                .iter()
+                .copied()
+                .filter(|&u| self.has(s, u, flag::OOC))
+                .collect()
+        } else if independent {
+            members.clone()
+        } else {
+            Vec::new()
+        };
+        for u in turners {
+            if !self.has(s, u, flag::TURNED)
+                && !self.has(s, u, flag::ROUTED)
+                && !self.kind(u).is_guns()
+                && !self.enemy_in_own_zoc(s, u)
+            {
+                v.push(Action::TurnInPlace {
+                    unit: u,
+                    clockwise: true,
+                });
+                v.push(Action::TurnInPlace {
+                    unit: u,
+                    clockwise: false,
+                });
+            }
+        }
+        v.push(Action::EndActivation);
+        v
+    }
+
+    fn group_dirs(&self, s: &State, m: &Moving) -> Vec<Dir> {
+        if m.units.iter().all(|&u| self.kind(u).is_light()) {
+            Dir::ALL.to_vec()
+        } else {
+            s.units[usize::from(m.units[0])].facing.front().to_vec()
+        }
+    }
+
+    /// Whether the group can step one hex in `dir`; returns per-unit (from, to, cost).
+    pub fn step_plan(&self, s: &State, m: &Moving, dir: Dir) -> Option<Vec<(HexId, HexId, u8)>> {
+        let enemy = m.side.other();
+        let mut plan = Vec::new();
+        for (i, &u) in m.units.iter().enumerate() {
+            let from = s.units[usize::from(u)].hex?;
+            let to = from.neighbour(dir)?;
+            let cost = self.move_cost(s, Mover::Unit(self.kind(u)), from, to)?;
+            if cost > m.mp[i] {
+                return None;
+            }
+            if self.in_zoc_of(s, from, enemy) {
+                return None; // 7.1, 8.4: leave a ZoC only by retreating
+            }
+            if self.side_at(s, to) == Some(enemy) && !self.combat_units_at(s, to).is_empty() {
+                return None;
+            }
+            if self.demoralised(s, u) && self.in_zoc_of(s, to, enemy) {
+                return None; // 13.1
+            }
+            plan.push((from, to, cost));
+        }
+        // Stacking at each destination after the move (3.1), not with stopped units of the line.
+        let mut dests: Vec<HexId> = plan.iter().map(|p| p.1).collect();
+        dests.sort();
+        dests.dedup();
+        for d in dests {
+            let mut there: Vec<UnitIx> = self
+                .units_at(s, d)
+                .into_iter()
+                .filter(|x| !m.units.contains(x) && self.side_of(*x) == m.side)
+                .collect();
+            if there.iter().any(|&x| self.has(s, x, flag::DONE)) {
+                return None; // 8.7: not with a stopped unit of the line
+            }
+            for (i, &u) in m.units.iter().enumerate() {
+                if plan[i].1 == d {
+                    there.push(u);
+                }
+            }
+            if !self.stacking_ok(d, &there, s) {
+                return None;
+            }
+        }
+        Some(plan)
+    }
+
+    fn legal_moving(&self, s: &State, m: &Moving) -> Vec<Action> {
+        let mut v = Vec::new();
+        if m.units.is_empty() {
+            return v;
+        }
+        for d in self.group_dirs(s, m) {
+            if self.step_plan(s, m, d).is_some() {
+                v.push(Action::Step { dir: d });
+            }
+        }
+        let enemy = m.side.other();
+        let any_zoc = m.units.iter().any(|&u| {
+            s.units[usize::from(u)]
+                .hex
+                .is_some_and(|h| self.in_zoc_of(s, h, enemy))
+        });
+        let blocked = m.units.iter().any(|&u| self.enemy_in_own_zoc(s, u));
+        if m.vertices < 3 && !blocked {
+            let ok = m.units.iter().enumerate().all(|(i, &u)| {
+                let c = if s.units[usize::from(u)]
+                    .hex
+                    .is_some_and(|h| self.in_zoc_of(s, h, enemy))
+                {
+                    2
+                } else {
+                    1
+                };
+                m.mp[i] >= c
+            });
+            if ok {
+                v.push(Action::Turn { clockwise: true });
+                v.push(Action::Turn { clockwise: false });
+            }
+        }
+        if !any_zoc && m.mp.iter().all(|&p| p >= 1) && m.kind != GroupKind::Line {
+            v.push(Action::AboutFace);
+        }
+        let combat_n = m.units.iter().filter(|&&u| !self.kind(u).is_guns()).count();
+        if matches!(m.kind, GroupKind::Stack | GroupKind::Half) && combat_n >= 2 {
+            let ok = m
+                .units
+                .iter()
+                .enumerate()
+                .all(|(i, &u)| m.mp[i] >= self.sc.units[usize::from(u)].mp / 2);
+            if ok {
+                v.push(Action::ChangeOrder);
+            }
+        }
+        if m.kind == GroupKind::Line && m.units.len() >= 2 {
+            for &u in &m.units {
+                v.push(Action::Drop { unit: u });
+            }
+            // 8.7.1 pivot of a two-hex cavalry line in clear terrain.
+            let mut hexes: Vec<HexId> = m
+                .units
+                .iter()
+                .filter_map(|&u| s.units[usize::from(u)].hex)
+                .collect();
+            hexes.sort();
+            hexes.dedup();
+            if hexes.len() == 2
+                && m.units.iter().all(|&u| self.kind(u).is_cavalry())
+                && m.vertices < 3
+                && !blocked
+            {
+                for &p in &hexes {
+                    for cw in [true, false] {
+                        if let Some(pv) = self
+                            .combat_units_at(s, p)
+                            .into_iter()
+                            .find(|x| m.units.contains(x))
+                        {
+                            if self.pivot_plan(s, m, pv, cw).is_some() {
+                                v.push(Action::Pivot {
+                                    pivot: pv,
+                                    clockwise: cw,
+                                });
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if m.hexes == 0
+            && m.vertices == 0
+            && any_zoc
+            && m.kind != GroupKind::Line
+            && m.kind != GroupKind::Reaction
+        {
+            let lead = m.units[0];
+            if let Some(h) = s.units[usize::from(lead)].hex {
+                let f = s.units[usize::from(lead)].facing;
+                let cav = m.units.iter().all(|&u| self.kind(u).is_cavalry());
+                for d in f.rear() {
+                    let Some(to) = h.neighbour(d) else { continue };
+                    let ok = self.sc.map.contains(to)
+                        && self.side_at(s, to).is_none()
+                        && !self.in_zoc_of(s, to, enemy)
+                        && m.units.iter().all(|&u| {
+                            self.move_cost(s, Mover::Unit(self.kind(u)), h, to)
+                                .is_some()
+                        });
+                    if ok {
+                        for turn in if cav { vec![0i8, 1, -1] } else { vec![0i8] } {
+                            v.push(Action::LeaveZoc { to, turn });
+                        }
+                    }
+                }
+            }
+        }
+        let can_stop = match (m.kind, m.target) {
+            (GroupKind::Reaction, Some(t)) => {
+                let th = s.units[usize::from(t)].hex;
+                let adjacent = m.units.iter().any(|&u| matches!((s.units[usize::from(u)].hex, th), (Some(a), Some(b)) if a.distance(b) == 1));
+                adjacent || th.is_none() || !v.iter().any(|a| matches!(a, Action::Step { .. }))
+            }
+            _ => true,
+        };
+        if can_stop {
+            v.push(Action::Stop);
+        }
+        v
+    }
+
+    /// 8.7.1: the hexes after a pivot of a two-hex cavalry line.
+    fn pivot_plan(&self, s: &State, m: &Moving, pivot: UnitIx, cw: bool) -> Option<(HexId, HexId)> {
+        let ph = s.units[usize::from(pivot)].hex?;
+        let other = m
+            .units
+            .iter()
+            .filter_map(|&u| s.units[usize::from(u)].hex)
+            .find(|&h| h != ph)?;
+        let d = ph.direction_to(other)?;
+        let nd = Dir::from_index(d.index() + if cw { 1 } else { 5 });
+        let to = ph.neighbour(nd)?;
+        let clear = |h: HexId| self.sc.map.contains(h) && self.sc.map.terrain(h) == Terrain::Clear;
+        if !clear(ph) || !clear(other) || !clear(to) || self.side_at(s, to).is_some() {
+            return None;
+        }
+        let movers: Vec<usize> = (0..m.units.len())
+            .filter(|&i| s.units[usize::from(m.units[i])].hex == Some(other))
+            .collect();
+        if movers.iter().any(|&i| m.mp[i] < 2) || (0..m.units.len()).any(|i| m.mp[i] < 1) {
+            return None;
+        }
+        Some((other, to))
+    }
+
+    fn reaction_guns(&self, s: &State, r: &Reaction) -> Vec<(UnitIx, HexId, HexId)> {
+        let mut v = Vec::new();
+        let range = u32::from(self.sc.tables.raw.artillery.max_range);
+        for g in 0..s.units.len() as UnitIx {
+            if self.side_of(g) != r.side
+                || !self.kind(g).is_guns()
+                || !self.alive(s, g)
+                || self.has(s, g, flag::REACT_FIRED)
+                || self.has(s, g, flag::MOVED_PREV)
+            {
+                continue;
+            }
+            let Some(gh) = s.units[usize::from(g)].hex else {
+                continue;
+            };
+            let f = s.units[usize::from(g)].facing;
+            for &(_, from, to) in &r.movers {
+                for aim in [from, to] {
+                    let d = gh.distance(aim);
+                    if d >= 1
+                        && d <= range
+                        && f.in_fire_arc(gh, aim)
+                        && self.line_of_sight(s, gh, aim)
+                        && !v
+                            .iter()
+                            .any(|x: &(UnitIx, HexId, HexId)| x.0 == g && x.1 == aim)
+                    {
+                        v.push((g, aim, to));
+                    }
+                }
+            }
+        }
+        v
+    }
+
+    fn reaction_cavalry(&self, s: &State, r: &Reaction) -> Vec<UnitIx> {
+        let mut v = Vec::new();
+        let enemy = r.side.other();
+        for u in 0..s.units.len() as UnitIx {
+            if self.side_of(u) != r.side
+                || !self.kind(u).is_cavalry()
+                || !self.alive(s, u)
+                || self.has(s, u, flag::ROUTED)
+                || self.has(s, u, flag::REACTED)
+            {
+                continue;
+            }
+            let Some(h) = s.units[usize::from(u)].hex else {
+                continue;
+            };
+            if self.combat_units_at(s, h).first() != Some(&u) || self.in_zoc_of(s, h, enemy) {
+                continue;
+            }
+            if r.movers.iter().any(|&(_, _, to)| to.distance(h) <= 2) {
+                v.push(u);
+            }
+        }
+        v
+    }
+
+    fn legal_reaction(&self, s: &State, r: &Reaction) -> Vec<Action> {
+        let mut v: Vec<Action> = self
+            .reaction_guns(s, r)
+            .into_iter()
+            .map(|(unit, target, _)| Action::ReactionFire { unit, target })
+            .collect();
+        v.extend(
+            self.reaction_cavalry(s, r)
+                .into_iter()
+                .map(|unit| Action::CavalryReaction { unit }),
+        );
+        if !v.is_empty() {
+            v.push(Action::Pass);
+        }
+        v
+    }
+
+    /// Apply a legal action.
+    pub fn apply_action(&self, s: &mut State, a: &Action, ev: &mut Vec<Event>) {
+        match a {
+            Action::RedoubtFire { unit, target } => {
+                self.resolve_fire(s, *unit, *target, *target, false, ev)
+            }
+            Action::EndRedoubtFire => self.next_phase(s, ev),
+            Action::Activate { formation } => {
+                self.begin_activation(s, ActTarget::Formation(*formation), false, ev)
+            }
+            Action::ActivateAuto { formation } => {
+                self.begin_activation(s, ActTarget::Formation(*formation), true, ev)
+            }
+            Action::ActivateIndependent { unit } => {
+                self.begin_activation(s, ActTarget::Independent(*unit), false, ev)
+            }
+            Action::ArtilleryFace { unit, clockwise } => {
+                let us = &mut s.units[usize::from(*unit)];
+                us.facing = us.facing.turned(if *clockwise { 1 } else { -1 });
+                us.set(flag::TURNED, true);
+                ev.push(Event::rule(
+                    "8.8",
+                    format!(
+                        "{} turns to face {:?}",
+                        self.uname(*unit),
+                        s.units[usize::from(*unit)].facing
+                    ),
+                ));
+            }
+            Action::ArtilleryFire { unit, target } => {
+                self.resolve_fire(s, *unit, *target, *target, false, ev)
+            }
+            Action::CommanderStep { commander, to } => {
+                let from = s.commanders[usize::from(*commander)].hex;
+                let cost = from
+                    .and_then(|f| self.move_cost(s, Mover::Commander, f, *to))
+                    .unwrap_or(1);
+                s.commanders[usize::from(*commander)].hex = Some(*to);
+                if let Some(Frame::Activation(act)) = s.frames.last_mut() {
+                    act.cmdr_mp = act.cmdr_mp.saturating_sub(cost);
+                    act.moving_started = true;
+                }
+                ev.push(Event::rule(
+                    "8.5",
+                    format!("{} moves to {to}", self.cname(*commander)),
+                ));
+            }
+            Action::MoveUnit {
+                unit,
+                with_commander,
+            } => self.start_group(s, vec![*unit], 1, *with_commander, ev),
+            Action::MoveStack {
+                hex,
+                with_commander,
+            } => {
+                let pool = self.pool_of_top(s);
+                let units: Vec<UnitIx> = self
+                    .units_at(s, *hex)
+                    .into_iter()
+                    .filter(|u| pool.contains(u))
+                    .collect();
+                self.start_group(s, units, 2, *with_commander, ev)
+            }
+            Action::MoveLine { unit } => {
+                let pool = self.pool_of_top(s);
+                let line = self.line_of(s, *unit, &pool);
+                self.start_group(s, line, 4, false, ev)
+            }
+            Action::TurnInPlace { unit, clockwise } => {
+                let u = *unit;
+                let h = s.units[usize::from(u)].hex;
+                let in_zoc = h.is_some_and(|h| self.in_zoc_of(s, h, self.side_of(u).other()));
+                let ooc = self.has(s, u, flag::OOC);
+                if ooc || in_zoc {
+                    let rule = if ooc { "6.4" } else { "6.6" };
+                    if !self.morale_test(s, &[u], 1, false, "turning", rule, ev) {
+                        self.disorganise(s, u, false, rule, ev);
+                    }
+                }
+                let us = &mut s.units[usize::from(u)];
+                us.facing = us.facing.turned(if *clockwise { 1 } else { -1 });
+                us.set(flag::TURNED, true);
+                ev.push(Event::rule(
+                    if ooc { "6.4" } else { "6.6" },
+                    format!("{} turns one vertex", self.uname(u)),
+                ));
+            }
+            Action::EndActivation => {
+                s.frames.pop();
+                for u in s.units.iter_mut() {
+                    u.set(flag::DONE | flag::TURNED, false);
+                }
+            }
+            Action::Step { dir } => self.apply_step(s, *dir, ev),
+            Action::Turn { clockwise } => self.apply_turn(s, *clockwise, ev),
+            Action::AboutFace => {
+                let Some(Frame::Moving(m)) = s.frames.last().cloned() else {
+                    return;
+                };
+                let mut hexes = Vec::new();
+                for (i, &u) in m.units.iter().enumerate() {
+                    let us = &mut s.units[usize::from(u)];
+                    us.facing = us.facing.reversed();
+                    hexes.extend(us.hex);
+                    let _ = i;
+                }
+                hexes.sort();
+                hexes.dedup();
+                for h in hexes {
+                    let mut st = self.units_at(s, h);
+                    st.reverse();
+                    for (i, u) in st.into_iter().enumerate() {
+                        s.units[usize::from(u)].order = i as u8;
+                    }
+                }
+                if let Some(Frame::Moving(mm)) = s.frames.last_mut() {
+                    for p in mm.mp.iter_mut() {
+                        *p = p.saturating_sub(1);
+                    }
+                }
+                ev.push(Event::rule(
+                    "8.3",
+                    "the group turns about (180°); the stack order is reversed",
+                ));
+            }
+            Action::ChangeOrder => {
+                let Some(Frame::Moving(m)) = s.frames.last().cloned() else {
+                    return;
+                };
+                let Some(h) = m.units.first().and_then(|&u| s.units[usize::from(u)].hex) else {
+                    return;
+                };
+                let in_zoc = self.in_zoc_of(s, h, m.side.other());
+                let st = self.combat_units_at(s, h);
+                if st.len() >= 2 {
+                    let (a0, a1) = (st[0], st[1]);
+                    let o0 = s.units[usize::from(a0)].order;
+                    s.units[usize::from(a0)].order = s.units[usize::from(a1)].order;
+                    s.units[usize::from(a1)].order = o0;
+                }
+                for &u in &st {
+                    if in_zoc {
+                        s.units[usize::from(u)].set(flag::ORDER_IN_ZOC, true);
+                    }
+                }
+                if let Some(Frame::Moving(mm)) = s.frames.last_mut() {
+                    for (i, p) in mm.mp.iter_mut().enumerate() {
+                        *p = p.saturating_sub(self.sc.units[usize::from(mm.units[i])].mp / 2);
+                    }
+                }
+                ev.push(Event::rule(
+                    "3.5.1",
+                    format!(
+                        "stack order in {h} changed{}",
+                        if in_zoc {
+                            " in an enemy ZoC (−2 if it fights)"
+                        } else {
+                            ""
+                        }
+                    ),
+                ));
+            }
+            Action::Drop { unit } => {
+                if let Some(Frame::Moving(m)) = s.frames.last_mut() {
+                    if let Some(i) = m.units.iter().position(|x| x == unit) {
+                        m.units.remove(i);
+                        m.mp.remove(i);
+                    }
+                }
+                ev.push(Event::rule(
+                    "8.7",
+                    format!("{} leaves the moving line and stops", self.uname(*unit)),
+                ));
+            }
+            Action::Pivot { pivot, clockwise } => {
+                let Some(Frame::Moving(m)) = s.frames.last().cloned() else {
+                    return;
+                };
+                let Some((other, to)) = self.pivot_plan(s, &m, *pivot, *clockwise) else {
+                    return;
+                };
+                let turn = if *clockwise { 1 } else { -1 };
+                let mut best = 0u8;
+                for (i, &u) in m.units.iter().enumerate() {
+                    let us = &mut s.units[usize::from(u)];
+                    us.facing = us.facing.turned(turn);
+                    if us.hex == Some(other) {
+                        us.hex = Some(to);
+                    }
+                    let left = m.mp[i].saturating_sub(if s.units[usize::from(u)].hex == Some(to) {
+                        2
+                    } else {
+                        1
+                    });
+                    if s.units[usize::from(u)].hex == Some(to) {
+                        best = left;
+                    }
+                }
+                if let Some(Frame::Moving(mm)) = s.frames.last_mut() {
+                    for p in mm.mp.iter_mut() {
+                        *p = best;
+                    }
+                    mm.vertices += 1;
+                }
+                ev.push(Event::rule(
+                    "8.7.1",
+                    format!(
+                        "cavalry line pivots on {}; the other wing moves to {to}",
+                        self.uname(*pivot)
+                    ),
+                ));
+            }
+            Action::LeaveZoc { to, turn } => {
+                let Some(Frame::Moving(m)) = s.frames.last().cloned() else {
+                    return;
+                };
+                let from = m.units.first().and_then(|&u| s.units[usize::from(u)].hex);
+                for &u in &m.units {
+                    let us = &mut s.units[usize::from(u)];
+                    us.hex = Some(*to);
+                    us.facing = us.facing.turned(i32::from(*turn));
+                    us.set(flag::MOVED, true);
+                }
+                if let (Some(c), Some(f)) = (m.commander, from) {
+                    if s.commanders[usize::from(c)].hex == Some(f) {
+                        s.commanders[usize::from(c)].hex = Some(*to);
+                    }
+                }
+                ev.push(Event::rule(
+                    "8.4",
+                    format!(
+                        "{} fall back out of the enemy ZoC to {to} (all MP)",
+                        m.units
+                            .iter()
+                            .map(|&u| self.uname(u))
+                            .collect::<Vec<_>>()
+                            .join(" + ")
+                    ),
+                ));
+                s.frames.pop();
+                self.after_move(s, ev);
+            }
+            Action::Stop => {
+                s.frames.pop();
+                self.after_move(s, ev);
+            }
+            Action::ReactionFire { unit, target } => {
+                let Some(Frame::Reaction(r)) = s.frames.last().cloned() else {
+                    return;
+                };
+                let victims = r
+                    .movers
+                    .iter()
+                    .find(|&&(_, f, t)| f == *target || t == *target)
+                    .map(|x| x.2)
+                    .unwrap_or(*target);
+                self.resolve_fire(s, *unit, *target, victims, true, ev);
+            }
+            Action::CavalryReaction { unit } => self.cavalry_reaction(s, *unit, ev),
+            Action::Pass => {
+                match s.frames.last() {
+                    Some(Frame::Evade { hex, .. }) => ev.push(Event::rule(
+                        "1.3",
+                        format!("the light troops in {hex} stand"),
+                    )),
+                    Some(Frame::Advance(_)) => {
+                        ev.push(Event::rule("11.3", "no advance after combat"))
+                    }
+                    _ => {}
+                }
+                s.frames.pop();
+            }
+            Action::Attack {
+                attackers,
+                defenders,
+            } => self.declare_attack(s, attackers, defenders, ev),
+            Action::EndCombat => self.next_phase(s, ev),
+            Action::Evade => {
+                let Some(Frame::Evade { hex, hexes, .. }) = s.frames.pop() else {
+                    return;
+                };
+                if let Some(Frame::Combat(c)) = s.frames.last_mut() {
+                    c.evaded.push(hex);
+                }
+                ev.push(Event::rule(
+                    "1.3",
+                    format!("the light troops in {hex} fall back {hexes} hex(es) before combat"),
+                ));
+                let units = self.combat_units_at(s, hex);
+                self.queue_retreat(s, &units, hexes, true);
+            }
+            Action::AllocateLoss { hex } => {
+                let Some(Frame::Losses { which, .. }) = s.frames.pop() else {
+                    return;
+                };
+                let already = match s.frames.last() {
+                    Some(Frame::Combat(c)) => c
+                        .lost_steps
+                        .iter()
+                        .filter(|&&u| s.units[usize::from(u)].hex == Some(*hex))
+                        .count(),
+                    _ => 0,
+                };
+                let st = self.combat_units_at(s, *hex);
+                let u = if already % 2 == 1 && st.len() > 1 {
+                    st[1]
+                } else {
+                    st[0]
+                };
+                self.lose_step(s, u, "11.1", ev);
+                if let Some(Frame::Combat(c)) = s.frames.last_mut() {
+                    c.lost_steps.push(u);
+                    let w = usize::from(which);
+                    c.losses_left[w] = c.losses_left[w].saturating_sub(1);
+                }
+            }
+            Action::RetreatTo { to } => match s.frames.last() {
+                Some(Frame::Rout(_)) => self.rout_step(s, *to, ev),
+                _ => self.retreat_step(s, *to, ev),
+            },
+            Action::Advance {
+                from,
+                to,
+                whole_stack,
+            } => {
+                s.frames.pop();
+                let st: Vec<UnitIx> = self
+                    .combat_units_at(s, *from)
+                    .into_iter()
+                    .filter(|&u| !self.has(s, u, flag::ROUTED))
+                    .collect();
+                let movers: Vec<UnitIx> = if *whole_stack {
+                    st.clone()
+                } else {
+                    st.first().copied().into_iter().collect()
+                };
+                for &u in &movers {
+                    s.units[usize::from(u)].hex = Some(*to);
+                    s.units[usize::from(u)].set(flag::MOVED, true);
+                }
+                self.renumber(s, *to);
+                if self.combat_units_at(s, *from).is_empty() {
+                    for c in self.commanders_at(s, *from) {
+                        s.commanders[usize::from(c)].hex = Some(*to);
+                    }
+                }
+                ev.push(Event::rule(
+                    "11.3",
+                    format!(
+                        "{} advance into {to}",
+                        movers
+                            .iter()
+                            .map(|&u| self.uname(u))
+                            .collect::<Vec<_>>()
+                            .join(" + ")
+                    ),
+                ));
+                self.update_control(s, ev);
+            }
+            Action::ArmyStep { to } => {
+                let side = s.active;
+                if let (Some(c), Phase::ArmyCommander(mp)) = (self.army_commander(s, side), s.phase)
+                {
+                    let from = s.commanders[usize::from(c)].hex;
+                    let cost = from
+                        .and_then(|f| self.move_cost(s, Mover::Commander, f, *to))
+                        .unwrap_or(1);
+                    s.commanders[usize::from(c)].hex = Some(*to);
+                    s.phase = Phase::ArmyCommander(mp.saturating_sub(cost));
+                    ev.push(Event::rule(
+                        "8.5",
+                        format!("army commander {} moves to {to}", self.cname(c)),
+                    ));
+                }
+            }
+            Action::EndArmyMove => self.next_phase(s, ev),
+            Action::Promote { commander } => {
+                let Some(Frame::NewArmyCommander { side }) = s.frames.pop() else {
+                    return;
+                };
+                let old = self.sc.army_commander(side);
+                let h = s.commanders[usize::from(*commander)].hex;
+                s.commanders[usize::from(old)].hex = h;
+                s.commanders[usize::from(old)].army = true;
+                s.commanders[usize::from(*commander)].aides += 1;
+                ev.push(Event::rule(
+                    "11.4",
+                    format!(
+                        "{} takes command of the army; an aide de camp leads his formation",
+                        self.cname(*commander)
+                    ),
+                ));
+            }
+            Action::PlaceAide { unit } => {
+                let Some(Frame::PlaceAide { commander, .. }) = s.frames.pop() else {
+                    return;
+                };
+                s.commanders[usize::from(commander)].hex = s.units[usize::from(*unit)].hex;
+                ev.push(Event::rule(
+                    "11.4",
+                    format!(
+                        "{}'s aide de camp joins {}",
+                        self.cname(commander),
+                        self.uname(*unit)
+                    ),
+                ));
+            }
+        }
+        let _ = Side::French;
+        let _ = Arc::Front;
+    }
+
+    /// The movable pool of the activation on top.
+    fn pool_of_top(&self, s: &State) -> Vec<UnitIx> {
+        let Some(Frame::Activation(a)) = s.frames.last() else {
+            return Vec::new();
+        };
+        self.members(s, a)
+            .into_iter()
+            .filter(|&u| {
+                (!a.success || a.commanded.contains(&u))
+                    && !self.has(s, u, flag::ROUTED)
+                    && !self.has(s, u, flag::DONE)
+                    && !self.has(s, u, flag::OOC)
+                    && self.kind(u) != Kind::Redoubt
+                    && !(self.kind(u) == Kind::Artillery && self.has(s, u, flag::FIRED))
+            })
+            .collect()
+    }
+
+    fn start_group(
+        &self,
+        s: &mut State,
+        units: Vec<UnitIx>,
+        kind_bit: u8,
+        with_commander: bool,
+        ev: &mut Vec<Event>,
+    ) {
+        let Some(Frame::Activation(a)) = s.frames.last_mut() else {
+            return;
+        };
+        let success = a.success;
+        a.actions_left = a.actions_left.saturating_sub(1);
+        a.kinds_used |= kind_bit;
+        a.moving_started = true;
+        let side = a.side;
+        let commander = match (with_commander, a.target) {
+            (true, ActTarget::Formation(f)) => {
+                a.cmdr_mp = 0;
+                Some(self.formation_commander(f))
+            }
+            _ => None,
+        };
+        let kind = if !success {
+            GroupKind::Half
+        } else {
+            match kind_bit {
+                1 => GroupKind::Unit,
+                2 => GroupKind::Stack,
+                _ => GroupKind::Line,
+            }
+        };
+        let mut units = units;
+        units.sort_by_key(|&u| (s.units[usize::from(u)].hex, s.units[usize::from(u)].order));
+        let mp: Vec<u8> = units
+            .iter()
+            .map(|&u| {
+                let m = self.sc.units[usize::from(u)].mp;
+                if success { m } else { m / 2 }
+            })
+            .collect();
+        for &u in &units {
+            s.units[usize::from(u)].set(flag::DONE, true);
+        }
+        let rule = match kind {
+            GroupKind::Unit => "8 (3a)",
+            GroupKind::Stack => "8 (3b)",
+            GroupKind::Line => "8.7 (3c)",
+            GroupKind::Half => "5.3",
+            GroupKind::Reaction => "8.6",
+        };
+        ev.push(Event::rule(
+            rule,
+            format!(
+                "{} begin to move",
+                units
+                    .iter()
+                    .map(|&u| self.uname(u))
+                    .collect::<Vec<_>>()
+                    .join(" + ")
+            ),
+        ));
+        s.frames.push(Frame::Moving(Moving {
+            side,
+            kind,
+            units,
+            mp,
+            vertices: 0,
+            tested: Vec::new(),
+            commander,
+            hexes: 0,
+            target: None,
+        }));
+    }
+
+    fn apply_step(&self, s: &mut State, dir: Dir, ev: &mut Vec<Event>) {
+        let Some(Frame::Moving(m)) = s.frames.last().cloned() else {
+            return;
+        };
+        let Some(plan) = self.step_plan(s, &m, dir) else {
+            return;
+        };
+        let enemy = m.side.other();
+        let lead_from = plan.first().map(|p| p.0);
+        // Lift the movers, then place them (a line moves as one).
+        for (i, &u) in m.units.iter().enumerate() {
+            s.units[usize::from(u)].hex = None;
+            let _ = i;
+        }
+        let mut movers = Vec::new();
+        for (i, &u) in m.units.iter().enumerate() {
+            let (from, to, _) = plan[i];
+            // Lone enemy guns are destroyed (11.5); lone enemy commanders displaced (3.2).
+            for g in self.units_at(s, to) {
+                if self.side_of(g) == enemy && self.kind(g).is_guns() {
+                    s.units[usize::from(g)].hex = Some(to);
+                    self.eliminate(
+                        s,
+                        g,
+                        "an enemy unit entered its hex while it was alone",
+                        "11.5",
+                        ev,
+                    );
+                }
+            }
+            let joining = !self.units_at(s, to).is_empty();
+            let us = &mut s.units[usize::from(u)];
+            us.hex = Some(to);
+            us.order = if joining { 9 } else { us.order };
+            us.set(flag::MOVED, true);
+            movers.push((u, from, to));
+        }
+        let mut dests: Vec<HexId> = plan.iter().map(|p| p.1).collect();
+        dests.sort();
+        dests.dedup();
+        for &d in &dests {
+            for c in self.commanders_at(s, d) {
+                if self.sc.commanders[usize::from(c)].side == enemy
+                    && self
+                        .combat_units_at(s, d)
+                        .iter()
+                        .all(|&u| self.side_of(u) != enemy)
+                {
+                    self.relocate_commander(s, c, ev);
+                }
+            }
+            self.renumber(s, d);
+        }
+        if let (Some(c), Some(lf)) = (m.commander, lead_from) {
+            if s.commanders[usize::from(c)].hex == Some(lf) {
+                s.commanders[usize::from(c)].hex = Some(plan[0].1);
+            }
+        }
+        let names: Vec<&str> = m.units.iter().map(|&u| self.uname(u)).collect();
+        let tos: Vec<String> = dests.iter().map(|h| h.to_string()).collect();
+        ev.push(Event::rule(
+            "8.1",
+            format!("{} move to {}", names.join(" + "), tos.join(", ")),
+        ));
+        // Pay, disorganise by terrain (8.2), stop in enemy ZoC (7.1).
+        let mut new_units = Vec::new();
+        let mut new_mp = Vec::new();
+        for (i, &u) in m.units.iter().enumerate() {
+            let (from, to, cost) = plan[i];
+            if self.terrain_disorganises(from, to) {
+                self.disorganise(s, u, false, "8.2", ev);
+            }
+            if self.in_zoc_of(s, to, enemy) {
+                ev.push(Event::rule(
+                    "7.1",
+                    format!("{} enters an enemy ZoC and stops", self.uname(u)),
+                ));
+                continue;
+            }
+            new_units.push(u);
+            new_mp.push(m.mp[i] - cost);
+        }
+        if let Some(Frame::Moving(mm)) = s.frames.last_mut() {
+            mm.units = new_units;
+            mm.mp = new_mp;
+            mm.hexes += 1;
+        }
+        self.update_control(s, ev);
+        // 8.6 / 9.3: the inactive player may react.
+        if m.kind != GroupKind::Reaction {
+            let r = Reaction {
+                side: enemy,
+                movers,
+            };
+            if !self.legal_reaction(s, &r).is_empty() {
+                s.frames.push(Frame::Reaction(r));
+            }
+        }
+    }
+
+    fn apply_turn(&self, s: &mut State, cw: bool, ev: &mut Vec<Event>) {
+        let Some(Frame::Moving(m)) = s.frames.last().cloned() else {
+            return;
+        };
+        let enemy = m.side.other();
+        let mut tested = m.tested.clone();
+        let mut mp = m.mp.clone();
+        for (i, &u) in m.units.iter().enumerate() {
+            let in_zoc = s.units[usize::from(u)]
+                .hex
+                .is_some_and(|h| self.in_zoc_of(s, h, enemy));
+            if in_zoc {
+                mp[i] = mp[i].saturating_sub(2);
+                if !tested.contains(&u) {
+                    tested.push(u);
+                    if !self.morale_test(s, &[u], 0, false, "", "8.3", ev) {
+                        self.disorganise(s, u, false, "8.3", ev);
+                    }
+                }
+            } else {
+                mp[i] = mp[i].saturating_sub(1);
+            }
+            let us = &mut s.units[usize::from(u)];
+            us.facing = us.facing.turned(if cw { 1 } else { -1 });
+        }
+        let f = m.units.first().map(|&u| s.units[usize::from(u)].facing);
+        ev.push(Event::rule(
+            "8.3",
+            format!(
+                "{} turn one vertex to {:?}",
+                m.units
+                    .iter()
+                    .map(|&u| self.uname(u))
+                    .collect::<Vec<_>>()
+                    .join(" + "),
+                f.unwrap_or(hexmap::Vertex::N)
+            ),
+        ));
+        if let Some(Frame::Moving(mm)) = s.frames.last_mut() {
+            mm.mp = mp;
+            mm.tested = tested;
+            mm.vertices += 1;
+        }
+    }
+
+    fn cavalry_reaction(&self, s: &mut State, unit: UnitIx, ev: &mut Vec<Event>) {
+        let Some(Frame::Reaction(r)) = s.frames.last().cloned() else {
+            return;
+        };
+        let Some(h) = s.units[usize::from(unit)].hex else {
+            return;
+        };
+        let stack: Vec<UnitIx> = self
+            .combat_units_at(s, h)
+            .into_iter()
+            .filter(|&u| self.kind(u).is_cavalry())
+            .collect();
+        for &u in &stack {
+            s.units[usize::from(u)].set(flag::REACTED, true);
+        }
+        let side = r.side;
+        let av = i32::from(self.sc.activation[side.ix()]);
+        let mut target_v = av;
+        let f = self.sc.units[usize::from(unit)].formation;
+        let mut why = Vec::new();
+        if let Some(f) = f {
+            let c = self.formation_commander(f);
+            if s.commanders[usize::from(c)].hex != Some(h) {
+                target_v -= 1;
+                why.push("formation commander not stacked −1");
+            }
+            target_v -= i32::from(s.commanders[usize::from(c)].aides);
+        }
+        if self.army_hex(s, side) == Some(h) {
+            target_v += 1;
+            why.push("army commander stacked +1");
+        }
+        let label = if why.is_empty() {
+            String::new()
+        } else {
+            format!(", {}", why.join(", "))
+        };
+        let (_, t) = self.roll(
+            s,
+            ev,
+            "8.6",
+            format!(
+                "reaction test of {} (less than {target_v}: value {av}{label})",
+                self.uname(unit)
+            ),
+            Vec::new(),
+            |t| {
+                if t < target_v {
+                    "reacts".into()
+                } else {
+                    "does not react".into()
+                }
+            },
+        );
+        if t >= target_v {
+            return;
+        }
+        let target = r
+            .movers
+            .iter()
+            .min_by_key(|&&(_, _, to)| to.distance(h))
+            .map(|x| x.0);
+        let mp = stack
+            .iter()
+            .map(|&u| self.sc.units[usize::from(u)].mp)
+            .collect();
+        for &u in &stack {
+            s.units[usize::from(u)].set(flag::MOVED, true);
+        }
+        s.frames.push(Frame::Moving(Moving {
+            side,
+            kind: GroupKind::Reaction,
+            units: stack,
+            mp,
+            vertices: 0,
+            tested: Vec::new(),
+            commander: None,
+            hexes: 0,
+            target,
+        }));
+    }
+}

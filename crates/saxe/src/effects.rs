@@ -1,0 +1,590 @@
+//! Effects on units: step losses (1.1.4, 11.1), morale tests (12.1), disorganisation and rout
+//! (12.2–12.4), elimination of guns (11.5), commander casualties (11.4), artillery fire (9).
+use crate::Saxe;
+use crate::event::Event;
+use crate::scenario::{CommanderIx, Outcome, UnitIx};
+use crate::state::{Frame, Retreat, Rout, State, flag};
+use hexmap::{Arc, HexId};
+
+impl Saxe {
+    /// Name of a unit for the log.
+    pub fn uname(&self, u: UnitIx) -> &str {
+        &self.sc.units[usize::from(u)].name
+    }
+
+    /// Name of a commander for the log.
+    pub fn cname(&self, c: CommanderIx) -> &str {
+        &self.sc.commanders[usize::from(c)].name
+    }
+
+    /// Roll one die for a rule, logging it.
+    #[allow(clippy::too_many_arguments)]
+    pub fn roll(
+        &self,
+        s: &mut State,
+        ev: &mut Vec<Event>,
+        rule: &str,
+        what: String,
+        mods: Vec<(String, i32)>,
+        describe: impl Fn(i32) -> String,
+    ) -> (u8, i32) {
+        let die = s.dice.d6();
+        let total = i32::from(die) + mods.iter().map(|m| m.1).sum::<i32>();
+        ev.push(Event::Roll {
+            rule: rule.into(),
+            what,
+            die,
+            mods,
+            total,
+            result: describe(total),
+        });
+        (die, total)
+    }
+
+    /// Eliminate a unit (and the guns left alone with it, 11.5).
+    pub fn eliminate(&self, s: &mut State, u: UnitIx, why: &str, rule: &str, ev: &mut Vec<Event>) {
+        let Some(h) = s.units[usize::from(u)].hex else {
+            return;
+        };
+        let d = &self.sc.units[usize::from(u)];
+        let remaining = u32::from(d.steps.saturating_sub(s.units[usize::from(u)].lost));
+        s.units[usize::from(u)].hex = None;
+        s.units[usize::from(u)].lost = d.steps;
+        s.perception[d.side.ix()].losses_this_turn = s.perception[d.side.ix()]
+            .losses_this_turn
+            .saturating_add(remaining as u8);
+        ev.push(Event::rule(rule, format!("{} eliminated ({why})", d.name)));
+        if !d.kind.is_guns() && self.combat_units_at(s, h).is_empty() {
+            for g in self.units_at(s, h) {
+                s.units[usize::from(g)].hex = None;
+                s.units[usize::from(g)].lost = 1;
+                ev.push(Event::rule(
+                    "11.5",
+                    format!(
+                        "{} eliminated: no infantry or cavalry left with it",
+                        self.uname(g)
+                    ),
+                ));
+            }
+        }
+        // Remove it from any moving group.
+        for fr in s.frames.iter_mut() {
+            if let Frame::Moving(m) = fr {
+                if let Some(i) = m.units.iter().position(|&x| x == u) {
+                    m.units.remove(i);
+                    m.mp.remove(i);
+                }
+            }
+        }
+    }
+
+    /// One step loss (1.1.4).
+    pub fn lose_step(&self, s: &mut State, u: UnitIx, rule: &str, ev: &mut Vec<Event>) {
+        let d = &self.sc.units[usize::from(u)];
+        let us = &mut s.units[usize::from(u)];
+        if us.hex.is_none() {
+            return;
+        }
+        if us.lost + 1 >= d.steps {
+            self.eliminate(s, u, "last step lost", rule, ev);
+        } else {
+            us.lost += 1;
+            let side = d.side.ix();
+            s.perception[side].losses_this_turn =
+                s.perception[side].losses_this_turn.saturating_add(1);
+            ev.push(Event::rule(
+                rule,
+                format!(
+                    "{} loses a step ({} of {} left, {} CP)",
+                    d.name,
+                    d.steps - us.lost,
+                    d.steps,
+                    self.cp(s, u)
+                ),
+            ));
+        }
+    }
+
+    /// Distribute `n` step losses in one stack: the top unit first, then the second, then the top
+    /// again (11.1).
+    pub fn stack_losses(
+        &self,
+        s: &mut State,
+        h: HexId,
+        n: u8,
+        rule: &str,
+        ev: &mut Vec<Event>,
+    ) -> Vec<UnitIx> {
+        let mut hit = Vec::new();
+        for i in 0..n {
+            let st = self.combat_units_at(s, h);
+            if st.is_empty() {
+                break;
+            }
+            let u = if i % 2 == 1 && st.len() > 1 {
+                st[1]
+            } else {
+                st[0]
+            };
+            hit.push(u);
+            self.lose_step(s, u, rule, ev);
+        }
+        hit
+    }
+
+    /// Disorganise a unit; a disorganised unit routs instead (12.2). `combat`: the result came from
+    /// combat or fire (a rout), not from terrain (8.2: no rout).
+    pub fn disorganise(
+        &self,
+        s: &mut State,
+        u: UnitIx,
+        combat: bool,
+        rule: &str,
+        ev: &mut Vec<Event>,
+    ) {
+        if !self.alive(s, u) || self.kind(u).is_guns() || self.has(s, u, flag::ROUTED) {
+            return;
+        }
+        if self.has(s, u, flag::DISORG) {
+            if combat {
+                self.rout(s, u, rule, ev);
+            }
+        } else {
+            let us = &mut s.units[usize::from(u)];
+            us.set(flag::DISORG, true);
+            if combat {
+                us.set(flag::DISORG_BY_COMBAT, true);
+            }
+            ev.push(Event::rule(rule, format!("{} disorganised", self.uname(u))));
+        }
+    }
+
+    /// A unit routs (12.2–12.4): Routed marker and a rout movement of three hexes.
+    pub fn rout(&self, s: &mut State, u: UnitIx, rule: &str, ev: &mut Vec<Event>) {
+        let side = self.side_of(u);
+        let us = &mut s.units[usize::from(u)];
+        us.set(flag::DISORG | flag::DISORG_BY_COMBAT, false);
+        us.set(flag::ROUTED, true);
+        s.perception[side.ix()].losses_this_turn =
+            s.perception[side.ix()].losses_this_turn.saturating_add(1);
+        ev.push(Event::rule(rule, format!("{} routs", self.uname(u))));
+        // Leave any moving group.
+        for fr in s.frames.iter_mut() {
+            if let Frame::Moving(m) = fr {
+                if let Some(i) = m.units.iter().position(|&x| x == u) {
+                    m.units.remove(i);
+                    m.mp.remove(i);
+                }
+            }
+        }
+        s.frames.push(Frame::Rout(Rout {
+            side,
+            unit: u,
+            left: 3,
+        }));
+    }
+
+    /// A morale test of a stack (12.1): one roll with the top unit's morale (combat) or the best
+    /// morale (rally). Failure disorganises (a disorganised unit routs).
+    #[allow(clippy::too_many_arguments)]
+    pub fn morale_test(
+        &self,
+        s: &mut State,
+        units: &[UnitIx],
+        drm: i32,
+        best: bool,
+        reason: &str,
+        rule: &str,
+        ev: &mut Vec<Event>,
+    ) -> bool {
+        let units: Vec<UnitIx> = units
+            .iter()
+            .copied()
+            .filter(|&u| self.alive(s, u) && !self.kind(u).is_guns())
+            .collect();
+        let Some(&top) = units.first() else {
+            return true;
+        };
+        let mv = if best {
+            units
+                .iter()
+                .map(|&u| i32::from(self.sc.units[usize::from(u)].morale))
+                .max()
+                .unwrap_or(0)
+        } else {
+            i32::from(self.sc.units[usize::from(top)].morale)
+        };
+        let mut mods = Vec::new();
+        if drm != 0 {
+            mods.push((reason.to_string(), drm));
+        }
+        let h = s.units[usize::from(top)].hex;
+        if let Some(h) = h {
+            if !self.commanders_at(s, h).is_empty() {
+                mods.push(("commander present".into(), -1));
+            }
+        }
+        if units.iter().any(|&u| self.demoralised(s, u)) {
+            mods.push(("demoralised formation (13.1)".into(), 1));
+        }
+        let names: Vec<&str> = units.iter().map(|&u| self.uname(u)).collect();
+        let (_, total) = self.roll(
+            s,
+            ev,
+            rule,
+            format!("morale test of {} (MV {mv})", names.join(" + ")),
+            mods,
+            |t| {
+                if t <= mv {
+                    "passed".into()
+                } else {
+                    "failed".into()
+                }
+            },
+        );
+        total <= mv
+    }
+
+    /// Apply a fire or combat outcome to the units of one hex, except the step losses (done by the
+    /// caller) and the retreat (queued and returned).
+    pub fn apply_effects(
+        &self,
+        s: &mut State,
+        units: &[UnitIx],
+        o: &Outcome,
+        rule: &str,
+        disorg_cav_before: &[UnitIx],
+        ev: &mut Vec<Event>,
+    ) {
+        let alive: Vec<UnitIx> = units
+            .iter()
+            .copied()
+            .filter(|&u| {
+                self.alive(s, u) && !self.kind(u).is_guns() && !self.has(s, u, flag::ROUTED)
+            })
+            .collect();
+        if alive.is_empty() {
+            return;
+        }
+        if o.eliminate {
+            for &u in &alive {
+                self.eliminate(s, u, "E result", rule, ev);
+            }
+            return;
+        }
+        if let Some(drm) = o.tm {
+            if !self.morale_test(s, &alive, i32::from(drm), false, "result", rule, ev) {
+                for &u in &alive {
+                    self.disorganise(s, u, true, "12.1", ev);
+                }
+            }
+        }
+        if o.disorganise {
+            for &u in &alive {
+                self.disorganise(s, u, true, rule, ev);
+            }
+        }
+        if o.star {
+            for &u in &alive {
+                if self.kind(u).is_cavalry() && disorg_cav_before.contains(&u) && self.alive(s, u) {
+                    self.eliminate(
+                        s,
+                        u,
+                        "* result: cavalry already disorganised by combat",
+                        rule,
+                        ev,
+                    );
+                }
+            }
+        }
+    }
+
+    /// Queue the retreat of the surviving, unrouted units of a hex (11.2).
+    pub fn queue_retreat(&self, s: &mut State, units: &[UnitIx], hexes: u8, evasion: bool) {
+        let group: Vec<UnitIx> = units
+            .iter()
+            .copied()
+            .filter(|&u| {
+                self.alive(s, u) && !self.kind(u).is_guns() && !self.has(s, u, flag::ROUTED)
+            })
+            .collect();
+        if group.is_empty() || hexes == 0 {
+            return;
+        }
+        let side = self.side_of(group[0]);
+        let start = s.units[usize::from(group[0])].hex;
+        s.frames.push(Frame::Retreat(Retreat {
+            side,
+            units: group,
+            left: hexes,
+            visited: start.into_iter().collect(),
+            evasion,
+        }));
+    }
+
+    /// 11.4: commanders in `h` after the stack there lost steps (`lost`) or was eliminated.
+    pub fn commander_casualty(
+        &self,
+        s: &mut State,
+        c: CommanderIx,
+        h: HexId,
+        lost: bool,
+        ev: &mut Vec<Event>,
+    ) {
+        let side = self.sc.commanders[usize::from(c)].side;
+        let wiped = self.combat_units_at(s, h).is_empty();
+        if !lost && !wiped {
+            return;
+        }
+        let limit = if wiped { 2 } else { 1 };
+        let name = self.cname(c).to_string();
+        let (die, _) = self.roll(
+            s,
+            ev,
+            "11.4",
+            format!(
+                "{name}: {}",
+                if wiped {
+                    "his units were eliminated, killed on 1–2"
+                } else {
+                    "his units lost a step, killed on 1"
+                }
+            ),
+            Vec::new(),
+            |t| {
+                if t <= limit {
+                    "killed".into()
+                } else {
+                    "unhurt".into()
+                }
+            },
+        );
+        if i32::from(die) <= limit {
+            self.kill_commander(s, c, ev);
+        } else if wiped {
+            self.relocate_commander(s, c, ev);
+        }
+        let _ = side;
+    }
+
+    /// A commander is killed (11.4): aide de camp, or a new army commander.
+    pub fn kill_commander(&self, s: &mut State, c: CommanderIx, ev: &mut Vec<Event>) {
+        let side = self.sc.commanders[usize::from(c)].side;
+        if s.commanders[usize::from(c)].army {
+            s.army_commander_lost[side.ix()] = true;
+            s.commanders[usize::from(c)].hex = None;
+            s.commanders[usize::from(c)].army = false;
+            ev.push(Event::rule(
+                "11.4",
+                format!(
+                    "army commander {} killed: -2 to every formation's morale (13.1)",
+                    self.cname(c)
+                ),
+            ));
+            s.frames.push(Frame::NewArmyCommander { side });
+        } else {
+            let f = self.sc.commanders[usize::from(c)].formation;
+            s.commanders[usize::from(c)].aides += 1;
+            s.commanders[usize::from(c)].hex = None;
+            if let Some(f) = f {
+                s.formations[usize::from(f)].commanders_lost += 1;
+            }
+            ev.push(Event::rule(
+                "11.4",
+                format!(
+                    "{} killed: replaced by an aide de camp (activation -1)",
+                    self.cname(c)
+                ),
+            ));
+            s.frames.push(Frame::PlaceAide { side, commander: c });
+        }
+    }
+
+    /// 3.2 / 11.4: a commander left alone (or overrun) goes to the nearest unit of his formation
+    /// (army commander: nearest friendly unit).
+    pub fn relocate_commander(&self, s: &mut State, c: CommanderIx, ev: &mut Vec<Event>) {
+        let Some(h) = s.commanders[usize::from(c)].hex else {
+            return;
+        };
+        let d = &self.sc.commanders[usize::from(c)];
+        let army = s.commanders[usize::from(c)].army;
+        let mut best: Option<(u32, HexId)> = None;
+        for (i, us) in s.units.iter().enumerate() {
+            let u = i as UnitIx;
+            let Some(uh) = us.hex else { continue };
+            let ud = &self.sc.units[i];
+            if ud.side != d.side || ud.kind.is_guns() {
+                continue;
+            }
+            if !army && d.formation.is_some() && ud.formation != d.formation {
+                continue;
+            }
+            let key = (uh.distance(h), uh);
+            if best.is_none_or(|b| key < b) {
+                best = Some(key);
+            }
+            let _ = u;
+        }
+        match best {
+            Some((_, nh)) => {
+                s.commanders[usize::from(c)].hex = Some(nh);
+                ev.push(Event::rule(
+                    "3.2",
+                    format!("{} rejoins his troops in {nh}", self.cname(c)),
+                ));
+            }
+            None => {
+                s.commanders[usize::from(c)].hex = None;
+                ev.push(Event::rule(
+                    "3.2",
+                    format!(
+                        "{} has no troops left to rejoin and leaves the field",
+                        self.cname(c)
+                    ),
+                ));
+            }
+        }
+    }
+
+    /// Artillery fire (9): modifiers of the Artillery Table, result applied to the target hex.
+    /// Returns the units that retreat or rout (so a moving group can drop them).
+    pub fn resolve_fire(
+        &self,
+        s: &mut State,
+        gun: UnitIx,
+        target: HexId,
+        victims_at: HexId,
+        reaction: bool,
+        ev: &mut Vec<Event>,
+    ) {
+        let Some(from) = s.units[usize::from(gun)].hex else {
+            return;
+        };
+        let victims = self.combat_units_at(s, victims_at);
+        if victims.is_empty() {
+            return;
+        }
+        let m = &self.sc.tables.raw.artillery.modifiers;
+        let mut mods: Vec<(String, i32)> = Vec::new();
+        let top = victims[0];
+        if self.kind(top).is_light() {
+            mods.push(("light target".into(), i32::from(m.light_target)));
+        }
+        if self
+            .units_at(s, from)
+            .iter()
+            .any(|&u| self.has(s, u, flag::DISORG))
+        {
+            mods.push((
+                "shooter disorganised".into(),
+                i32::from(m.shooter_disorganised),
+            ));
+        }
+        let tf = self.sc.tables.terrain(self.sc.map.terrain(target)).fire;
+        if tf != 0 {
+            mods.push((
+                format!("{:?}", self.sc.map.terrain(target)).to_lowercase(),
+                i32::from(tf),
+            ));
+        }
+        if !self.kind(top).is_light() && !self.has(s, top, flag::ROUTED) {
+            let a = s.units[usize::from(top)].facing.arc_of(target, from);
+            if matches!(a, Arc::Flank | Arc::Rear) {
+                mods.push(("flank fire (9.4.1)".into(), i32::from(m.flank)));
+            }
+        }
+        let dist = from.distance(target) as i32;
+        if dist > 1 {
+            mods.push((
+                format!("range {dist}"),
+                i32::from(m.per_hex_beyond_first) * (dist - 1),
+            ));
+        } else {
+            mods.push(("adjacent".into(), i32::from(m.adjacent)));
+        }
+        if self.sc.units[usize::from(gun)].calibre >= 12 {
+            mods.push(("12 lb".into(), i32::from(m.calibre_12)));
+        }
+        let rule = if reaction {
+            "Artillery Table (9.3 reaction fire)"
+        } else {
+            "Artillery Table (9.2)"
+        };
+        let tables = &self.sc.tables;
+        let (_, total) = self.roll(
+            s,
+            ev,
+            rule,
+            format!("{} fires at {target}", self.uname(gun)),
+            mods,
+            |t| tables.artillery(t).1.to_string(),
+        );
+        let (_, out) = self.sc.tables.artillery(total);
+        let us = &mut s.units[usize::from(gun)];
+        us.set(flag::FIRED, true);
+        if reaction {
+            us.set(flag::REACT_FIRED, true);
+        }
+        if out.is_none() {
+            return;
+        }
+        let target = victims_at;
+        let cmdrs = self.commanders_at(s, target);
+        let hit = self.stack_losses(s, target, out.steps, "9.2", ev);
+        let before: Vec<UnitIx> = victims
+            .iter()
+            .copied()
+            .filter(|&u| self.has(s, u, flag::DISORG_BY_COMBAT))
+            .collect();
+        self.apply_effects(s, &victims, &out, "9.2", &before, ev);
+        for c in cmdrs {
+            if s.commanders[usize::from(c)].hex == Some(target) {
+                self.commander_casualty(s, c, target, !hit.is_empty(), ev);
+            }
+        }
+        if out.retreat > 0 {
+            let left: Vec<UnitIx> = victims
+                .iter()
+                .copied()
+                .filter(|&u| s.units[usize::from(u)].hex == Some(target))
+                .collect();
+            // A unit in a moving group that must retreat stops moving.
+            for fr in s.frames.iter_mut() {
+                if let Frame::Moving(mv) = fr {
+                    for &u in &left {
+                        if let Some(i) = mv.units.iter().position(|&x| x == u) {
+                            mv.units.remove(i);
+                            mv.mp.remove(i);
+                        }
+                    }
+                }
+            }
+            self.queue_retreat(s, &left, out.retreat, false);
+        }
+    }
+
+    /// Targets a gun may fire at now (9.1, 9.4): enemy-occupied hexes within range in its fire arc
+    /// with a line of sight.
+    pub fn fire_targets(&self, s: &State, gun: UnitIx) -> Vec<HexId> {
+        let Some(from) = s.units[usize::from(gun)].hex else {
+            return Vec::new();
+        };
+        let facing = s.units[usize::from(gun)].facing;
+        let range = u32::from(self.sc.tables.raw.artillery.max_range);
+        let enemy = self.side_of(gun).other();
+        let mut out: Vec<HexId> = self
+            .occupied_hexes(s, enemy)
+            .into_iter()
+            .filter(|&h| {
+                let d = from.distance(h);
+                d >= 1
+                    && d <= range
+                    && facing.in_fire_arc(from, h)
+                    && !self.combat_units_at(s, h).is_empty()
+                    && self.line_of_sight(s, from, h)
+            })
+            .collect();
+        out.sort();
+        out
+    }
+}

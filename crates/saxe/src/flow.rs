@@ -1,0 +1,917 @@
+//! The sequence of play (4): the state machine that runs procedures until a side must decide.
+use crate::Saxe;
+use crate::event::Event;
+use crate::query::Mover;
+use crate::scenario::{Kind, Side, UnitIx};
+use crate::state::*;
+use hexmap::{Arc, HexId};
+
+impl Saxe {
+    /// A new game at the start of turn 1 (16.1).
+    pub fn initial_state(&self, seed: u64, options: Options, ev: &mut Vec<Event>) -> State {
+        let sc = &self.sc;
+        let mut units: Vec<UnitState> = sc
+            .units
+            .iter()
+            .map(|_| UnitState {
+                hex: None,
+                facing: hexmap::Vertex::N,
+                lost: 0,
+                order: 0,
+                flags: 0,
+            })
+            .collect();
+        let mut counts: std::collections::HashMap<HexId, u8> = Default::default();
+        for p in &sc.setup {
+            let o = counts.entry(p.hex).or_insert(0);
+            units[usize::from(p.unit)] = UnitState {
+                hex: Some(p.hex),
+                facing: p.facing,
+                lost: 0,
+                order: *o,
+                flags: 0,
+            };
+            *o += 1;
+        }
+        let commanders = sc
+            .commanders
+            .iter()
+            .enumerate()
+            .map(|(i, c)| CommanderState {
+                hex: sc
+                    .commander_setup
+                    .iter()
+                    .find(|(x, _)| usize::from(*x) == i)
+                    .map(|(_, h)| *h),
+                flipped: false,
+                aides: 0,
+                army: c.army,
+            })
+            .collect();
+        let formations = sc
+            .formations
+            .iter()
+            .map(|_| FormationState {
+                tested: false,
+                demoralised: false,
+                commanders_lost: 0,
+            })
+            .collect();
+        let mut s = State {
+            scenario: sc.id.clone(),
+            options,
+            turn: 1,
+            active: sc.first,
+            second: false,
+            phase: Phase::Rally,
+            units,
+            commanders,
+            formations,
+            control: [sc.initial_control, sc.initial_control],
+            frames: Vec::new(),
+            dice: engine::Dice::new(seed),
+            perception: Default::default(),
+            auto_used: false,
+            army_commander_lost: [false, false],
+            result: None,
+            attacked_hexes: Vec::new(),
+        };
+        ev.push(Event::rule(
+            "16.1",
+            format!(
+                "{} — turn 1 of {}; the {} player is first",
+                sc.name,
+                sc.turns,
+                sc.first.name()
+            ),
+        ));
+        self.run(&mut s, ev);
+        s
+    }
+
+    /// Who decides now.
+    pub fn decider_side(&self, s: &State) -> Option<Side> {
+        if s.phase == Phase::Over {
+            return None;
+        }
+        Some(match s.frames.last() {
+            Some(Frame::Activation(a)) => a.side,
+            Some(Frame::Moving(m)) => m.side,
+            Some(Frame::Reaction(r)) => r.side,
+            Some(Frame::Combat(_)) => s.active,
+            Some(Frame::Losses { side, .. }) => *side,
+            Some(Frame::Retreat(r)) => r.side,
+            Some(Frame::Rout(r)) => r.side,
+            Some(Frame::Advance(a)) => a.side,
+            Some(Frame::Evade { side, .. }) => *side,
+            Some(Frame::NewArmyCommander { side }) => *side,
+            Some(Frame::PlaceAide { side, .. }) => *side,
+            None => s.active,
+        })
+    }
+
+    /// Run procedures until a decision with at least two choices is pending (a single forced
+    /// choice is applied automatically) or the game is over.
+    pub fn run(&self, s: &mut State, ev: &mut Vec<Event>) {
+        for _ in 0..100_000 {
+            if s.phase == Phase::Over {
+                s.frames.clear();
+                return;
+            }
+            if self.auto_step(s, ev) {
+                continue;
+            }
+            let legal = self.legal(s);
+            match legal.len() {
+                0 => {
+                    // Nothing to choose: close the frame or the phase.
+                    self.close_empty(s, ev);
+                }
+                1 if self.forced_ok(s) => {
+                    let a = legal.into_iter().next().expect("one action"); // invariant: len == 1
+                    self.apply_action(s, &a, ev);
+                }
+                _ => return,
+            }
+        }
+        ev.push(Event::rule(
+            "4",
+            "internal: procedure did not settle; game stopped",
+        ));
+        s.phase = Phase::Over;
+    }
+
+    /// Whether a single legal action may be applied without asking (forced moves of retreats and
+    /// routs, single choices of procedures). Top-level phase decisions are always asked.
+    fn forced_ok(&self, s: &State) -> bool {
+        matches!(
+            s.frames.last(),
+            Some(Frame::Retreat(_))
+                | Some(Frame::Rout(_))
+                | Some(Frame::Losses { .. })
+                | Some(Frame::NewArmyCommander { .. })
+                | Some(Frame::PlaceAide { .. })
+        )
+    }
+
+    /// A frame or phase with no legal action.
+    fn close_empty(&self, s: &mut State, ev: &mut Vec<Event>) {
+        match s.frames.last().cloned() {
+            Some(Frame::Rout(r)) => {
+                s.frames.pop();
+                self.eliminate(s, r.unit, "cannot complete its rout movement", "12.4", ev);
+            }
+            Some(Frame::Retreat(r)) => {
+                s.frames.pop();
+                for u in r.units {
+                    self.eliminate(s, u, "cannot retreat", "11.2", ev);
+                }
+            }
+            Some(Frame::NewArmyCommander { side }) => {
+                s.frames.pop();
+                ev.push(Event::rule(
+                    "11.4",
+                    format!("no formation commander left to lead the {}", side.name()),
+                ));
+            }
+            Some(Frame::PlaceAide { commander, .. }) => {
+                s.frames.pop();
+                ev.push(Event::rule(
+                    "11.4",
+                    format!(
+                        "no unit of {}'s formation left for his aide de camp",
+                        self.cname(commander)
+                    ),
+                ));
+            }
+            Some(_) => {
+                s.frames.pop();
+            }
+            None => self.next_phase(s, ev),
+        }
+    }
+
+    /// Procedures that need no decision. Returns true if it changed something.
+    fn auto_step(&self, s: &mut State, ev: &mut Vec<Event>) -> bool {
+        match s.frames.last() {
+            Some(Frame::Combat(_)) => {
+                self.progress_combat(s, ev);
+                true
+            }
+            Some(Frame::Reaction(r)) => {
+                // Drop movers that are gone; close if no mover left.
+                let r = r.clone();
+                let movers: Vec<_> = r
+                    .movers
+                    .iter()
+                    .copied()
+                    .filter(|(u, _, to)| s.units[usize::from(*u)].hex == Some(*to))
+                    .collect();
+                if movers.is_empty() {
+                    s.frames.pop();
+                    return true;
+                }
+                if movers.len() != r.movers.len() {
+                    if let Some(Frame::Reaction(rr)) = s.frames.last_mut() {
+                        rr.movers = movers;
+                    }
+                    return true;
+                }
+                false
+            }
+            Some(Frame::Moving(m)) if m.units.is_empty() => {
+                s.frames.pop();
+                self.after_move(s, ev);
+                true
+            }
+            Some(Frame::Rout(r)) if !self.alive(s, r.unit) => {
+                s.frames.pop();
+                true
+            }
+            Some(Frame::Retreat(r)) => {
+                let alive: Vec<UnitIx> = r
+                    .units
+                    .iter()
+                    .copied()
+                    .filter(|&u| self.alive(s, u) && !self.has(s, u, flag::ROUTED))
+                    .collect();
+                if alive.is_empty() {
+                    s.frames.pop();
+                    return true;
+                }
+                if alive.len() != r.units.len() {
+                    if let Some(Frame::Retreat(rr)) = s.frames.last_mut() {
+                        rr.units = alive;
+                    }
+                    return true;
+                }
+                if r.left == 0 {
+                    s.frames.pop();
+                    return true;
+                }
+                false
+            }
+            Some(_) => false,
+            None => match s.phase {
+                Phase::Rally => {
+                    self.rally_phase(s, ev);
+                    s.phase = Phase::RedoubtFire;
+                    true
+                }
+                Phase::EndOfTurn => {
+                    self.end_of_turn(s, ev);
+                    true
+                }
+                _ => false,
+            },
+        }
+    }
+
+    /// Move to the next phase (4).
+    pub fn next_phase(&self, s: &mut State, ev: &mut Vec<Event>) {
+        s.phase = match s.phase {
+            Phase::Rally => Phase::RedoubtFire,
+            Phase::RedoubtFire => Phase::ChooseActivation,
+            Phase::ChooseActivation => {
+                ev.push(Event::rule(
+                    "4",
+                    format!("{} combat phase", s.active.name()),
+                ));
+                s.attacked_hexes.clear();
+                Phase::Combat
+            }
+            Phase::Combat => {
+                for u in s.units.iter_mut() {
+                    u.set(flag::ATTACKED, false);
+                }
+                Phase::ArmyCommander(6)
+            }
+            Phase::ArmyCommander(_) => {
+                if s.second {
+                    Phase::EndOfTurn
+                } else {
+                    s.second = true;
+                    s.active = s.active.other();
+                    ev.push(Event::rule(
+                        "4.B2",
+                        format!("turn {}: the {} player is active", s.turn, s.active.name()),
+                    ));
+                    Phase::Rally
+                }
+            }
+            Phase::EndOfTurn => Phase::EndOfTurn,
+            Phase::Over => Phase::Over,
+        };
+    }
+
+    /// Rally phase of the active player (12.2, 12.5).
+    fn rally_phase(&self, s: &mut State, ev: &mut Vec<Event>) {
+        let side = s.active;
+        for u in 0..s.units.len() as UnitIx {
+            if self.side_of(u) != side || !self.alive(s, u) {
+                continue;
+            }
+            let Some(h) = s.units[usize::from(u)].hex else {
+                continue;
+            };
+            let in_zoc = self.in_zoc_of(s, h, side.other());
+            if self.has(s, u, flag::ROUTED) {
+                if in_zoc {
+                    continue;
+                }
+                // 12.5: -1 commander adjacent, -2 stacked (not cumulative).
+                let own = self.sc.units[usize::from(u)]
+                    .formation
+                    .map(|f| self.formation_commander(f));
+                let mut best = 0;
+                for (c, cs) in s.commanders.iter().enumerate() {
+                    let Some(ch) = cs.hex else { continue };
+                    if !(cs.army && self.sc.commanders[c].side == side) && Some(c as u8) != own {
+                        continue;
+                    }
+                    let d = ch.distance(h);
+                    best = best.min(if d == 0 {
+                        -2
+                    } else if d == 1 {
+                        -1
+                    } else {
+                        0
+                    });
+                }
+                let mut mods = Vec::new();
+                if best != 0 {
+                    mods.push((
+                        if best == -2 {
+                            "commander stacked"
+                        } else {
+                            "commander adjacent"
+                        }
+                        .to_string(),
+                        best,
+                    ));
+                }
+                let mv = self.morale(s, u);
+                let (_, t) = self.roll(
+                    s,
+                    ev,
+                    "12.5",
+                    format!("rally test of {} (MV {mv})", self.uname(u)),
+                    mods,
+                    |t| {
+                        if t <= mv {
+                            "rallied, now disorganised".into()
+                        } else {
+                            "still routed".into()
+                        }
+                    },
+                );
+                if t <= mv {
+                    let us = &mut s.units[usize::from(u)];
+                    us.set(flag::ROUTED, false);
+                    us.set(flag::DISORG, true);
+                    // It takes the facing of the vertex toward the enemy edge: keep its old facing.
+                    let top = self.units_at(s, h).len() as u8;
+                    s.units[usize::from(u)].order = top;
+                }
+            } else if self.has(s, u, flag::DISORG) {
+                if !in_zoc {
+                    s.units[usize::from(u)].set(flag::DISORG | flag::DISORG_BY_COMBAT, false);
+                    ev.push(Event::rule(
+                        "12.2",
+                        format!("{} reorganised (not in an enemy ZoC)", self.uname(u)),
+                    ));
+                } else {
+                    let stack: Vec<UnitIx> = vec![u];
+                    if self.morale_test(s, &stack, 1, true, "in an enemy ZoC (12.2)", "12.2", ev) {
+                        s.units[usize::from(u)].set(flag::DISORG | flag::DISORG_BY_COMBAT, false);
+                        ev.push(Event::rule(
+                            "12.2",
+                            format!("{} reorganised", self.uname(u)),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+
+    /// After a group has finished moving: update control of places.
+    pub fn after_move(&self, s: &mut State, ev: &mut Vec<Event>) {
+        self.update_control(s, ev);
+    }
+
+    /// Control of Hastenbeck and Afferde (15): a side holds a place when it alone has combat units
+    /// in it; otherwise it keeps its last holder.
+    pub fn update_control(&self, s: &mut State, ev: &mut Vec<Event>) {
+        for (i, hexes) in [&self.sc.hastenbeck, &self.sc.afferde]
+            .into_iter()
+            .enumerate()
+        {
+            let mut present = [false, false];
+            for &h in hexes.iter() {
+                for u in self.combat_units_at(s, h) {
+                    if !self.has(s, u, flag::ROUTED) {
+                        present[self.side_of(u).ix()] = true;
+                    }
+                }
+            }
+            let holder = match present {
+                [true, false] => Some(Side::French),
+                [false, true] => Some(Side::Allies),
+                _ => None,
+            };
+            if let Some(hd) = holder {
+                if s.control[i] != hd {
+                    s.control[i] = hd;
+                    let name = if i == 0 { "Hastenbeck" } else { "Afferde" };
+                    ev.push(Event::rule(
+                        "15",
+                        format!("{name} is now in {} hands", hd.name()),
+                    ));
+                }
+            }
+        }
+    }
+
+    /// Losses of a formation (13.1).
+    pub fn formation_losses(&self, s: &State, f: u8) -> u32 {
+        let mut n = 0u32;
+        for (i, d) in self.sc.units.iter().enumerate() {
+            if d.formation != Some(f) || d.kind == Kind::Redoubt {
+                continue;
+            }
+            let us = &s.units[i];
+            n += u32::from(us.lost);
+            if us.hex.is_some() && us.has(flag::ROUTED) {
+                n += 1;
+            }
+        }
+        n += u32::from(s.formations[usize::from(f)].commanders_lost);
+        if s.army_commander_lost[self.sc.formations[usize::from(f)].side.ix()] {
+            n += 2;
+        }
+        n
+    }
+
+    /// Whether a side's army is demoralised (13.3).
+    pub fn army_demoralised(&self, s: &State, side: Side) -> bool {
+        let n = self
+            .sc
+            .formations
+            .iter()
+            .enumerate()
+            .filter(|(i, f)| f.side == side && s.formations[*i].demoralised)
+            .count();
+        n >= usize::from(self.sc.army_demoralisation[side.ix()])
+    }
+
+    /// Demoralised formations of a side.
+    pub fn demoralised_count(&self, s: &State, side: Side) -> usize {
+        self.sc
+            .formations
+            .iter()
+            .enumerate()
+            .filter(|(i, f)| f.side == side && s.formations[*i].demoralised)
+            .count()
+    }
+
+    /// End of turn (4.C).
+    fn end_of_turn(&self, s: &mut State, ev: &mut Vec<Event>) {
+        for c in s.commanders.iter_mut() {
+            c.flipped = false;
+        }
+        for f in s.formations.iter_mut() {
+            f.tested = false;
+        }
+        for u in s.units.iter_mut() {
+            let moved = u.has(flag::MOVED);
+            u.set(flag::MOVED_PREV, moved);
+            u.set(
+                flag::ACTIVATED
+                    | flag::MOVED
+                    | flag::FIRED
+                    | flag::REACT_FIRED
+                    | flag::REACTED
+                    | flag::ORDER_IN_ZOC
+                    | flag::OOC
+                    | flag::DONE,
+                false,
+            );
+        }
+        // 13.1 formation morale.
+        for f in 0..self.sc.formations.len() as u8 {
+            if s.formations[usize::from(f)].demoralised {
+                continue;
+            }
+            let l = self.formation_losses(s, f);
+            let fd = &self.sc.formations[usize::from(f)];
+            if l >= fd.demoralisation {
+                s.formations[usize::from(f)].demoralised = true;
+                ev.push(Event::rule(
+                    "13.1",
+                    format!(
+                        "formation {} demoralised: losses {l} ≥ {}",
+                        fd.name, fd.demoralisation
+                    ),
+                ));
+            }
+        }
+        for side in [Side::French, Side::Allies] {
+            if self.army_demoralised(s, side) {
+                ev.push(Event::rule(
+                    "13.3",
+                    format!(
+                        "the {} army is demoralised ({} formations)",
+                        side.name(),
+                        self.demoralised_count(s, side)
+                    ),
+                ));
+            }
+        }
+        self.update_control(s, ev);
+        // 15.1 automatic victory.
+        if s.control == [Side::French, Side::French] && self.army_demoralised(s, Side::Allies) {
+            self.finish(
+                s,
+                Some(Side::French),
+                "Tremendous French victory",
+                "15.1",
+                ev,
+            );
+            return;
+        }
+        // 15.3 battle perception.
+        if s.options.perception {
+            let mut halted = [false, false];
+            for side in [Side::French, Side::Allies] {
+                let p = s.perception[side.ix()].clone();
+                if p.losses_this_turn < 3 {
+                    s.perception[side.ix()].tested_last_turn = false;
+                    continue;
+                }
+                let mut mods = Vec::new();
+                if p.tested_last_turn {
+                    mods.push(("tested last turn".into(), 1));
+                }
+                if p.losses_this_turn >= 5 {
+                    mods.push(("5 routs or step losses".into(), 1));
+                }
+                if self.demoralised_count(s, side) > 0 {
+                    mods.push(("a demoralised formation".into(), 1));
+                }
+                let french = side == Side::French;
+                let (_, t) = self.roll(
+                    s,
+                    ev,
+                    "15.3",
+                    format!("battle perception of the {}", side.name()),
+                    mods,
+                    |t| {
+                        if t >= 7 && !french {
+                            "R: the Allies retreat".into()
+                        } else if t >= 6 && french {
+                            "A: no movement next turn".into()
+                        } else {
+                            "no effect".into()
+                        }
+                    },
+                );
+                s.perception[side.ix()].tested_last_turn = true;
+                if french && t >= 6 {
+                    halted[0] = true;
+                }
+                if !french && t >= 7 {
+                    let level = if s.control[1] == Side::French {
+                        "Tremendous French victory"
+                    } else if !s.perception[0].ever_halted {
+                        "Brilliant French victory"
+                    } else {
+                        "Limited French victory"
+                    };
+                    self.finish(s, Some(Side::French), level, "15.3", ev);
+                    return;
+                }
+            }
+            for side in [Side::French, Side::Allies] {
+                let p = &mut s.perception[side.ix()];
+                p.halted = halted[side.ix()];
+                p.ever_halted |= p.halted;
+                p.losses_this_turn = 0;
+            }
+        } else {
+            for p in s.perception.iter_mut() {
+                p.losses_this_turn = 0;
+            }
+        }
+        if s.turn >= self.sc.turns {
+            self.final_victory(s, ev);
+            return;
+        }
+        s.turn += 1;
+        s.second = false;
+        s.active = self.sc.first;
+        s.phase = Phase::Rally;
+        ev.push(Event::rule(
+            "4.C",
+            format!(
+                "turn {} begins; the {} player is active",
+                s.turn,
+                s.active.name()
+            ),
+        ));
+    }
+
+    /// 15.2: victory at the end of the scenario.
+    fn final_victory(&self, s: &mut State, ev: &mut Vec<Event>) {
+        let f_dem = self.army_demoralised(s, Side::French);
+        let a_dem = self.army_demoralised(s, Side::Allies);
+        let hast = s.control[0];
+        let aff = s.control[1];
+        let (winner, level) = if hast == Side::French {
+            if a_dem && !f_dem {
+                (Some(Side::French), "Brilliant French victory")
+            } else if self.demoralised_count(s, Side::Allies) > 0 && !f_dem {
+                (Some(Side::French), "Limited French victory")
+            } else {
+                (None, "Forfeited game")
+            }
+        } else if aff == Side::Allies && !a_dem {
+            if f_dem {
+                (Some(Side::Allies), "Tremendous Allied victory")
+            } else if self.demoralised_count(s, Side::French) >= 2 {
+                (Some(Side::Allies), "Brilliant Allied victory")
+            } else {
+                (Some(Side::Allies), "Limited Allied victory")
+            }
+        } else {
+            (None, "Forfeited game")
+        };
+        self.finish(s, winner, level, "15.2", ev);
+    }
+
+    fn finish(
+        &self,
+        s: &mut State,
+        winner: Option<Side>,
+        level: &str,
+        rule: &str,
+        ev: &mut Vec<Event>,
+    ) {
+        ev.push(Event::rule(rule, format!("game over: {level}")));
+        s.result = Some((winner, level.to_string(), rule.to_string()));
+        s.phase = Phase::Over;
+        s.frames.clear();
+    }
+
+    /// Start an activation (5.1, 5.3, 6.2, 6.3, 6.6, 16.1).
+    pub fn begin_activation(
+        &self,
+        s: &mut State,
+        target: ActTarget,
+        auto: bool,
+        ev: &mut Vec<Event>,
+    ) {
+        let side = s.active;
+        let av = i32::from(self.sc.activation[side.ix()]);
+        let army_hex = self.army_hex(s, side);
+        let success = match target {
+            ActTarget::Formation(f) => {
+                let c = self.formation_commander(f);
+                s.formations[usize::from(f)].tested = true;
+                s.commanders[usize::from(c)].flipped = true;
+                let name = self.sc.formations[usize::from(f)].name.clone();
+                if auto {
+                    s.auto_used = true;
+                    ev.push(Event::rule(
+                        "16.1",
+                        format!("{name} activated automatically (first turn)"),
+                    ));
+                    true
+                } else {
+                    let ch = s.commanders[usize::from(c)].hex;
+                    let aides = i32::from(s.commanders[usize::from(c)].aides);
+                    let target_v = av - aides;
+                    let mut mods = Vec::new();
+                    if ch.is_none_or(|h| !self.in_army_command(s, side, h)) {
+                        mods.push(("out of the army commander's radius (6.2)".into(), 1));
+                    }
+                    if ch.is_some() && ch == army_hex {
+                        mods.push(("army commander stacked".into(), -1));
+                    }
+                    let what = if aides > 0 {
+                        format!(
+                            "activation of {name} (value {av} −{aides} aide de camp = {target_v})"
+                        )
+                    } else {
+                        format!("activation of {name} (value {av})")
+                    };
+                    let (_, t) = self.roll(s, ev, "5.1", what, mods, |t| {
+                        if t <= target_v {
+                            "activated".into()
+                        } else {
+                            "not activated (5.3)".into()
+                        }
+                    });
+                    t <= target_v
+                }
+            }
+            ActTarget::Independent(u) => {
+                s.units[usize::from(u)].set(flag::ACTIVATED, true);
+                let h = s.units[usize::from(u)].hex;
+                if h.is_some() && h == army_hex {
+                    ev.push(Event::rule(
+                        "5.1",
+                        format!(
+                            "{} activated automatically: the army commander is with it",
+                            self.uname(u)
+                        ),
+                    ));
+                    true
+                } else {
+                    let mut mods = Vec::new();
+                    if h.is_none_or(|h| !self.in_army_command(s, side, h)) {
+                        mods.push(("out of the army commander's radius".into(), 1));
+                    }
+                    let (_, t) = self.roll(
+                        s,
+                        ev,
+                        "5.1",
+                        format!("activation of {} (value {av})", self.uname(u)),
+                        mods,
+                        |t| {
+                            if t <= av {
+                                "activated".into()
+                            } else {
+                                "not activated (6.6)".into()
+                            }
+                        },
+                    );
+                    t <= av
+                }
+            }
+        };
+        // 8.6: each enemy cavalry may react once per activation.
+        for u in 0..s.units.len() as UnitIx {
+            if self.side_of(u) != side {
+                s.units[usize::from(u)].set(flag::REACTED, false);
+            }
+        }
+        let members: Vec<UnitIx> = match target {
+            ActTarget::Formation(f) => self.formation_units(s, f),
+            ActTarget::Independent(u) => vec![u],
+        };
+        let commanded = if success {
+            self.commanded_units(s, target, &members)
+        } else {
+            Vec::new()
+        };
+        if success {
+            if let ActTarget::Formation(_) = target {
+                for &u in &members {
+                    if !commanded.contains(&u)
+                        && !self.has(s, u, flag::ROUTED)
+                        && self.kind(u) != Kind::Redoubt
+                    {
+                        s.units[usize::from(u)].set(flag::OOC, true);
+                        ev.push(Event::rule(
+                            "6.4",
+                            format!("{} is out of command", self.uname(u)),
+                        ));
+                    }
+                }
+            }
+        }
+        let two = match target {
+            ActTarget::Formation(f) => {
+                let ch = s.commanders[usize::from(self.formation_commander(f))].hex;
+                success && ch.is_some() && ch == army_hex
+            }
+            ActTarget::Independent(_) => false,
+        };
+        let cmdr_mp = match target {
+            ActTarget::Formation(_) if success => 6,
+            ActTarget::Formation(_) => 3,
+            ActTarget::Independent(_) => 0,
+        };
+        s.frames.push(Frame::Activation(Activation {
+            side,
+            target,
+            success,
+            commanded,
+            actions_left: if two { 2 } else { 1 },
+            kinds_used: 0,
+            moving_started: false,
+            cmdr_mp,
+        }));
+        // 4.B1 step 1 / 5.3: routed units must move.
+        let mut routed: Vec<UnitIx> = members
+            .iter()
+            .copied()
+            .filter(|&u| self.has(s, u, flag::ROUTED))
+            .collect();
+        routed.reverse();
+        for u in routed {
+            ev.push(Event::rule(
+                "12.4",
+                format!("{} (routed) must continue its rout", self.uname(u)),
+            ));
+            s.frames.push(Frame::Rout(Rout {
+                side,
+                unit: u,
+                left: 3,
+            }));
+        }
+    }
+
+    /// Units in command at the moment of activation (6.3).
+    pub fn commanded_units(&self, s: &State, target: ActTarget, members: &[UnitIx]) -> Vec<UnitIx> {
+        match target {
+            ActTarget::Independent(u) => vec![u],
+            ActTarget::Formation(f) => {
+                let c = self.formation_commander(f);
+                let Some(ch) = s.commanders[usize::from(c)].hex else {
+                    return Vec::new();
+                };
+                let side = self.sc.formations[usize::from(f)].side;
+                let radius = self.sc.commanders[usize::from(c)].radius;
+                let reach = self.command_reach(s, ch, radius, side);
+                let mut inc: Vec<UnitIx> = members
+                    .iter()
+                    .copied()
+                    .filter(|&u| {
+                        !self.has(s, u, flag::ROUTED)
+                            && s.units[usize::from(u)]
+                                .hex
+                                .is_some_and(|h| reach.contains(&h))
+                    })
+                    .collect();
+                // Lines of battle in command (infantry/artillery through the line).
+                let pool: Vec<UnitIx> = members
+                    .iter()
+                    .copied()
+                    .filter(|&u| !self.has(s, u, flag::ROUTED))
+                    .collect();
+                loop {
+                    let mut added = false;
+                    for &u in &pool {
+                        if inc.contains(&u) {
+                            continue;
+                        }
+                        let k = self.kind(u);
+                        let uh = s.units[usize::from(u)].hex;
+                        let ok = if k.is_cavalry() {
+                            inc.iter().any(|&x| {
+                                let xh = s.units[usize::from(x)].hex;
+                                matches!((uh, xh), (Some(a), Some(b)) if a.distance(b) <= 2)
+                            })
+                        } else {
+                            let line = self.line_of(s, u, &pool);
+                            line.len() > 1 && line.iter().any(|x| inc.contains(x))
+                        };
+                        if ok {
+                            inc.push(u);
+                            added = true;
+                        }
+                    }
+                    if !added {
+                        break;
+                    }
+                }
+                inc.sort();
+                inc
+            }
+        }
+    }
+
+    /// Whether the side may not move this turn (15.3 result A).
+    pub fn halted(&self, s: &State, side: Side) -> bool {
+        s.options.perception && s.perception[side.ix()].halted
+    }
+
+    /// Hexes a commander can step to (8.5).
+    pub fn commander_steps(&self, s: &State, from: HexId, side: Side, mp: u8) -> Vec<(HexId, u8)> {
+        let mut out = Vec::new();
+        for (_, n) in from.neighbours() {
+            if !self.sc.map.contains(n) || self.side_at(s, n) == Some(side.other()) {
+                continue;
+            }
+            if self.hostile_for_commander(s, n, side) {
+                continue;
+            }
+            if let Some(c) = self.move_cost(s, Mover::Commander, from, n) {
+                if c <= mp {
+                    out.push((n, c));
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+
+    /// The arc an attacker hex presents to a defender unit (10.3), with the town/light/redoubt cases.
+    pub fn attack_arc(&self, s: &State, def: UnitIx, from: HexId) -> Arc {
+        if self.kind(def).is_light() {
+            return Arc::Front;
+        }
+        self.arc_toward(s, def, from)
+    }
+}

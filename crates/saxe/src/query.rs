@@ -1,0 +1,577 @@
+//! Read-only questions about a position: stacks, zones of control, arcs, costs, command, lines of
+//! battle, line of sight. Rule numbers are in each doc comment.
+use crate::Saxe;
+use crate::scenario::{CommanderIx, FormationIx, Kind, Side, Terrain, UnitIx, side_bits};
+use crate::state::{State, flag};
+use hexmap::{Arc, Dir, HexId, LosStep, Vertex, los_path};
+
+/// Who is moving, for costs.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Mover {
+    /// A unit of this kind.
+    Unit(Kind),
+    /// A commander (8.5).
+    Commander,
+}
+
+impl Saxe {
+    /// Whether a unit is on the map.
+    pub fn alive(&self, s: &State, u: UnitIx) -> bool {
+        s.units[usize::from(u)].hex.is_some()
+    }
+
+    /// Units in a hex, top first (all kinds).
+    pub fn units_at(&self, s: &State, h: HexId) -> Vec<UnitIx> {
+        let mut v: Vec<UnitIx> = (0..s.units.len() as UnitIx)
+            .filter(|&u| s.units[usize::from(u)].hex == Some(h))
+            .collect();
+        v.sort_by_key(|&u| (s.units[usize::from(u)].order, u));
+        v
+    }
+
+    /// Infantry and cavalry in a hex, top first (3.1: the artillery is not a stack's "top unit"
+    /// for losses and morale — see docs/decisions.md).
+    pub fn combat_units_at(&self, s: &State, h: HexId) -> Vec<UnitIx> {
+        let mut v = self.units_at(s, h);
+        v.retain(|&u| !self.kind(u).is_guns());
+        v
+    }
+
+    /// Kind of a unit.
+    pub fn kind(&self, u: UnitIx) -> Kind {
+        self.sc.units[usize::from(u)].kind
+    }
+
+    /// Side of a unit.
+    pub fn side_of(&self, u: UnitIx) -> Side {
+        self.sc.units[usize::from(u)].side
+    }
+
+    /// The side occupying a hex with combat units or guns.
+    pub fn side_at(&self, s: &State, h: HexId) -> Option<Side> {
+        s.units
+            .iter()
+            .enumerate()
+            .find(|(_, us)| us.hex == Some(h))
+            .map(|(i, _)| self.side_of(i as UnitIx))
+    }
+
+    /// Current combat points (1.1.4: loss marker -2, flipped side).
+    pub fn cp(&self, s: &State, u: UnitIx) -> u32 {
+        let d = &self.sc.units[usize::from(u)];
+        if d.kind.is_guns() {
+            return 0;
+        }
+        let lost = s.units[usize::from(u)].lost;
+        let (flipped, marker) = match (d.steps, lost) {
+            (2, 0) => (false, false),
+            (2, _) => (true, false),
+            (3, 0) => (false, false),
+            (3, 1) => (false, true),
+            (3, _) => (true, false),
+            (_, 0) => (false, false),
+            (_, 1) => (false, true),
+            (_, 2) => (true, false),
+            (_, _) => (true, true),
+        };
+        let base = if flipped { d.cp_reduced } else { d.cp };
+        let v = if marker {
+            base.saturating_sub(2).max(1)
+        } else {
+            base
+        };
+        u32::from(v)
+    }
+
+    /// Whether the unit's formation is demoralised (13.1).
+    pub fn demoralised(&self, s: &State, u: UnitIx) -> bool {
+        self.sc.units[usize::from(u)]
+            .formation
+            .map(|f| s.formations[usize::from(f)].demoralised)
+            .unwrap_or(false)
+    }
+
+    /// Morale value; -1 in a demoralised formation (13.1).
+    pub fn morale(&self, s: &State, u: UnitIx) -> i32 {
+        let m = i32::from(self.sc.units[usize::from(u)].morale);
+        if self.demoralised(s, u) { m - 1 } else { m }
+    }
+
+    /// Whether a unit has a flag.
+    pub fn has(&self, s: &State, u: UnitIx, f: u32) -> bool {
+        s.units[usize::from(u)].has(f)
+    }
+
+    /// Whether the unit projects a ZoC / has front hexes at all (7: not commanders, not routed).
+    pub fn has_zoc(&self, s: &State, u: UnitIx) -> bool {
+        self.alive(s, u) && !self.has(s, u, flag::ROUTED)
+    }
+
+    /// The directions of the hexes in front of a unit (2.1, 2.3): light units and routed units all
+    /// around (routed: none), redoubts front and flank, infantry in a town front and flank.
+    pub fn front_dirs(&self, s: &State, u: UnitIx) -> Vec<Dir> {
+        let us = &s.units[usize::from(u)];
+        let Some(h) = us.hex else { return Vec::new() };
+        if us.has(flag::ROUTED) {
+            return Vec::new();
+        }
+        let k = self.kind(u);
+        if k.is_light() {
+            return Dir::ALL.to_vec();
+        }
+        let mut v = us.facing.front().to_vec();
+        let town = self.sc.tables.terrain(self.sc.map.terrain(h)).flanks_front;
+        if k == Kind::Redoubt || (town && k.is_infantry()) {
+            v.extend(us.facing.flank());
+        }
+        v
+    }
+
+    /// The arc of an adjacent hex relative to a unit (2.1 with the light/redoubt/town cases).
+    pub fn arc_toward(&self, s: &State, u: UnitIx, to: HexId) -> Arc {
+        let us = &s.units[usize::from(u)];
+        let Some(h) = us.hex else { return Arc::Rear };
+        let Some(d) = h.direction_to(to) else {
+            return us.facing.arc_of(h, to);
+        };
+        if self.front_dirs(s, u).contains(&d) {
+            Arc::Front
+        } else if us.facing.flank().contains(&d) {
+            Arc::Flank
+        } else {
+            Arc::Rear
+        }
+    }
+
+    /// Whether a unit's ZoC reaches the adjacent hex `to` (7, 7.1: not into woods except light
+    /// infantry, not into a town, not across a stream or river except by a bridge).
+    pub fn zoc_reaches(&self, s: &State, u: UnitIx, to: HexId) -> bool {
+        if !self.has_zoc(s, u) {
+            return false;
+        }
+        let Some(h) = s.units[usize::from(u)].hex else {
+            return false;
+        };
+        let Some(d) = h.direction_to(to) else {
+            return false;
+        };
+        if !self.front_dirs(s, u).contains(&d) || !self.sc.map.contains(to) {
+            return false;
+        }
+        let t = self.sc.map.terrain(to);
+        if t == Terrain::Woods && self.kind(u) != Kind::LightInfantry {
+            return false;
+        }
+        if t != Terrain::Woods && self.sc.tables.terrain(t).blocks_zoc {
+            return false;
+        }
+        let side = self.sc.map.side(h, to);
+        if side & (side_bits::STREAM | side_bits::RIVER) != 0 && side & side_bits::BRIDGE == 0 {
+            return false;
+        }
+        true
+    }
+
+    /// Whether hex `h` lies in the ZoC of a unit of `enemy` (7).
+    pub fn in_zoc_of(&self, s: &State, h: HexId, enemy: Side) -> bool {
+        h.neighbours().any(|(_, n)| {
+            s.units.iter().enumerate().any(|(i, us)| {
+                us.hex == Some(n)
+                    && self.side_of(i as UnitIx) == enemy
+                    && self.zoc_reaches(s, i as UnitIx, h)
+            })
+        })
+    }
+
+    /// The worst arc (front > flank > rear) of enemy units adjacent to `h` toward `h`, for retreats
+    /// (11.2) and commanders (8.5, 6.1). `None` if no enemy unit is adjacent.
+    pub fn enemy_arc_at(&self, s: &State, h: HexId, enemy: Side) -> Option<Arc> {
+        let mut best: Option<Arc> = None;
+        for (i, us) in s.units.iter().enumerate() {
+            let u = i as UnitIx;
+            let Some(uh) = us.hex else { continue };
+            if self.side_of(u) != enemy || us.has(flag::ROUTED) || uh.distance(h) != 1 {
+                continue;
+            }
+            let a = if self.zoc_reaches(s, u, h) {
+                Arc::Front
+            } else {
+                self.arc_toward(s, u, h)
+            };
+            best = Some(match (best, a) {
+                (Some(Arc::Front), _) | (_, Arc::Front) => Arc::Front,
+                (Some(Arc::Flank), _) | (_, Arc::Flank) => Arc::Flank,
+                _ => Arc::Rear,
+            });
+        }
+        best
+    }
+
+    /// Whether a unit has an enemy unit in its own ZoC (8.3: it may not change facing).
+    pub fn enemy_in_own_zoc(&self, s: &State, u: UnitIx) -> bool {
+        let Some(h) = s.units[usize::from(u)].hex else {
+            return false;
+        };
+        let enemy = self.side_of(u).other();
+        self.front_dirs(s, u).into_iter().any(|d| {
+            h.neighbour(d)
+                .map(|n| self.side_at(s, n) == Some(enemy) && self.zoc_reaches(s, u, n))
+                .unwrap_or(false)
+        })
+    }
+
+    /// MP cost for a mover to go from `a` into the adjacent `b`; `None` if forbidden (8.1, 8.5,
+    /// Terrain Effect Table, tables.toml hexsides/heights/abattis).
+    pub fn move_cost(&self, s: &State, mover: Mover, a: HexId, b: HexId) -> Option<u8> {
+        let map = &self.sc.map;
+        if !map.contains(b) {
+            return None;
+        }
+        let side = map.side(a, b);
+        let tb = &self.sc.tables;
+        if side & side_bits::RIVER != 0 && side & side_bits::BRIDGE == 0 {
+            return None;
+        }
+        let along_road = side & (side_bits::ROAD | side_bits::TRAIL) != 0;
+        let abattis = self.sc.abattis.contains(&b) && s.turn > 0;
+        let t = map.terrain(b);
+        let tr = tb.terrain(t);
+        let mut cost = match mover {
+            Mover::Commander => {
+                if along_road || t == Terrain::Clear {
+                    1
+                } else {
+                    2
+                }
+            }
+            Mover::Unit(k) => {
+                if along_road {
+                    tb.raw.hexsides.road.cost
+                } else {
+                    let c = if k.is_cavalry() {
+                        tr.cost_cav
+                    } else if k.is_guns() {
+                        tr.cost_art
+                    } else {
+                        tr.cost_inf
+                    };
+                    c?
+                }
+            }
+        };
+        if let Mover::Unit(k) = mover {
+            if abattis {
+                if k.is_cavalry() && tb.raw.abattis.cavalry_forbidden {
+                    return None;
+                }
+                cost += tb.raw.abattis.extra_cost;
+            }
+            if !along_road {
+                if side & side_bits::STREAM != 0 && side & side_bits::BRIDGE == 0 {
+                    cost += tb.raw.hexsides.stream.extra_cost;
+                }
+                if map.level(b) > map.level(a) {
+                    cost += tb.raw.heights.uphill_extra_cost;
+                }
+            }
+        }
+        Some(cost)
+    }
+
+    /// 8.2: crossing a stream next to a marsh disorganises.
+    pub fn terrain_disorganises(&self, a: HexId, b: HexId) -> bool {
+        let map = &self.sc.map;
+        let side = map.side(a, b);
+        self.sc
+            .tables
+            .raw
+            .hexsides
+            .stream
+            .disorganises_next_to_marsh
+            && side & side_bits::STREAM != 0
+            && side & side_bits::BRIDGE == 0
+            && (map.terrain(a) == Terrain::Marsh || map.terrain(b) == Terrain::Marsh)
+    }
+
+    /// Whether hex `h` is an enemy front or flank hex not occupied by a friend (6.1, 8.5).
+    pub fn hostile_for_commander(&self, s: &State, h: HexId, side: Side) -> bool {
+        if self.side_at(s, h) == Some(side) {
+            return false;
+        }
+        if self.side_at(s, h) == Some(side.other()) {
+            return true;
+        }
+        matches!(
+            self.enemy_arc_at(s, h, side.other()),
+            Some(Arc::Front) | Some(Arc::Flank)
+        )
+    }
+
+    /// Hexes reachable by a command radius from `from` (6.1: a line of hexes unaffected by terrain,
+    /// not through an enemy unit nor an enemy front or flank hex not occupied by a friend).
+    pub fn command_reach(&self, s: &State, from: HexId, radius: u8, side: Side) -> Vec<HexId> {
+        let mut seen = vec![from];
+        let mut frontier = vec![from];
+        for _ in 0..radius {
+            let mut next = Vec::new();
+            for h in frontier {
+                for (_, n) in h.neighbours() {
+                    if !self.sc.map.contains(n) || seen.contains(&n) {
+                        continue;
+                    }
+                    seen.push(n);
+                    if self.side_at(s, n) == Some(side.other()) {
+                        continue;
+                    }
+                    // The hex itself can be reached (a commander may stand in it) but not traced
+                    // through if hostile.
+                    if !self.hostile_for_commander(s, n, side) {
+                        next.push(n);
+                    }
+                }
+            }
+            frontier = next;
+        }
+        seen
+    }
+
+    /// The army commander of a side (his current hex).
+    pub fn army_hex(&self, s: &State, side: Side) -> Option<HexId> {
+        s.commanders
+            .iter()
+            .enumerate()
+            .find(|(i, c)| c.army && self.sc.commanders[*i].side == side)
+            .and_then(|(_, c)| c.hex)
+    }
+
+    /// The commander index of the current army commander.
+    pub fn army_commander(&self, s: &State, side: Side) -> Option<CommanderIx> {
+        s.commanders
+            .iter()
+            .enumerate()
+            .find(|(i, c)| c.army && self.sc.commanders[*i].side == side && c.hex.is_some())
+            .map(|(i, _)| i as CommanderIx)
+    }
+
+    /// Whether a formation commander (or an independent unit's hex) is within the army commander's
+    /// command radius (6.1, 5.1).
+    pub fn in_army_command(&self, s: &State, side: Side, h: HexId) -> bool {
+        let Some(c) = self.army_commander(s, side) else {
+            return false;
+        };
+        let Some(ah) = s.commanders[usize::from(c)].hex else {
+            return false;
+        };
+        let r = self.sc.commanders[usize::from(c)].radius;
+        self.command_reach(s, ah, r, side).contains(&h)
+    }
+
+    /// Units of a formation on the map.
+    pub fn formation_units(&self, s: &State, f: FormationIx) -> Vec<UnitIx> {
+        (0..s.units.len() as UnitIx)
+            .filter(|&u| self.sc.units[usize::from(u)].formation == Some(f) && self.alive(s, u))
+            .collect()
+    }
+
+    /// The formation commander of a formation.
+    pub fn formation_commander(&self, f: FormationIx) -> CommanderIx {
+        self.sc.formations[usize::from(f)].commander
+    }
+
+    /// The line of battle containing unit `u` among `pool` (6.5): adjacent units of the same
+    /// formation with the same facing, not routed, infantry and cavalry not intercalated; guns
+    /// only when stacked with a member. Returns the member units (incl. stacked guns).
+    pub fn line_of(&self, s: &State, u: UnitIx, pool: &[UnitIx]) -> Vec<UnitIx> {
+        let us = &s.units[usize::from(u)];
+        let (Some(h0), f0) = (us.hex, us.facing) else {
+            return Vec::new();
+        };
+        let form = self.sc.units[usize::from(u)].formation;
+        if form.is_none() || us.has(flag::ROUTED) {
+            return vec![u];
+        }
+        let member = |x: UnitIx| {
+            let xs = &s.units[usize::from(x)];
+            pool.contains(&x)
+                && self.sc.units[usize::from(x)].formation == form
+                && xs.facing == f0
+                && !xs.has(flag::ROUTED)
+                && !self.kind(x).is_guns()
+                && xs.hex.is_some()
+        };
+        let grow = |arm: Option<bool>| {
+            let mut hexes = vec![h0];
+            let mut i = 0;
+            while i < hexes.len() {
+                let h = hexes[i];
+                i += 1;
+                for (_, n) in h.neighbours() {
+                    if hexes.contains(&n) {
+                        continue;
+                    }
+                    let there: Vec<UnitIx> = self.units_at(s, n);
+                    if there
+                        .iter()
+                        .any(|&x| member(x) && arm.is_none_or(|c| self.kind(x).is_cavalry() == c))
+                    {
+                        hexes.push(n);
+                    }
+                }
+            }
+            hexes
+        };
+        let mut hexes = grow(None);
+        let cav_hexes: Vec<HexId> = hexes
+            .iter()
+            .copied()
+            .filter(|&h| {
+                self.units_at(s, h)
+                    .iter()
+                    .any(|&x| member(x) && self.kind(x).is_cavalry())
+            })
+            .collect();
+        if !cav_hexes.is_empty() && cav_hexes.len() < hexes.len() {
+            // Both arms: each arm must be connected on its own (not intercalated).
+            let connected = |set: &Vec<HexId>| {
+                let mut seen = vec![set[0]];
+                let mut i = 0;
+                while i < seen.len() {
+                    let h = seen[i];
+                    i += 1;
+                    for (_, n) in h.neighbours() {
+                        if set.contains(&n) && !seen.contains(&n) {
+                            seen.push(n);
+                        }
+                    }
+                }
+                seen.len() == set.len()
+            };
+            let inf_hexes: Vec<HexId> = hexes
+                .iter()
+                .copied()
+                .filter(|h| !cav_hexes.contains(h))
+                .collect();
+            if !connected(&cav_hexes) || !connected(&inf_hexes) {
+                hexes = grow(Some(self.kind(u).is_cavalry()));
+            }
+        }
+        let mut out = Vec::new();
+        for h in hexes {
+            let here = self.units_at(s, h);
+            let has_member = here.iter().any(|&x| member(x));
+            for x in here {
+                if member(x) || (has_member && self.kind(x) == Kind::Artillery && pool.contains(&x))
+                {
+                    out.push(x);
+                }
+            }
+        }
+        out
+    }
+
+    /// Line of sight (9.4) from `a` to `b`.
+    pub fn line_of_sight(&self, s: &State, a: HexId, b: HexId) -> bool {
+        if a.distance(b) <= 1 {
+            return true;
+        }
+        let map = &self.sc.map;
+        let (la, lb) = (map.level(a), map.level(b));
+        let top = la.max(lb);
+        let blocking = |h: HexId| {
+            self.side_at(s, h).is_some()
+                || self.sc.tables.terrain(map.terrain(h)).blocks_los
+                || s.units
+                    .iter()
+                    .enumerate()
+                    .any(|(i, u)| u.hex == Some(h) && self.kind(i as UnitIx) == Kind::Redoubt)
+        };
+        let blocks = |h: HexId| -> bool {
+            let lh = map.level(h);
+            if lh > top {
+                return true;
+            }
+            let diff = la.abs_diff(lb);
+            match diff {
+                0 => lh >= la && blocking(h),
+                1 => blocking(h),
+                _ => false,
+            }
+        };
+        for st in los_path(a, b) {
+            match st {
+                LosStep::Hex(h) => {
+                    if blocks(h) {
+                        return false;
+                    }
+                }
+                LosStep::Along(x, y) => {
+                    if blocks(x) && blocks(y) {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// Stacking check for a hex after a hypothetical change (3.1): `units` are all the units that
+    /// would be there.
+    pub fn stacking_ok(&self, h: HexId, units: &[UnitIx], s: &State) -> bool {
+        let mut inf = 0;
+        let mut cav = 0;
+        let mut guns = 0;
+        let mut redoubt = false;
+        let mut all_gren = true;
+        let mut facing: Option<Vertex> = None;
+        for &u in units {
+            let k = self.kind(u);
+            if k.is_infantry() {
+                inf += 1;
+                all_gren &= self.sc.units[usize::from(u)].grenadiers;
+            } else if k.is_cavalry() {
+                cav += 1;
+            } else {
+                guns += 1;
+                redoubt |= k == Kind::Redoubt;
+            }
+            let us = &s.units[usize::from(u)];
+            if !us.has(flag::ROUTED) && k != Kind::Redoubt && !k.is_light() {
+                if let Some(f) = facing {
+                    if f != us.facing {
+                        return false;
+                    }
+                }
+                facing = Some(us.facing);
+            }
+        }
+        if inf + cav > 2 || guns > 1 || (inf > 0 && cav > 0) {
+            return false;
+        }
+        let village = self.sc.map.terrain(h) == Terrain::Town;
+        if (village || redoubt) && guns > 0 && inf > 1 && !all_gren {
+            return false;
+        }
+        true
+    }
+
+    /// Commanders in a hex.
+    pub fn commanders_at(&self, s: &State, h: HexId) -> Vec<CommanderIx> {
+        (0..s.commanders.len() as CommanderIx)
+            .filter(|&c| s.commanders[usize::from(c)].hex == Some(h))
+            .collect()
+    }
+
+    /// Hexes occupied by a side (combat units or guns), sorted.
+    pub fn occupied_hexes(&self, s: &State, side: Side) -> Vec<HexId> {
+        let mut v: Vec<HexId> = s
+            .units
+            .iter()
+            .enumerate()
+            .filter(|(i, u)| u.hex.is_some() && self.side_of(*i as UnitIx) == side)
+            .filter_map(|(_, u)| u.hex)
+            .collect();
+        v.sort();
+        v.dedup();
+        v
+    }
+}

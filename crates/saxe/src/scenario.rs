@@ -1,0 +1,1198 @@
+//! A validated, playable scenario: map, order of battle, set-up and tables in typed form.
+use crate::data::*;
+use hexmap::{HexId, Hexside, Vertex};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+/// The two sides.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, PartialOrd, Ord)]
+pub enum Side {
+    /// The French army (seat 0).
+    French,
+    /// The Allied Army of Observation (seat 1).
+    Allies,
+}
+
+impl Side {
+    /// The other side.
+    pub fn other(self) -> Side {
+        match self {
+            Side::French => Side::Allies,
+            Side::Allies => Side::French,
+        }
+    }
+    /// Index 0/1.
+    pub fn ix(self) -> usize {
+        match self {
+            Side::French => 0,
+            Side::Allies => 1,
+        }
+    }
+    /// From a seat index.
+    pub fn from_ix(i: u8) -> Side {
+        if i == 0 { Side::French } else { Side::Allies }
+    }
+    /// Name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::French => "French",
+            Side::Allies => "Allies",
+        }
+    }
+    fn parse(s: &str) -> Option<Side> {
+        match s {
+            "french" => Some(Side::French),
+            "allies" => Some(Side::Allies),
+            _ => None,
+        }
+    }
+}
+
+/// Unit kinds (rule 1.1.1).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub enum Kind {
+    /// Light infantry.
+    LightInfantry,
+    /// Normal infantry.
+    Infantry,
+    /// Light cavalry.
+    LightCavalry,
+    /// Heavy cavalry.
+    HeavyCavalry,
+    /// Field artillery.
+    Artillery,
+    /// Redoubt (artillery in a work, rule 1.1.2).
+    Redoubt,
+}
+
+impl Kind {
+    fn parse(s: &str) -> Option<Kind> {
+        Some(match s {
+            "light_infantry" => Kind::LightInfantry,
+            "infantry" => Kind::Infantry,
+            "light_cavalry" => Kind::LightCavalry,
+            "heavy_cavalry" => Kind::HeavyCavalry,
+            "artillery" => Kind::Artillery,
+            "redoubt" => Kind::Redoubt,
+            _ => return None,
+        })
+    }
+    /// Infantry of either kind.
+    pub fn is_infantry(self) -> bool {
+        matches!(self, Kind::LightInfantry | Kind::Infantry)
+    }
+    /// Cavalry of either kind.
+    pub fn is_cavalry(self) -> bool {
+        matches!(self, Kind::LightCavalry | Kind::HeavyCavalry)
+    }
+    /// Artillery or redoubt.
+    pub fn is_guns(self) -> bool {
+        matches!(self, Kind::Artillery | Kind::Redoubt)
+    }
+    /// Light (rule 1.3).
+    pub fn is_light(self) -> bool {
+        matches!(self, Kind::LightInfantry | Kind::LightCavalry)
+    }
+    /// Short letter for the text board.
+    pub fn letter(self) -> char {
+        match self {
+            Kind::LightInfantry => 'l',
+            Kind::Infantry => 'i',
+            Kind::LightCavalry => 'h',
+            Kind::HeavyCavalry => 'c',
+            Kind::Artillery => 'a',
+            Kind::Redoubt => 'r',
+        }
+    }
+}
+
+/// Terrain of a hex (Terrain Effect Table).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub enum Terrain {
+    /// Clear.
+    Clear,
+    /// Marsh.
+    Marsh,
+    /// Woods.
+    Woods,
+    /// Town.
+    Town,
+}
+
+impl Terrain {
+    fn parse(s: &str) -> Option<Terrain> {
+        Some(match s {
+            "clear" => Terrain::Clear,
+            "marsh" => Terrain::Marsh,
+            "woods" => Terrain::Woods,
+            "town" => Terrain::Town,
+            _ => return None,
+        })
+    }
+    fn ix(self) -> usize {
+        match self {
+            Terrain::Clear => 0,
+            Terrain::Marsh => 1,
+            Terrain::Woods => 2,
+            Terrain::Town => 3,
+        }
+    }
+}
+
+/// Hexside feature bits.
+pub mod side_bits {
+    /// A stream.
+    pub const STREAM: u8 = 1;
+    /// A river.
+    pub const RIVER: u8 = 2;
+    /// A bridge.
+    pub const BRIDGE: u8 = 4;
+    /// A road.
+    pub const ROAD: u8 = 8;
+    /// A trail.
+    pub const TRAIL: u8 = 16;
+}
+
+/// Index of a unit in the order of battle.
+pub type UnitIx = u16;
+/// Index of a formation.
+pub type FormationIx = u8;
+/// Index of a commander.
+pub type CommanderIx = u8;
+
+/// A combat unit counter.
+#[derive(Clone, Debug)]
+pub struct UnitDef {
+    /// Id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Side.
+    pub side: Side,
+    /// Formation (None: independent).
+    pub formation: Option<FormationIx>,
+    /// Kind.
+    pub kind: Kind,
+    /// Front combat points.
+    pub cp: u8,
+    /// Back combat points.
+    pub cp_reduced: u8,
+    /// Morale value.
+    pub morale: u8,
+    /// Movement points.
+    pub mp: u8,
+    /// Calibre in pounds.
+    pub calibre: u8,
+    /// Crossed swords (10.3).
+    pub crossed_swords: bool,
+    /// Grenadiers (3.1 exception 2).
+    pub grenadiers: bool,
+    /// Steps (1.1.4).
+    pub steps: u8,
+}
+
+/// A formation.
+#[derive(Clone, Debug)]
+pub struct FormationDef {
+    /// Id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Side.
+    pub side: Side,
+    /// Commander.
+    pub commander: CommanderIx,
+    /// Printed demoralisation value.
+    pub demoralisation: u32,
+    /// Initial steps incl. artillery, excl. redoubts (13.1).
+    pub initial_steps: u32,
+}
+
+/// A commander counter.
+#[derive(Clone, Debug)]
+pub struct CommanderDef {
+    /// Id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Side.
+    pub side: Side,
+    /// Army commander.
+    pub army: bool,
+    /// Command radius.
+    pub radius: u8,
+    /// Formation commanded.
+    pub formation: Option<FormationIx>,
+}
+
+/// Map.
+#[derive(Clone, Debug)]
+pub struct Map {
+    /// Name.
+    pub name: String,
+    /// Rows.
+    pub rows: (u8, u8),
+    /// Columns.
+    pub cols: (u8, u8),
+    terrain: Vec<Terrain>,
+    level: Vec<u8>,
+    sides: HashMap<Hexside, u8>,
+    /// Named places.
+    pub places: Vec<(String, Vec<HexId>)>,
+    /// Friendly edges [French, Allies].
+    pub edges: [Edge; 2],
+}
+
+/// A map edge.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub enum Edge {
+    /// Lowest rows.
+    North,
+    /// Highest rows.
+    South,
+    /// Lowest columns.
+    East,
+    /// Highest columns.
+    West,
+}
+
+impl Map {
+    fn index(&self, h: HexId) -> Option<usize> {
+        if self.contains(h) {
+            let w = usize::from(self.cols.1 - self.cols.0 + 1);
+            Some(usize::from(h.row - self.rows.0) * w + usize::from(h.col - self.cols.0))
+        } else {
+            None
+        }
+    }
+    /// Whether the hex is on the map.
+    pub fn contains(&self, h: HexId) -> bool {
+        (self.rows.0..=self.rows.1).contains(&h.row) && (self.cols.0..=self.cols.1).contains(&h.col)
+    }
+    /// All hexes, row by row.
+    pub fn hexes(&self) -> impl Iterator<Item = HexId> + '_ {
+        (self.rows.0..=self.rows.1)
+            .flat_map(move |r| (self.cols.0..=self.cols.1).map(move |c| HexId::new(r, c)))
+    }
+    /// Terrain (off-map: clear).
+    pub fn terrain(&self, h: HexId) -> Terrain {
+        self.index(h)
+            .map(|i| self.terrain[i])
+            .unwrap_or(Terrain::Clear)
+    }
+    /// Level.
+    pub fn level(&self, h: HexId) -> u8 {
+        self.index(h).map(|i| self.level[i]).unwrap_or(0)
+    }
+    /// Hexside feature bits between two adjacent hexes.
+    pub fn side(&self, a: HexId, b: HexId) -> u8 {
+        Hexside::between(a, b)
+            .and_then(|s| self.sides.get(&s).copied())
+            .unwrap_or(0)
+    }
+    /// Distance from a hex to a side's friendly edge, in hexes (0 on the edge row/column).
+    pub fn edge_distance(&self, side: Side, h: HexId) -> u32 {
+        match self.edges[side.ix()] {
+            Edge::North => u32::from(h.row.saturating_sub(self.rows.0)),
+            Edge::South => u32::from(self.rows.1.saturating_sub(h.row)),
+            Edge::East => u32::from(h.col.saturating_sub(self.cols.0)),
+            Edge::West => u32::from(self.cols.1.saturating_sub(h.col)),
+        }
+    }
+    /// Hexes of a named place.
+    pub fn place(&self, name: &str) -> Option<&[HexId]> {
+        self.places
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_slice())
+    }
+}
+
+/// A parsed result of the CRT or artillery table.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+pub struct Outcome {
+    /// Step losses.
+    pub steps: u8,
+    /// Disorganisation.
+    pub disorganise: bool,
+    /// Morale test with this DRM.
+    pub tm: Option<i8>,
+    /// Retreat hexes.
+    pub retreat: u8,
+    /// Disorganised cavalry eliminated.
+    pub star: bool,
+    /// Elimination.
+    pub eliminate: bool,
+}
+
+impl Outcome {
+    /// Parse "1D-R1*", "TM+2", "-", "E".
+    pub fn parse(s: &str) -> Option<Outcome> {
+        let mut o = Outcome::default();
+        let s = s.trim();
+        if s == "-" || s == "–" {
+            return Some(o);
+        }
+        let mut rest = s;
+        if let Some(r) = rest.strip_suffix('*') {
+            o.star = true;
+            rest = r;
+        }
+        for part in rest.split('-').filter(|p| !p.is_empty()) {
+            // "TM-1" splits into "TM" and "1": handle the sign via a look-back below.
+            let _ = part;
+        }
+        // Tokenise by hand to keep "TM-1" together.
+        let b = rest.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            match b[i] {
+                b'-' => i += 1,
+                b'0'..=b'9' => {
+                    o.steps = b[i] - b'0';
+                    i += 1;
+                }
+                b'D' => {
+                    o.disorganise = true;
+                    i += 1;
+                }
+                b'E' => {
+                    o.eliminate = true;
+                    i += 1;
+                }
+                b'R' => {
+                    let d = *b.get(i + 1)?;
+                    o.retreat = d.checked_sub(b'0')?;
+                    i += 2;
+                }
+                b'T' if b.get(i + 1) == Some(&b'M') => {
+                    i += 2;
+                    let mut drm: i8 = 0;
+                    if let (Some(&sg), Some(&d)) = (b.get(i), b.get(i + 1)) {
+                        if (sg == b'+' || sg == b'-') && d.is_ascii_digit() {
+                            let v = (d - b'0') as i8;
+                            drm = if sg == b'+' { v } else { -v };
+                            i += 2;
+                        }
+                    }
+                    o.tm = Some(drm);
+                }
+                _ => return None,
+            }
+        }
+        Some(o)
+    }
+
+    /// Whether nothing happens.
+    pub fn is_none(&self) -> bool {
+        *self == Outcome::default()
+    }
+}
+
+impl std::fmt::Display for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut parts: Vec<String> = Vec::new();
+        if self.eliminate {
+            parts.push("E".into());
+        }
+        if self.steps > 0 || self.disorganise {
+            let mut p = String::new();
+            if self.steps > 0 {
+                p.push_str(&self.steps.to_string());
+            }
+            if self.disorganise {
+                p.push('D');
+            }
+            parts.push(p);
+        }
+        if let Some(t) = self.tm {
+            parts.push(match t {
+                0 => "TM".to_string(),
+                t if t > 0 => format!("TM+{t}"),
+                t => format!("TM{t}"),
+            });
+        }
+        if self.retreat > 0 {
+            parts.push(format!("R{}", self.retreat));
+        }
+        let mut s = if parts.is_empty() {
+            "-".to_string()
+        } else {
+            parts.join("-")
+        };
+        if self.star {
+            s.push('*');
+        }
+        write!(f, "{s}")
+    }
+}
+
+/// Typed tables.
+#[derive(Clone, Debug)]
+pub struct Tables {
+    /// Raw file (costs and modifiers).
+    pub raw: TablesFile,
+    /// Terrain rows by [`Terrain`] index.
+    terrain: [TerrainRule; 4],
+    /// CRT rows min..=max: (attacker, defender).
+    pub crt: Vec<(i8, Outcome, Outcome)>,
+    /// Artillery rows.
+    pub artillery: Vec<(i8, Outcome)>,
+}
+
+/// Terrain rule.
+#[derive(Clone, Copy, Debug)]
+pub struct TerrainRule {
+    /// Infantry cost.
+    pub cost_inf: Option<u8>,
+    /// Cavalry cost.
+    pub cost_cav: Option<u8>,
+    /// Artillery cost.
+    pub cost_art: Option<u8>,
+    /// Fire DRM.
+    pub fire: i8,
+    /// Combat DRM.
+    pub combat: i8,
+    /// Blocks ZoC.
+    pub blocks_zoc: bool,
+    /// Blocks LoS.
+    pub blocks_los: bool,
+    /// Town flank rule.
+    pub flanks_front: bool,
+}
+
+impl Tables {
+    /// Rule of a terrain.
+    pub fn terrain(&self, t: Terrain) -> &TerrainRule {
+        &self.terrain[t.ix()]
+    }
+    /// CRT lookup (clamped).
+    pub fn crt(&self, total: i32) -> (i8, Outcome, Outcome) {
+        let lo = i32::from(self.raw.crt.min_row);
+        let hi = i32::from(self.raw.crt.max_row);
+        let row = total.clamp(lo, hi) as i8;
+        self.crt.iter().find(|r| r.0 == row).copied().unwrap_or((
+            row,
+            Outcome::default(),
+            Outcome::default(),
+        ))
+    }
+    /// Artillery lookup (clamped).
+    pub fn artillery(&self, total: i32) -> (i8, Outcome) {
+        let lo = i32::from(self.raw.artillery.min_row);
+        let hi = i32::from(self.raw.artillery.max_row);
+        let row = total.clamp(lo, hi) as i8;
+        self.artillery
+            .iter()
+            .find(|r| r.0 == row)
+            .copied()
+            .unwrap_or((row, Outcome::default()))
+    }
+    /// Strength-ratio DRM, rounded in favour of the defender (10.2).
+    pub fn ratio_drm(&self, att: u32, def: u32) -> (i8, String) {
+        let (a, d) = (att as i64, def.max(1) as i64);
+        for c in &self.raw.crt.ratio.columns {
+            if a * i64::from(c[1]) >= d * i64::from(c[0]) {
+                return (c[2] as i8, format!("{}/{}", c[0], c[1]));
+            }
+        }
+        (self.raw.crt.ratio.below, "1/3".into())
+    }
+}
+
+/// Counts of provenance marks, for `validate`.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct ProvenanceCount {
+    /// Data taken from the rule book.
+    pub from_book: u32,
+    /// Data reconstructed (with a reason).
+    pub reconstructed: u32,
+    /// Data with neither mark (a defect).
+    pub unmarked: Vec<String>,
+}
+
+/// A unit's set-up.
+#[derive(Clone, Debug)]
+pub struct Placement {
+    /// Unit.
+    pub unit: UnitIx,
+    /// Hex.
+    pub hex: HexId,
+    /// Facing.
+    pub facing: Vertex,
+}
+
+/// A playable scenario.
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    /// Id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Last turn.
+    pub turns: u8,
+    /// First player.
+    pub first: Side,
+    /// Activation value per side (16.1.2).
+    pub activation: [u8; 2],
+    /// Demoralised formations that demoralise the army (16.1.4).
+    pub army_demoralisation: [u8; 2],
+    /// Hastenbeck hexes.
+    pub hastenbeck: Vec<HexId>,
+    /// Afferde hexes.
+    pub afferde: Vec<HexId>,
+    /// Initial holder of both.
+    pub initial_control: Side,
+    /// Units.
+    pub units: Vec<UnitDef>,
+    /// Formations.
+    pub formations: Vec<FormationDef>,
+    /// Commanders.
+    pub commanders: Vec<CommanderDef>,
+    /// Unit set-up in file order (stack order: first listed is on top).
+    pub setup: Vec<Placement>,
+    /// Commander set-up.
+    pub commander_setup: Vec<(CommanderIx, HexId)>,
+    /// Abattis hexes.
+    pub abattis: Vec<HexId>,
+    /// Map.
+    pub map: Map,
+    /// Tables.
+    pub tables: Tables,
+    /// Provenance counts.
+    pub provenance: ProvenanceCount,
+}
+
+fn mark(p: &Provenance, what: &str, c: &mut ProvenanceCount) {
+    match (&p.source, &p.reconstructed) {
+        (_, Some(r)) if !r.trim().is_empty() => c.reconstructed += 1,
+        (Some(s), _) if !s.trim().is_empty() => c.from_book += 1,
+        _ => c.unmarked.push(what.to_string()),
+    }
+}
+
+/// Steps of a unit from its CP (rule 1.1.4).
+pub fn steps_for(kind: Kind, cp: u8) -> u8 {
+    if kind.is_guns() {
+        1
+    } else if cp >= 7 {
+        4
+    } else if cp >= 5 {
+        3
+    } else {
+        2
+    }
+}
+
+fn parse_cost(c: &Cost) -> Result<Option<u8>, String> {
+    match c {
+        Cost::Mp(n) => Ok(Some(*n)),
+        Cost::Word(w) if w == "forbidden" => Ok(None),
+        Cost::Word(w) => Err(format!("cost {w:?} is neither a number nor \"forbidden\"")),
+    }
+}
+
+/// Parse a vertex name.
+pub fn parse_vertex(s: &str) -> Option<Vertex> {
+    Some(match s {
+        "N" => Vertex::N,
+        "NE" => Vertex::NE,
+        "SE" => Vertex::SE,
+        "S" => Vertex::S,
+        "SW" => Vertex::SW,
+        "NW" => Vertex::NW,
+        _ => return None,
+    })
+}
+
+impl Scenario {
+    /// Validate the files of a battle into the scenario `scenario_id`; every problem is reported.
+    pub fn build(files: &BattleFiles, scenario_id: &str) -> Result<Scenario, Vec<String>> {
+        let mut errs: Vec<String> = Vec::new();
+        let mut prov = ProvenanceCount::default();
+        let map_f: Option<MapFile> = toml::from_str(&files.map)
+            .map_err(|e| errs.push(format!("map.toml: {e}")))
+            .ok();
+        let oob_f: Option<OobFile> = toml::from_str(&files.oob)
+            .map_err(|e| errs.push(format!("oob.toml: {e}")))
+            .ok();
+        let tab_f: Option<TablesFile> = toml::from_str(&files.tables)
+            .map_err(|e| errs.push(format!("tables.toml: {e}")))
+            .ok();
+        let sc_text = match files.scenarios.get(scenario_id) {
+            Some(t) => t,
+            None => {
+                errs.push(format!("unknown scenario {scenario_id:?}"));
+                return Err(errs);
+            }
+        };
+        let sc_f: Option<ScenarioFile> = toml::from_str(sc_text)
+            .map_err(|e| errs.push(format!("{scenario_id}.toml: {e}")))
+            .ok();
+        let (Some(mf), Some(of), Some(tf), Some(sf)) = (map_f, oob_f, tab_f, sc_f) else {
+            return Err(errs);
+        };
+
+        // ---- map
+        let rows = (mf.map.rows.min, mf.map.rows.max);
+        let cols = (mf.map.cols.min, mf.map.cols.max);
+        if rows.0 > rows.1 || cols.0 > cols.1 {
+            errs.push("map.toml: [map] rows/cols: min above max".into());
+        }
+        mark(&mf.map.prov, "map.toml [map]", &mut prov);
+        let default_t = Terrain::parse(&mf.map.default_terrain).unwrap_or_else(|| {
+            errs.push(format!(
+                "map.toml: default_terrain {:?} unknown",
+                mf.map.default_terrain
+            ));
+            Terrain::Clear
+        });
+        let n = usize::from(rows.1.saturating_sub(rows.0) + 1)
+            * usize::from(cols.1.saturating_sub(cols.0) + 1);
+        let mut map = Map {
+            name: mf.map.name.clone(),
+            rows,
+            cols,
+            terrain: vec![default_t; n],
+            level: vec![0; n],
+            sides: HashMap::new(),
+            places: Vec::new(),
+            edges: [Edge::South, Edge::North],
+        };
+        let parse_hex = |s: &str, ctx: &str, errs: &mut Vec<String>, map: &Map| -> Option<HexId> {
+            match s.parse::<HexId>() {
+                Ok(h) if map.contains(h) => Some(h),
+                Ok(h) => {
+                    errs.push(format!("{ctx}: hex {h} is off the map"));
+                    None
+                }
+                Err(e) => {
+                    errs.push(format!("{ctx}: {e}"));
+                    None
+                }
+            }
+        };
+        for (i, g) in mf.hexes.iter().enumerate() {
+            let ctx = format!("map.toml [[hexes]] #{} ({})", i + 1, g.terrain);
+            mark(&g.prov, &ctx, &mut prov);
+            let Some(t) = Terrain::parse(&g.terrain) else {
+                errs.push(format!("{ctx}: unknown terrain {:?}", g.terrain));
+                continue;
+            };
+            for id in &g.ids {
+                if let Some(h) = parse_hex(id, &ctx, &mut errs, &map) {
+                    if let Some(ix) = map.index(h) {
+                        map.terrain[ix] = t;
+                    }
+                }
+            }
+        }
+        for (i, g) in mf.levels.iter().enumerate() {
+            let ctx = format!("map.toml [[levels]] #{}", i + 1);
+            mark(&g.prov, &ctx, &mut prov);
+            for id in &g.ids {
+                if let Some(h) = parse_hex(id, &ctx, &mut errs, &map) {
+                    if let Some(ix) = map.index(h) {
+                        map.level[ix] = g.level;
+                    }
+                }
+            }
+        }
+        for (i, s) in mf.hexsides.iter().enumerate() {
+            let ctx = format!("map.toml [[hexsides]] #{} {:?}", i + 1, s.between);
+            mark(&s.prov, &ctx, &mut prov);
+            let a = parse_hex(&s.between[0], &ctx, &mut errs, &map);
+            let b = parse_hex(&s.between[1], &ctx, &mut errs, &map);
+            let (Some(a), Some(b)) = (a, b) else { continue };
+            let Some(key) = Hexside::between(a, b) else {
+                errs.push(format!("{ctx}: {a} and {b} are not adjacent"));
+                continue;
+            };
+            let mut bits = 0u8;
+            for f in &s.features {
+                bits |= match f.as_str() {
+                    "stream" => side_bits::STREAM,
+                    "river" => side_bits::RIVER,
+                    "bridge" => side_bits::BRIDGE,
+                    "road" => side_bits::ROAD,
+                    "trail" => side_bits::TRAIL,
+                    other => {
+                        errs.push(format!("{ctx}: unknown feature {other:?}"));
+                        0
+                    }
+                };
+            }
+            *map.sides.entry(key).or_insert(0) |= bits;
+        }
+        for (i, p) in mf.places.iter().enumerate() {
+            let ctx = format!("map.toml [[places]] #{} {}", i + 1, p.name);
+            mark(&p.prov, &ctx, &mut prov);
+            let hs: Vec<HexId> = p
+                .hexes
+                .iter()
+                .filter_map(|s| parse_hex(s, &ctx, &mut errs, &map))
+                .collect();
+            map.places.push((p.name.clone(), hs));
+        }
+        mark(&mf.edges.prov, "map.toml [edges]", &mut prov);
+        let edge = |s: &str, errs: &mut Vec<String>| match s {
+            "north" => Edge::North,
+            "south" => Edge::South,
+            "east" => Edge::East,
+            "west" => Edge::West,
+            o => {
+                errs.push(format!("map.toml [edges]: unknown edge {o:?}"));
+                Edge::North
+            }
+        };
+        map.edges = [
+            edge(&mf.edges.french, &mut errs),
+            edge(&mf.edges.allies, &mut errs),
+        ];
+
+        // ---- order of battle
+        let mut formations: Vec<FormationDef> = Vec::new();
+        let mut commanders: Vec<CommanderDef> = Vec::new();
+        let mut units: Vec<UnitDef> = Vec::new();
+        let mut cmd_ix: HashMap<String, CommanderIx> = HashMap::new();
+        for (i, c) in of.commanders.iter().enumerate() {
+            let ctx = format!("oob.toml [[commanders]] {}", c.id);
+            mark(&c.prov, &ctx, &mut prov);
+            let side = Side::parse(&c.side).unwrap_or_else(|| {
+                errs.push(format!("{ctx}: side {:?} unknown", c.side));
+                Side::French
+            });
+            let army = match c.kind.as_str() {
+                "army" => true,
+                "formation" => false,
+                o => {
+                    errs.push(format!("{ctx}: kind {o:?} unknown"));
+                    false
+                }
+            };
+            if cmd_ix.insert(c.id.clone(), i as CommanderIx).is_some() {
+                errs.push(format!("{ctx}: duplicate id"));
+            }
+            commanders.push(CommanderDef {
+                id: c.id.clone(),
+                name: c.name.clone(),
+                side,
+                army,
+                radius: c.command_radius,
+                formation: None,
+            });
+        }
+        let mut form_ix: HashMap<String, FormationIx> = HashMap::new();
+        for (i, f) in of.formations.iter().enumerate() {
+            let ctx = format!("oob.toml [[formations]] {}", f.id);
+            mark(&f.prov, &ctx, &mut prov);
+            let side = Side::parse(&f.side).unwrap_or_else(|| {
+                errs.push(format!("{ctx}: side {:?} unknown", f.side));
+                Side::French
+            });
+            let Some(&c) = cmd_ix.get(&f.commander) else {
+                errs.push(format!("{ctx}: commander {:?} not found", f.commander));
+                continue;
+            };
+            if form_ix
+                .insert(f.id.clone(), formations.len() as FormationIx)
+                .is_some()
+            {
+                errs.push(format!("{ctx}: duplicate id"));
+            }
+            commanders[usize::from(c)].formation = Some(formations.len() as FormationIx);
+            formations.push(FormationDef {
+                id: f.id.clone(),
+                name: f.name.clone(),
+                side,
+                commander: c,
+                demoralisation: f.demoralisation,
+                initial_steps: 0,
+            });
+            let _ = i;
+        }
+        let mut unit_ix: HashMap<String, UnitIx> = HashMap::new();
+        for u in &of.units {
+            let ctx = format!("oob.toml [[units]] {}", u.id);
+            mark(&u.prov, &ctx, &mut prov);
+            let side = Side::parse(&u.side).unwrap_or_else(|| {
+                errs.push(format!("{ctx}: side {:?} unknown", u.side));
+                Side::French
+            });
+            let Some(kind) = Kind::parse(&u.kind) else {
+                errs.push(format!("{ctx}: kind {:?} unknown", u.kind));
+                continue;
+            };
+            let formation = if u.formation == "independent" {
+                None
+            } else {
+                match form_ix.get(&u.formation) {
+                    Some(&f) => Some(f),
+                    None => {
+                        errs.push(format!("{ctx}: formation {:?} not found", u.formation));
+                        None
+                    }
+                }
+            };
+            let cp = if kind.is_guns() {
+                0
+            } else {
+                match u.cp {
+                    Some(c) if (1..=12).contains(&c) => c,
+                    _ => {
+                        errs.push(format!("{ctx}: cp must be 1..=12"));
+                        1
+                    }
+                }
+            };
+            let morale = if kind.is_guns() {
+                6
+            } else {
+                u.morale.unwrap_or_else(|| {
+                    errs.push(format!("{ctx}: morale missing"));
+                    1
+                })
+            };
+            let calibre = if kind.is_guns() {
+                match u.calibre {
+                    Some(c) => c,
+                    None => {
+                        errs.push(format!("{ctx}: calibre missing"));
+                        6
+                    }
+                }
+            } else {
+                0
+            };
+            if unit_ix
+                .insert(u.id.clone(), units.len() as UnitIx)
+                .is_some()
+            {
+                errs.push(format!("{ctx}: duplicate id"));
+            }
+            let steps = steps_for(kind, cp);
+            units.push(UnitDef {
+                id: u.id.clone(),
+                name: u.name.clone(),
+                side,
+                formation,
+                kind,
+                cp,
+                cp_reduced: u.cp_reduced.unwrap_or((cp / 2).max(1)),
+                morale,
+                mp: if kind == Kind::Redoubt {
+                    0
+                } else {
+                    u.mp.unwrap_or(4)
+                },
+                calibre,
+                crossed_swords: u.crossed_swords,
+                grenadiers: u.grenadiers,
+                steps,
+            });
+        }
+        for u in &units {
+            if let Some(f) = u.formation {
+                let f = &mut formations[usize::from(f)];
+                if f.side != u.side {
+                    errs.push(format!(
+                        "oob.toml [[units]] {}: side differs from its formation",
+                        u.id
+                    ));
+                }
+                if u.kind != Kind::Redoubt {
+                    f.initial_steps += u32::from(u.steps);
+                }
+            }
+        }
+
+        // ---- tables
+        let mut terrain = [TerrainRule {
+            cost_inf: Some(1),
+            cost_cav: Some(1),
+            cost_art: Some(1),
+            fire: 0,
+            combat: 0,
+            blocks_zoc: false,
+            blocks_los: false,
+            flanks_front: false,
+        }; 4];
+        let mut seen = [false; 4];
+        for r in &tf.terrain {
+            let ctx = format!("tables.toml [[terrain]] {}", r.name);
+            mark(&r.prov, &ctx, &mut prov);
+            let Some(t) = Terrain::parse(&r.name) else {
+                errs.push(format!("{ctx}: unknown terrain"));
+                continue;
+            };
+            let mut cost = |c: &Cost| {
+                parse_cost(c).unwrap_or_else(|e| {
+                    errs.push(format!("{ctx}: {e}"));
+                    None
+                })
+            };
+            terrain[t.ix()] = TerrainRule {
+                cost_inf: cost(&r.cost_infantry),
+                cost_cav: cost(&r.cost_cavalry),
+                cost_art: cost(&r.cost_artillery),
+                fire: r.fire,
+                combat: r.combat,
+                blocks_zoc: r.blocks_zoc,
+                blocks_los: r.blocks_los,
+                flanks_front: r.town_flanks_are_front,
+            };
+            seen[t.ix()] = true;
+        }
+        if seen.iter().any(|s| !s) {
+            errs.push("tables.toml: every terrain (clear, marsh, woods, town) needs a row".into());
+        }
+        for (p, w) in [
+            (&tf.hexsides.stream.prov, "tables.toml [hexsides.stream]"),
+            (&tf.hexsides.river.prov, "tables.toml [hexsides.river]"),
+            (&tf.hexsides.road.prov, "tables.toml [hexsides.road]"),
+            (&tf.hexsides.trail.prov, "tables.toml [hexsides.trail]"),
+            (&tf.heights.prov, "tables.toml [heights]"),
+            (&tf.abattis.prov, "tables.toml [abattis]"),
+            (&tf.redoubt.prov, "tables.toml [redoubt]"),
+            (&tf.unit_type.prov, "tables.toml [unit_type]"),
+            (&tf.artillery.prov, "tables.toml [artillery]"),
+        ] {
+            mark(p, w, &mut prov);
+        }
+        let mut crt = Vec::new();
+        for r in &tf.crt.rows {
+            let ctx = format!("tables.toml [crt] row {}", r.die);
+            mark(&r.prov, &ctx, &mut prov);
+            match (Outcome::parse(&r.attacker), Outcome::parse(&r.defender)) {
+                (Some(a), Some(d)) => crt.push((r.die, a, d)),
+                _ => errs.push(format!(
+                    "{ctx}: cannot read {:?} / {:?}",
+                    r.attacker, r.defender
+                )),
+            }
+        }
+        for d in tf.crt.min_row..=tf.crt.max_row {
+            if !crt.iter().any(|r| r.0 == d) {
+                errs.push(format!("tables.toml [crt]: row {d} missing"));
+            }
+        }
+        let mut artillery = Vec::new();
+        for r in &tf.artillery.rows {
+            let ctx = format!("tables.toml [artillery] row {}", r.die);
+            mark(&r.prov, &ctx, &mut prov);
+            match Outcome::parse(&r.result) {
+                Some(o) => artillery.push((r.die, o)),
+                None => errs.push(format!("{ctx}: cannot read {:?}", r.result)),
+            }
+        }
+        let tables = Tables {
+            raw: tf,
+            terrain,
+            crt,
+            artillery,
+        };
+
+        // ---- scenario
+        let s = &sf.scenario;
+        mark(&s.prov, "scenario [scenario]", &mut prov);
+        mark(&sf.activation.prov, "scenario [activation]", &mut prov);
+        mark(
+            &sf.army_demoralisation.prov,
+            "scenario [army_demoralisation]",
+            &mut prov,
+        );
+        mark(&sf.objectives.prov, "scenario [objectives]", &mut prov);
+        let first = Side::parse(&s.first_player).unwrap_or_else(|| {
+            errs.push(format!(
+                "scenario: first_player {:?} unknown",
+                s.first_player
+            ));
+            Side::French
+        });
+        let initial_control = Side::parse(&sf.objectives.initial_control).unwrap_or_else(|| {
+            errs.push("scenario [objectives]: initial_control unknown".into());
+            Side::Allies
+        });
+        let hastenbeck = map
+            .place(&sf.objectives.hastenbeck)
+            .map(|p| p.to_vec())
+            .unwrap_or_else(|| {
+                errs.push(format!(
+                    "scenario [objectives]: no place {:?} on the map",
+                    sf.objectives.hastenbeck
+                ));
+                Vec::new()
+            });
+        let afferde = map
+            .place(&sf.objectives.afferde)
+            .map(|p| p.to_vec())
+            .unwrap_or_else(|| {
+                errs.push(format!(
+                    "scenario [objectives]: no place {:?} on the map",
+                    sf.objectives.afferde
+                ));
+                Vec::new()
+            });
+        let mut setup = Vec::new();
+        let mut placed: HashSet<UnitIx> = HashSet::new();
+        for e in &sf.setup {
+            let ctx = format!("scenario [[setup]] {}", e.unit);
+            mark(&e.prov, &ctx, &mut prov);
+            let Some(&u) = unit_ix.get(&e.unit) else {
+                errs.push(format!("{ctx}: unit not in oob.toml"));
+                continue;
+            };
+            let Some(h) = parse_hex(&e.hex, &ctx, &mut errs, &map) else {
+                continue;
+            };
+            let Some(f) = parse_vertex(&e.facing) else {
+                errs.push(format!(
+                    "{ctx}: facing {:?} is not one of N NE SE S SW NW",
+                    e.facing
+                ));
+                continue;
+            };
+            if !placed.insert(u) {
+                errs.push(format!("{ctx}: set up twice"));
+            }
+            setup.push(Placement {
+                unit: u,
+                hex: h,
+                facing: f,
+            });
+        }
+        let mut commander_setup = Vec::new();
+        for e in &sf.commander_setup {
+            let ctx = format!("scenario [[commander_setup]] {}", e.commander);
+            mark(&e.prov, &ctx, &mut prov);
+            let Some(&c) = cmd_ix.get(&e.commander) else {
+                errs.push(format!("{ctx}: commander not in oob.toml"));
+                continue;
+            };
+            if let Some(h) = parse_hex(&e.hex, &ctx, &mut errs, &map) {
+                commander_setup.push((c, h));
+            }
+        }
+        let mut abattis = Vec::new();
+        for m in &sf.markers {
+            let ctx = format!("scenario [[markers]] {}", m.kind);
+            mark(&m.prov, &ctx, &mut prov);
+            if m.kind != "abattis" {
+                errs.push(format!("{ctx}: unknown marker kind"));
+                continue;
+            }
+            if let Some(h) = parse_hex(&m.hex, &ctx, &mut errs, &map) {
+                abattis.push(h);
+            }
+        }
+        // Every side has exactly one army commander.
+        for side in [Side::French, Side::Allies] {
+            let n = commanders
+                .iter()
+                .filter(|c| c.side == side && c.army)
+                .count();
+            if n != 1 {
+                errs.push(format!(
+                    "oob.toml: {} has {n} army commanders (need 1)",
+                    side.name()
+                ));
+            }
+        }
+        if errs.is_empty() {
+            Ok(Scenario {
+                id: s.id.clone(),
+                name: s.name.clone(),
+                turns: s.turns,
+                first,
+                activation: [sf.activation.french, sf.activation.allies],
+                army_demoralisation: [sf.army_demoralisation.french, sf.army_demoralisation.allies],
+                hastenbeck,
+                afferde,
+                initial_control,
+                units,
+                formations,
+                commanders,
+                setup,
+                commander_setup,
+                abattis,
+                map,
+                tables,
+                provenance: prov,
+            })
+        } else {
+            Err(errs)
+        }
+    }
+
+    /// The demoralisation check of `validate`: recomputed value per formation vs the printed one.
+    pub fn demoralisation_check(&self) -> Vec<(String, u32, u32, u32)> {
+        self.formations
+            .iter()
+            .map(|f| {
+                (
+                    f.name.clone(),
+                    f.initial_steps,
+                    f.initial_steps.div_ceil(3),
+                    f.demoralisation,
+                )
+            })
+            .collect()
+    }
+
+    /// Unit index by id.
+    pub fn unit_by_id(&self, id: &str) -> Option<UnitIx> {
+        self.units
+            .iter()
+            .position(|u| u.id == id)
+            .map(|i| i as UnitIx)
+    }
+
+    /// The army commander of a side at the start.
+    pub fn army_commander(&self, side: Side) -> CommanderIx {
+        self.commanders
+            .iter()
+            .position(|c| c.side == side && c.army)
+            .unwrap_or(0) as CommanderIx
+    }
+
+    /// Ids of files, for messages.
+    pub fn summary(&self) -> BTreeMap<&'static str, usize> {
+        let mut m = BTreeMap::new();
+        m.insert("units", self.units.len());
+        m.insert("formations", self.formations.len());
+        m.insert("commanders", self.commanders.len());
+        m
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outcome_parse_round_trip() {
+        for s in [
+            "-",
+            "TM",
+            "TM+1",
+            "TM-1",
+            "TM+2-R1",
+            "1-TM+2-R1",
+            "1D-R1*",
+            "2D-R2*",
+            "3D-R2*",
+            "E",
+            "D",
+            "1D-R2",
+        ] {
+            let o = Outcome::parse(s).unwrap(); // test literal
+            assert_eq!(o.to_string(), s, "{s}");
+        }
+        let o = Outcome::parse("1-TM+2-R1").unwrap(); // test literal
+        assert_eq!(
+            (o.steps, o.tm, o.retreat, o.disorganise),
+            (1, Some(2), 1, false)
+        );
+        assert!(Outcome::parse("X").is_none());
+    }
+}

@@ -1,0 +1,477 @@
+//! Labels, views (what a side may see: rule 3.6 hides the contents of enemy stacks), the text board
+//! and the invariants checked after every action in the playout tests.
+use crate::Saxe;
+use crate::action::Action;
+use crate::scenario::{Side, Terrain, UnitIx};
+use crate::state::*;
+use hexmap::HexId;
+use serde_json::json;
+
+impl Saxe {
+    /// A label a person can read.
+    pub fn label(&self, s: &State, a: &Action) -> String {
+        let u = |x: UnitIx| self.uname(x).to_string();
+        match a {
+            Action::RedoubtFire { unit, target } => {
+                format!("Redoubt {} fires at {target}", u(*unit))
+            }
+            Action::EndRedoubtFire => "End redoubt fire".into(),
+            Action::Activate { formation } => format!(
+                "Test {} for activation",
+                self.sc.formations[usize::from(*formation)].name
+            ),
+            Action::ActivateAuto { formation } => format!(
+                "Activate {} automatically (16.1, first turn)",
+                self.sc.formations[usize::from(*formation)].name
+            ),
+            Action::ActivateIndependent { unit } => {
+                format!("Test independent {} for activation", u(*unit))
+            }
+            Action::ArtilleryFace { unit, clockwise } => format!(
+                "{} turns one vertex {}",
+                u(*unit),
+                if *clockwise {
+                    "clockwise"
+                } else {
+                    "anticlockwise"
+                }
+            ),
+            Action::ArtilleryFire { unit, target } => format!("{} fires at {target}", u(*unit)),
+            Action::CommanderStep { commander, to } => {
+                format!("{} moves to {to}", self.cname(*commander))
+            }
+            Action::MoveUnit {
+                unit,
+                with_commander,
+            } => format!(
+                "Move {}{}",
+                u(*unit),
+                if *with_commander {
+                    " with its commander"
+                } else {
+                    ""
+                }
+            ),
+            Action::MoveStack {
+                hex,
+                with_commander,
+            } => format!(
+                "Move the stack in {hex}{}",
+                if *with_commander {
+                    " with its commander"
+                } else {
+                    ""
+                }
+            ),
+            Action::MoveLine { unit } => format!("Move the line of battle of {}", u(*unit)),
+            Action::TurnInPlace { unit, clockwise } => format!(
+                "{} turns one vertex {} (morale test)",
+                u(*unit),
+                if *clockwise {
+                    "clockwise"
+                } else {
+                    "anticlockwise"
+                }
+            ),
+            Action::EndActivation => "End this activation".into(),
+            Action::Step { dir } => {
+                let to: Vec<String> = match s.frames.last() {
+                    Some(Frame::Moving(m)) => m
+                        .units
+                        .iter()
+                        .filter_map(|&x| {
+                            s.units[usize::from(x)].hex.and_then(|h| h.neighbour(*dir))
+                        })
+                        .map(|h| h.to_string())
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                format!("Advance {dir:?} to {}", to.join(", "))
+            }
+            Action::Turn { clockwise } => format!(
+                "Turn one vertex {}",
+                if *clockwise {
+                    "clockwise"
+                } else {
+                    "anticlockwise"
+                }
+            ),
+            Action::AboutFace => "Turn about (180°)".into(),
+            Action::ChangeOrder => "Change the stack order (half MP)".into(),
+            Action::Drop { unit } => format!("Leave {} behind", u(*unit)),
+            Action::Pivot { pivot, clockwise } => format!(
+                "Pivot the cavalry line on {} {}",
+                u(*pivot),
+                if *clockwise {
+                    "clockwise"
+                } else {
+                    "anticlockwise"
+                }
+            ),
+            Action::LeaveZoc { to, turn } => format!(
+                "Fall back out of the enemy ZoC to {to}{}",
+                if *turn != 0 {
+                    " and turn one vertex"
+                } else {
+                    ""
+                }
+            ),
+            Action::Stop => "Stop moving".into(),
+            Action::ReactionFire { unit, target } => {
+                format!("Reaction fire: {} at {target}", u(*unit))
+            }
+            Action::CavalryReaction { unit } => format!("Cavalry reaction with {}", u(*unit)),
+            Action::Pass => "Pass".into(),
+            Action::Attack {
+                attackers,
+                defenders,
+            } => {
+                let an: Vec<String> = attackers
+                    .iter()
+                    .flat_map(|&h| self.combat_units_at(s, h))
+                    .map(u)
+                    .collect();
+                format!(
+                    "{} attack {}",
+                    an.join(" + "),
+                    defenders
+                        .iter()
+                        .map(|h| h.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" and ")
+                )
+            }
+            Action::EndCombat => "End the combat phase".into(),
+            Action::Evade => "Retreat before combat (1.3)".into(),
+            Action::AllocateLoss { hex } => format!("Take the step loss in {hex}"),
+            Action::RetreatTo { to } => format!("Go to {to}"),
+            Action::Advance {
+                from,
+                to,
+                whole_stack,
+            } => format!(
+                "Advance from {from} into {to} with {}",
+                if *whole_stack {
+                    "the stack"
+                } else {
+                    "the top unit"
+                }
+            ),
+            Action::ArmyStep { to } => format!("Army commander moves to {to}"),
+            Action::EndArmyMove => "End the army commander's move".into(),
+            Action::Promote { commander } => {
+                format!("{} takes command of the army", self.cname(*commander))
+            }
+            Action::PlaceAide { unit } => format!("The aide de camp joins {}", u(*unit)),
+        }
+    }
+
+    /// Describe the pending decision.
+    pub fn decision_text(&self, s: &State) -> String {
+        match s.frames.last() {
+            None => match s.phase {
+                Phase::Rally => "rally phase".into(),
+                Phase::RedoubtFire => "fire redoubts".into(),
+                Phase::ChooseActivation => "choose a formation to activate".into(),
+                Phase::Combat => "declare attacks".into(),
+                Phase::ArmyCommander(mp) => format!("move the army commander ({mp} MP)"),
+                Phase::EndOfTurn => "end of turn".into(),
+                Phase::Over => "game over".into(),
+            },
+            Some(Frame::Activation(a)) => {
+                let name = match a.target {
+                    ActTarget::Formation(f) => self.sc.formations[usize::from(f)].name.clone(),
+                    ActTarget::Independent(u) => self.uname(u).to_string(),
+                };
+                format!(
+                    "{} {} — its actions",
+                    name,
+                    if a.success {
+                        "activated"
+                    } else {
+                        "not activated (5.3)"
+                    }
+                )
+            }
+            Some(Frame::Moving(m)) => format!(
+                "moving {} (MP left {:?})",
+                m.units
+                    .iter()
+                    .map(|&u| self.uname(u))
+                    .collect::<Vec<_>>()
+                    .join(" + "),
+                m.mp
+            ),
+            Some(Frame::Reaction(_)) => "react to the enemy movement (8.6, 9.3)".into(),
+            Some(Frame::Combat(_)) => "combat".into(),
+            Some(Frame::Losses { .. }) => "allocate a step loss (11.1)".into(),
+            Some(Frame::Retreat(r)) => format!(
+                "retreat {} ({} hex(es) to go)",
+                r.units
+                    .iter()
+                    .map(|&u| self.uname(u))
+                    .collect::<Vec<_>>()
+                    .join(" + "),
+                r.left
+            ),
+            Some(Frame::Rout(r)) => {
+                format!("rout {} ({} hex(es) to go)", self.uname(r.unit), r.left)
+            }
+            Some(Frame::Advance(_)) => "advance after combat (11.3)".into(),
+            Some(Frame::Evade { hex, .. }) => {
+                format!("light troops in {hex}: retreat before combat? (1.3)")
+            }
+            Some(Frame::NewArmyCommander { .. }) => "choose a new army commander (11.4)".into(),
+            Some(Frame::PlaceAide { .. }) => "place the aide de camp (11.4)".into(),
+        }
+    }
+
+    fn unit_json(&self, s: &State, u: UnitIx) -> serde_json::Value {
+        let d = &self.sc.units[usize::from(u)];
+        let us = &s.units[usize::from(u)];
+        json!({
+            "id": d.id, "name": d.name, "side": d.side.name(), "kind": format!("{:?}", d.kind),
+            "formation": d.formation.map(|f| self.sc.formations[usize::from(f)].id.clone()),
+            "cp": self.cp(s, u), "morale": d.morale, "mp": d.mp, "steps": d.steps - us.lost.min(d.steps),
+            "facing": if us.has(flag::ROUTED) { serde_json::Value::Null } else { json!(format!("{:?}", us.facing)) },
+            "disorganised": us.has(flag::DISORG), "routed": us.has(flag::ROUTED),
+            "out_of_command": us.has(flag::OOC), "activated": us.has(flag::ACTIVATED),
+        })
+    }
+
+    /// What a side may see (`None`: everything). Enemy stacks show only their top unit (3.6).
+    pub fn view_json(&self, s: &State, side: Option<Side>) -> serde_json::Value {
+        let mut stacks = Vec::new();
+        let mut hexes: Vec<HexId> = s.units.iter().filter_map(|u| u.hex).collect();
+        hexes.sort();
+        hexes.dedup();
+        for h in hexes {
+            let here = self.units_at(s, h);
+            let owner = self.side_of(here[0]);
+            let hidden = side.is_some_and(|v| v != owner);
+            let shown: Vec<serde_json::Value> = if hidden {
+                // The top counter is visible; artillery sits on top (3.5.3).
+                let top = here
+                    .iter()
+                    .copied()
+                    .find(|&u| self.kind(u).is_guns())
+                    .unwrap_or(here[0]);
+                vec![self.unit_json(s, top)]
+            } else {
+                here.iter().map(|&u| self.unit_json(s, u)).collect()
+            };
+            stacks.push(json!({ "hex": h.to_string(), "side": owner.name(), "units": shown, "stacked": here.len() > 1 }));
+        }
+        let commanders: Vec<serde_json::Value> = s
+            .commanders
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| {
+                c.hex.map(|h| json!({ "id": self.sc.commanders[i].id, "name": self.sc.commanders[i].name, "side": self.sc.commanders[i].side.name(), "hex": h.to_string(), "army": c.army, "flipped": c.flipped, "aides": c.aides }))
+            })
+            .collect();
+        let formations: Vec<serde_json::Value> = self
+            .sc
+            .formations
+            .iter()
+            .enumerate()
+            .map(|(i, f)| json!({ "id": f.id, "name": f.name, "side": f.side.name(), "losses": self.formation_losses(s, i as u8), "demoralisation": f.demoralisation, "demoralised": s.formations[i].demoralised, "tested": s.formations[i].tested }))
+            .collect();
+        json!({
+            "scenario": self.sc.id, "turn": s.turn, "turns": self.sc.turns, "active": s.active.name(),
+            "phase": format!("{:?}", s.phase), "decider": self.decider_side(s).map(|x| x.name()),
+            "decision": self.decision_text(s),
+            "control": { "Hastenbeck": s.control[0].name(), "Afferde": s.control[1].name() },
+            "army_demoralised": { "French": self.army_demoralised(s, Side::French), "Allies": self.army_demoralised(s, Side::Allies) },
+            "stacks": stacks, "commanders": commanders, "formations": formations,
+            "result": s.result.as_ref().map(|r| json!({ "winner": r.0.map(|w| w.name()), "level": r.1, "rule": r.2 })),
+        })
+    }
+
+    /// The board as text: a hex grid (row-first, column 01 at the east/right) and the stacks.
+    pub fn render(&self, s: &State, side: Option<Side>) -> String {
+        let map = &self.sc.map;
+        let mut out = String::new();
+        out.push_str(&format!(
+            "{} — turn {}/{}, {} active, {}\nDecision: {}{}\nHastenbeck: {}   Afferde: {}\n\n",
+            self.sc.name,
+            s.turn,
+            self.sc.turns,
+            s.active.name(),
+            format!("{:?}", s.phase),
+            self.decider_side(s)
+                .map(|d| format!("{} — ", d.name()))
+                .unwrap_or_default(),
+            self.decision_text(s),
+            s.control[0].name(),
+            s.control[1].name()
+        ));
+        // Header: columns from west (high) to east (01) so north is up and east is right.
+        out.push_str("     ");
+        for c in (map.cols.0..=map.cols.1).rev() {
+            out.push_str(&format!("{c:02}  "));
+        }
+        out.push('\n');
+        for r in map.rows.0..=map.rows.1 {
+            out.push_str(&format!("{r:02} "));
+            if r % 2 == 1 {
+                out.push_str("  ");
+            }
+            for c in (map.cols.0..=map.cols.1).rev() {
+                let h = HexId::new(r, c);
+                let here = self.units_at(s, h);
+                let cell = if let Some(&top) = here.first() {
+                    let d = &self.sc.units[usize::from(top)];
+                    let hidden = side.is_some_and(|v| v != d.side);
+                    let letter = if d.side == Side::French {
+                        d.kind.letter().to_ascii_uppercase()
+                    } else {
+                        d.kind.letter()
+                    };
+                    let n = if hidden {
+                        '?'
+                    } else {
+                        char::from_digit(here.len() as u32, 10).unwrap_or('+')
+                    };
+                    let st = if s.units[usize::from(top)].has(flag::ROUTED) {
+                        '!'
+                    } else if s.units[usize::from(top)].has(flag::DISORG) {
+                        'd'
+                    } else {
+                        ' '
+                    };
+                    format!("{letter}{n}{st}")
+                } else {
+                    match map.terrain(h) {
+                        Terrain::Clear => if map.level(h) > 0 { " ^ " } else { " . " }.to_string(),
+                        Terrain::Marsh => " ~ ".into(),
+                        Terrain::Woods => " # ".into(),
+                        Terrain::Town => " T ".into(),
+                    }
+                };
+                out.push_str(&cell);
+                out.push(' ');
+            }
+            out.push('\n');
+        }
+        out.push_str("\nUpper case French, lower case Allies: i infantry, l light infantry, c cavalry, h light cavalry, a artillery, r redoubt; digit = units in the stack, d disorganised, ! routed.\n\n");
+        let mut hexes: Vec<HexId> = s.units.iter().filter_map(|u| u.hex).collect();
+        hexes.sort();
+        hexes.dedup();
+        for h in hexes {
+            let here = self.units_at(s, h);
+            let owner = self.side_of(here[0]);
+            let hidden = side.is_some_and(|v| v != owner);
+            let mut parts = Vec::new();
+            for (i, &u) in here.iter().enumerate() {
+                if hidden && i > 0 {
+                    parts.push("(hidden)".to_string());
+                    break;
+                }
+                let d = &self.sc.units[usize::from(u)];
+                let us = &s.units[usize::from(u)];
+                let mut t = format!("{} [{:?}", d.name, d.kind);
+                if !d.kind.is_guns() {
+                    t.push_str(&format!(" {}-{}-{}", self.cp(s, u), d.morale, d.mp));
+                }
+                if us.has(flag::ROUTED) {
+                    t.push_str(" routed");
+                } else {
+                    t.push_str(&format!(" facing {:?}", us.facing));
+                }
+                if us.has(flag::DISORG) {
+                    t.push_str(" disorganised");
+                }
+                if us.has(flag::OOC) {
+                    t.push_str(" out of command");
+                }
+                t.push(']');
+                parts.push(t);
+            }
+            let cm: Vec<&str> = self
+                .commanders_at(s, h)
+                .into_iter()
+                .map(|c| self.cname(c))
+                .collect();
+            out.push_str(&format!(
+                "{h} {}: {}{}\n",
+                owner.name(),
+                parts.join(" / "),
+                if cm.is_empty() {
+                    String::new()
+                } else {
+                    format!("  + {}", cm.join(", "))
+                }
+            ));
+        }
+        if let Some((w, level, rule)) = &s.result {
+            out.push_str(&format!(
+                "\nResult ({rule}): {level}{}\n",
+                w.map(|w| format!(" — {} win", w.name()))
+                    .unwrap_or_default()
+            ));
+        }
+        out
+    }
+
+    /// Invariants of a position (checked after every action in the playout tests).
+    pub fn invariants(&self, s: &State) -> Vec<String> {
+        let mut bad = Vec::new();
+        let mut hexes: Vec<HexId> = s.units.iter().filter_map(|u| u.hex).collect();
+        hexes.sort();
+        hexes.dedup();
+        let retreating: Vec<UnitIx> = s
+            .frames
+            .iter()
+            .flat_map(|f| match f {
+                Frame::Retreat(r) => r.units.clone(),
+                Frame::Rout(r) => vec![r.unit],
+                _ => Vec::new(),
+            })
+            .collect();
+        for h in hexes {
+            if !self.sc.map.contains(h) {
+                bad.push(format!("unit off the map at {h}"));
+            }
+            let here = self.units_at(s, h);
+            let sides: Vec<Side> = here.iter().map(|&u| self.side_of(u)).collect();
+            if sides.iter().any(|&x| x != sides[0]) {
+                bad.push(format!("two sides in {h}"));
+            }
+            let settled = here.iter().all(|u| !retreating.contains(u))
+                && s.frames
+                    .iter()
+                    .all(|f| !matches!(f, Frame::Retreat(_) | Frame::Rout(_)));
+            if settled && !self.stacking_ok(h, &here, s) {
+                bad.push(format!(
+                    "stacking limits broken in {h}: {:?}",
+                    here.iter().map(|&u| self.uname(u)).collect::<Vec<_>>()
+                ));
+            }
+        }
+        for (i, us) in s.units.iter().enumerate() {
+            let d = &self.sc.units[i];
+            if us.hex.is_some() && us.lost >= d.steps {
+                bad.push(format!("{} on the map with no steps left", d.name));
+            }
+            if us.has(flag::ROUTED) && us.has(flag::DISORG) {
+                bad.push(format!("{} both routed and disorganised", d.name));
+            }
+            if us.has(flag::ROUTED)
+                && (self.has_zoc(s, i as UnitIx) || !self.front_dirs(s, i as UnitIx).is_empty())
+            {
+                bad.push(format!("{} routed but has a ZoC or facing", d.name));
+            }
+        }
+        if s.phase == Phase::Over && s.result.is_none() {
+            bad.push("game over without a result".into());
+        }
+        if s.phase != Phase::Over && self.legal(s).is_empty() {
+            bad.push(format!(
+                "no legal action for the decider ({})",
+                self.decision_text(s)
+            ));
+        }
+        bad
+    }
+}
