@@ -334,8 +334,23 @@ impl Saxe {
         } else {
             Vec::new()
         };
-        for u in turners {
-            if !self.has(s, u, flag::TURNED)
+        for u in turners.iter().copied() {
+            // The whole stack turns together (3.1 common facing).
+            let mates_ok = s.units[usize::from(u)].hex.is_some_and(|h| {
+                self.combat_units_at(s, h)
+                    .iter()
+                    .all(|x| turners.contains(x))
+            });
+            if mates_ok
+                && self
+                    .combat_units_at(s, s.units[usize::from(u)].hex.unwrap_or(HexId::new(0, 0)))
+                    .first()
+                    != Some(&u)
+            {
+                continue; // offered once per stack, by its top unit
+            }
+            if mates_ok
+                && !self.has(s, u, flag::TURNED)
                 && !self.has(s, u, flag::ROUTED)
                 && !self.kind(u).is_guns()
                 && !self.enemy_in_own_zoc(s, u)
@@ -425,7 +440,15 @@ impl Saxe {
                 .hex
                 .is_some_and(|h| self.in_zoc_of(s, h, enemy))
         });
-        let blocked = m.units.iter().any(|&u| self.enemy_in_own_zoc(s, u));
+        let blocked = m.units.iter().any(|&u| self.enemy_in_own_zoc(s, u))
+            || m.units.iter().any(|&u| {
+                // 3.1: a unit still inside a stack it is leaving may not turn away from its mates.
+                s.units[usize::from(u)].hex.is_some_and(|h| {
+                    self.combat_units_at(s, h)
+                        .iter()
+                        .any(|x| !m.units.contains(x))
+                })
+            });
         if m.vertices < 3 && !blocked {
             let ok = m.units.iter().enumerate().all(|(i, &u)| {
                 let c = if s.units[usize::from(u)]
@@ -443,7 +466,7 @@ impl Saxe {
                 v.push(Action::Turn { clockwise: false });
             }
         }
-        if !any_zoc && m.mp.iter().all(|&p| p >= 1) && m.kind != GroupKind::Line {
+        if !any_zoc && !blocked && m.mp.iter().all(|&p| p >= 1) && m.kind != GroupKind::Line {
             v.push(Action::AboutFace);
         }
         let combat_n = m.units.iter().filter(|&&u| !self.kind(u).is_guns()).count();
@@ -705,20 +728,26 @@ impl Saxe {
             Action::TurnInPlace { unit, clockwise } => {
                 let u = *unit;
                 let h = s.units[usize::from(u)].hex;
+                let stack: Vec<UnitIx> = h.map(|h| self.combat_units_at(s, h)).unwrap_or_default();
                 let in_zoc = h.is_some_and(|h| self.in_zoc_of(s, h, self.side_of(u).other()));
                 let ooc = self.has(s, u, flag::OOC);
-                if ooc || in_zoc {
-                    let rule = if ooc { "6.4" } else { "6.6" };
-                    if !self.morale_test(s, &[u], 1, false, "turning", rule, ev) {
-                        self.disorganise(s, u, false, rule, ev);
+                let rule = if ooc { "6.4" } else { "6.6" };
+                if (ooc || in_zoc)
+                    && !self.morale_test(s, &stack, 1, false, "changing facing", rule, ev)
+                {
+                    for &x in &stack {
+                        self.disorganise(s, x, false, rule, ev);
                     }
                 }
-                let us = &mut s.units[usize::from(u)];
-                us.facing = us.facing.turned(if *clockwise { 1 } else { -1 });
-                us.set(flag::TURNED, true);
+                for &x in &stack {
+                    let us = &mut s.units[usize::from(x)];
+                    us.facing = us.facing.turned(if *clockwise { 1 } else { -1 });
+                    us.set(flag::TURNED, true);
+                }
+                let names: Vec<&str> = stack.iter().map(|&x| self.uname(x)).collect();
                 ev.push(Event::rule(
-                    if ooc { "6.4" } else { "6.6" },
-                    format!("{} turns one vertex", self.uname(u)),
+                    rule,
+                    format!("{} turn one vertex", names.join(" + ")),
                 ));
             }
             Action::EndActivation => {

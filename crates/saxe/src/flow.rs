@@ -366,12 +366,20 @@ impl Saxe {
                     },
                 );
                 if t <= mv {
+                    // A rallied unit faces as the unit it stands with (3.1), else keeps its facing.
+                    let mate = self
+                        .combat_units_at(s, h)
+                        .into_iter()
+                        .find(|&x| x != u && !self.has(s, x, flag::ROUTED));
+                    let top = self.units_at(s, h).len() as u8;
+                    let facing = mate.map(|m| s.units[usize::from(m)].facing);
                     let us = &mut s.units[usize::from(u)];
                     us.set(flag::ROUTED, false);
                     us.set(flag::DISORG, true);
-                    // It takes the facing of the vertex toward the enemy edge: keep its old facing.
-                    let top = self.units_at(s, h).len() as u8;
-                    s.units[usize::from(u)].order = top;
+                    if let Some(f) = facing {
+                        us.facing = f;
+                    }
+                    us.order = top;
                 }
             } else if self.has(s, u, flag::DISORG) {
                 if !in_zoc {

@@ -25,7 +25,8 @@ impl Saxe {
         let mut v: Vec<UnitIx> = (0..s.units.len() as UnitIx)
             .filter(|&u| s.units[usize::from(u)].hex == Some(h))
             .collect();
-        v.sort_by_key(|&u| (s.units[usize::from(u)].order, u));
+        // 3.5.3: the artillery is placed on top of the stack.
+        v.sort_by_key(|&u| (!self.kind(u).is_guns(), s.units[usize::from(u)].order, u));
         v
     }
 
@@ -535,7 +536,9 @@ impl Saxe {
                 redoubt |= k == Kind::Redoubt;
             }
             let us = &s.units[usize::from(u)];
-            if !us.has(flag::ROUTED) && k != Kind::Redoubt && !k.is_light() {
+            // Guns may face their own way (8.8 turns a gun alone); 3.1's common facing binds
+            // infantry and cavalry. Light units have only front hexes (2.1).
+            if !us.has(flag::ROUTED) && !k.is_guns() && !k.is_light() {
                 if let Some(f) = facing {
                     if f != us.facing {
                         return false;

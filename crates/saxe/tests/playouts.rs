@@ -1,0 +1,172 @@
+//! Seeded random playouts checking the invariants after every action (as OpenSpiel's random
+//! simulation test and Rally the Troops' fuzzer do): stacking, never two sides in a hex, steps never
+//! negative, routed units without ZoC or facing, the decider alone has actions, clone and
+//! serialisation round trips, replay equality, and hidden enemy stacks in the views (3.6).
+use engine::{Dice, Ruleset, Seat};
+use saxe::Saxe;
+use saxe::state::State;
+
+fn rules(options: &[&str]) -> Saxe {
+    let o: Vec<String> = options.iter().map(|s| s.to_string()).collect();
+    Saxe::load("hastenbeck", &o, None).expect("built-in scenario loads") // invariant: shipped data is valid
+}
+
+/// Play one game; returns (actions, final state, action ids).
+fn playout(r: &Saxe, seed: u64, deep_checks: bool) -> (usize, State, Vec<String>) {
+    let mut ev = Vec::new();
+    let mut s = r.start(seed, &mut ev);
+    let mut pick = Dice::new(seed.wrapping_mul(31).wrapping_add(7));
+    let mut ids = Vec::new();
+    let mut n = 0;
+    while let Some(seat) = r.decider(&s) {
+        let legal = r.legal_actions(&s);
+        assert!(
+            !legal.is_empty(),
+            "seed {seed}: decider {seat:?} has no legal action at action {n}"
+        );
+        let a = legal[pick.below(legal.len())].clone();
+        let id = r.action_id(&a);
+        // Ids are unique among the legal actions.
+        if deep_checks {
+            let mut all: Vec<String> = legal.iter().map(|x| r.action_id(x)).collect();
+            all.sort();
+            let before = all.len();
+            all.dedup();
+            assert_eq!(before, all.len(), "seed {seed}: duplicate action ids");
+        }
+        let mut evs = Vec::new();
+        r.apply_id(&mut s, &id, &mut evs)
+            .unwrap_or_else(|e| panic!("seed {seed}: legal action {id} refused: {e}"));
+        ids.push(id);
+        n += 1;
+        let bad = r.check_invariants(&s);
+        assert!(
+            bad.is_empty(),
+            "seed {seed} after action {n} ({}): {bad:?}",
+            ids.last().unwrap_or(&String::new())
+        );
+        if deep_checks && n % 25 == 0 {
+            let c = s.clone();
+            assert_eq!(c, s);
+            let j = serde_json::to_string(&s).expect("state serialises");
+            let back: State = serde_json::from_str(&j).expect("state deserialises");
+            assert_eq!(back, s, "seed {seed}: serialisation round trip");
+            check_views(r, &s);
+        }
+        assert!(n < 200_000, "seed {seed}: game does not end");
+    }
+    assert!(r.outcome(&s).is_some(), "seed {seed}: over without outcome");
+    assert!(r.legal_actions(&s).is_empty());
+    (n, s, ids)
+}
+
+/// 3.6: a side's view never names the units under the top counter of an enemy stack.
+fn check_views(r: &Saxe, s: &State) {
+    for (seat, side) in [
+        (Seat(0), saxe::scenario::Side::French),
+        (Seat(1), saxe::scenario::Side::Allies),
+    ] {
+        let v = r.view(s, Some(seat));
+        let text = v.to_string();
+        let board = r.render_text(s, Some(seat));
+        let mut hexes: Vec<_> = s.units.iter().filter_map(|u| u.hex).collect();
+        hexes.sort();
+        hexes.dedup();
+        for h in hexes {
+            let here = r.units_at(s, h);
+            if r.side_of(here[0]) == side || here.len() < 2 {
+                continue;
+            }
+            let shown = here
+                .iter()
+                .copied()
+                .find(|&u| r.kind(u).is_guns())
+                .unwrap_or(here[0]);
+            for &u in &here {
+                if u == shown {
+                    continue;
+                }
+                let d = &r.sc.units[usize::from(u)];
+                // Another counter of the same name may stand elsewhere, visible: only check unique names.
+                let same_name_elsewhere =
+                    r.sc.units
+                        .iter()
+                        .enumerate()
+                        .any(|(i, x)| i != usize::from(u) && x.name == d.name);
+                if same_name_elsewhere {
+                    continue;
+                }
+                let visible_elsewhere = s
+                    .units
+                    .iter()
+                    .enumerate()
+                    .any(|(i, x)| i == usize::from(u) && x.hex != Some(h));
+                assert!(
+                    visible_elsewhere || !text.contains(&format!("\"{}\"", d.id)),
+                    "view of {side:?} leaks {} in {h}",
+                    d.id
+                );
+                assert!(
+                    !board.contains(&format!("{} [", d.name)),
+                    "board of {side:?} leaks {} in {h}",
+                    d.name
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn random_playouts_keep_every_invariant() {
+    let r = rules(&[]);
+    let mut total = 0;
+    for seed in 0..120 {
+        let (n, _, _) = playout(&r, seed, seed % 4 == 0);
+        total += n;
+    }
+    assert!(total > 0);
+}
+
+#[test]
+fn random_playouts_with_battle_perception() {
+    let r = rules(&["perception"]);
+    for seed in 1000..1080 {
+        playout(&r, seed, false);
+    }
+}
+
+#[test]
+fn replay_reproduces_the_state() {
+    let r = rules(&[]);
+    for seed in [5u64, 17, 99] {
+        let (_, end, ids) = playout(&r, seed, false);
+        let mut ev = Vec::new();
+        let mut s = r.start(seed, &mut ev);
+        for id in &ids {
+            r.apply_id(&mut s, id, &mut ev)
+                .expect("replayed action is legal");
+        }
+        assert_eq!(s, end, "seed {seed}");
+    }
+}
+
+#[test]
+fn illegal_action_is_refused_and_changes_nothing() {
+    let r = rules(&[]);
+    let mut ev = Vec::new();
+    let mut s = r.start(1, &mut ev);
+    let before = s.clone();
+    for bad in [
+        "",
+        "activate:nobody",
+        "step:NE",
+        "attack:0101>0202",
+        "activate:chevert\n",
+    ] {
+        assert!(
+            r.apply_id(&mut s, bad, &mut ev).is_err(),
+            "{bad:?} accepted"
+        );
+        assert_eq!(s, before);
+    }
+}
