@@ -246,9 +246,11 @@ impl Saxe {
                     if st.is_empty() {
                         continue;
                     }
-                    if st.iter().all(|&u| self.kind(u) == Kind::LightInfantry) && att_inf {
-                        q.push(h);
-                    } else if st.iter().all(|&u| self.kind(u) == Kind::LightCavalry) && att_heavy {
+                    let light_inf =
+                        st.iter().all(|&u| self.kind(u) == Kind::LightInfantry) && att_inf;
+                    let light_cav =
+                        st.iter().all(|&u| self.kind(u) == Kind::LightCavalry) && att_heavy;
+                    if light_inf || light_cav {
                         q.push(h);
                     }
                 }
@@ -667,10 +669,10 @@ impl Saxe {
             }
             terrain.push((why.join(", "), t));
         }
-        if let Some(worst) = terrain.into_iter().min_by_key(|x| x.1) {
-            if worst.1 != 0 {
-                mods.push((format!("terrain: {}", worst.0), worst.1));
-            }
+        if let Some(worst) = terrain.into_iter().min_by_key(|x| x.1)
+            && worst.1 != 0
+        {
+            mods.push((format!("terrain: {}", worst.0), worst.1));
         }
         // Flank and rear: the least favourable facing to the defender.
         let mut best = 0i32;

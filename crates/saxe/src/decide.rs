@@ -224,11 +224,11 @@ impl Saxe {
         // Formation commander (8.5; 5.3 at half).
         if let ActTarget::Formation(f) = a.target {
             let c = self.formation_commander(f);
-            if a.cmdr_mp > 0 {
-                if let Some(h) = s.commanders[usize::from(c)].hex {
-                    for (to, _) in self.commander_steps(s, h, a.side, a.cmdr_mp) {
-                        v.push(Action::CommanderStep { commander: c, to });
-                    }
+            if a.cmdr_mp > 0
+                && let Some(h) = s.commanders[usize::from(c)].hex
+            {
+                for (to, _) in self.commander_steps(s, h, a.side, a.cmdr_mp) {
+                    v.push(Action::CommanderStep { commander: c, to });
                 }
             }
         }
@@ -503,13 +503,12 @@ impl Saxe {
                             .combat_units_at(s, p)
                             .into_iter()
                             .find(|x| m.units.contains(x))
+                            && self.pivot_plan(s, m, pv, cw).is_some()
                         {
-                            if self.pivot_plan(s, m, pv, cw).is_some() {
-                                v.push(Action::Pivot {
-                                    pivot: pv,
-                                    clockwise: cw,
-                                });
-                            }
+                            v.push(Action::Pivot {
+                                pivot: pv,
+                                clockwise: cw,
+                            });
                         }
                     }
                 }
@@ -826,11 +825,11 @@ impl Saxe {
                 ));
             }
             Action::Drop { unit } => {
-                if let Some(Frame::Moving(m)) = s.frames.last_mut() {
-                    if let Some(i) = m.units.iter().position(|x| x == unit) {
-                        m.units.remove(i);
-                        m.mp.remove(i);
-                    }
+                if let Some(Frame::Moving(m)) = s.frames.last_mut()
+                    && let Some(i) = m.units.iter().position(|x| x == unit)
+                {
+                    m.units.remove(i);
+                    m.mp.remove(i);
                 }
                 ev.push(Event::rule(
                     "8.7",
@@ -886,10 +885,10 @@ impl Saxe {
                     us.facing = us.facing.turned(i32::from(*turn));
                     us.set(flag::MOVED, true);
                 }
-                if let (Some(c), Some(f)) = (m.commander, from) {
-                    if s.commanders[usize::from(c)].hex == Some(f) {
-                        s.commanders[usize::from(c)].hex = Some(*to);
-                    }
+                if let (Some(c), Some(f)) = (m.commander, from)
+                    && s.commanders[usize::from(c)].hex == Some(f)
+                {
+                    s.commanders[usize::from(c)].hex = Some(*to);
                 }
                 ev.push(Event::rule(
                     "8.4",
@@ -1221,10 +1220,10 @@ impl Saxe {
             }
             self.renumber(s, d);
         }
-        if let (Some(c), Some(lf)) = (m.commander, lead_from) {
-            if s.commanders[usize::from(c)].hex == Some(lf) {
-                s.commanders[usize::from(c)].hex = Some(plan[0].1);
-            }
+        if let (Some(c), Some(lf)) = (m.commander, lead_from)
+            && s.commanders[usize::from(c)].hex == Some(lf)
+        {
+            s.commanders[usize::from(c)].hex = Some(plan[0].1);
         }
         let names: Vec<&str> = m.units.iter().map(|&u| self.uname(u)).collect();
         let tos: Vec<String> = dests.iter().map(|h| h.to_string()).collect();

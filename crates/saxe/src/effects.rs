@@ -69,11 +69,11 @@ impl Saxe {
         }
         // Remove it from any moving group.
         for fr in s.frames.iter_mut() {
-            if let Frame::Moving(m) = fr {
-                if let Some(i) = m.units.iter().position(|&x| x == u) {
-                    m.units.remove(i);
-                    m.mp.remove(i);
-                }
+            if let Frame::Moving(m) = fr
+                && let Some(i) = m.units.iter().position(|&x| x == u)
+            {
+                m.units.remove(i);
+                m.mp.remove(i);
             }
         }
     }
@@ -170,11 +170,11 @@ impl Saxe {
         ev.push(Event::rule(rule, format!("{} routs", self.uname(u))));
         // Leave any moving group.
         for fr in s.frames.iter_mut() {
-            if let Frame::Moving(m) = fr {
-                if let Some(i) = m.units.iter().position(|&x| x == u) {
-                    m.units.remove(i);
-                    m.mp.remove(i);
-                }
+            if let Frame::Moving(m) = fr
+                && let Some(i) = m.units.iter().position(|&x| x == u)
+            {
+                m.units.remove(i);
+                m.mp.remove(i);
             }
         }
         s.frames.push(Frame::Rout(Rout {
@@ -219,10 +219,10 @@ impl Saxe {
             mods.push((reason.to_string(), drm));
         }
         let h = s.units[usize::from(top)].hex;
-        if let Some(h) = h {
-            if !self.commanders_at(s, h).is_empty() {
-                mods.push(("commander present".into(), -1));
-            }
+        if let Some(h) = h
+            && !self.commanders_at(s, h).is_empty()
+        {
+            mods.push(("commander present".into(), -1));
         }
         if units.iter().any(|&u| self.demoralised(s, u)) {
             mods.push(("demoralised formation (13.1)".into(), 1));
@@ -272,11 +272,11 @@ impl Saxe {
             }
             return;
         }
-        if let Some(drm) = o.tm {
-            if !self.morale_test(s, &alive, i32::from(drm), false, "result", rule, ev) {
-                for &u in &alive {
-                    self.disorganise(s, u, true, "12.1", ev);
-                }
+        if let Some(drm) = o.tm
+            && !self.morale_test(s, &alive, i32::from(drm), false, "result", rule, ev)
+        {
+            for &u in &alive {
+                self.disorganise(s, u, true, "12.1", ev);
             }
         }
         if o.disorganise {

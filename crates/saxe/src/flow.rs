@@ -427,15 +427,15 @@ impl Saxe {
                 [false, true] => Some(Side::Allies),
                 _ => None,
             };
-            if let Some(hd) = holder {
-                if s.control[i] != hd {
-                    s.control[i] = hd;
-                    let name = if i == 0 { "Hastenbeck" } else { "Afferde" };
-                    ev.push(Event::rule(
-                        "15",
-                        format!("{name} is now in {} hands", hd.name()),
-                    ));
-                }
+            if let Some(hd) = holder
+                && s.control[i] != hd
+            {
+                s.control[i] = hd;
+                let name = if i == 0 { "Hastenbeck" } else { "Afferde" };
+                ev.push(Event::rule(
+                    "15",
+                    format!("{name} is now in {} hands", hd.name()),
+                ));
             }
         }
     }
@@ -772,19 +772,17 @@ impl Saxe {
         } else {
             Vec::new()
         };
-        if success {
-            if let ActTarget::Formation(_) = target {
-                for &u in &members {
-                    if !commanded.contains(&u)
-                        && !self.has(s, u, flag::ROUTED)
-                        && self.kind(u) != Kind::Redoubt
-                    {
-                        s.units[usize::from(u)].set(flag::OOC, true);
-                        ev.push(Event::rule(
-                            "6.4",
-                            format!("{} is out of command", self.uname(u)),
-                        ));
-                    }
+        if success && let ActTarget::Formation(_) = target {
+            for &u in &members {
+                if !commanded.contains(&u)
+                    && !self.has(s, u, flag::ROUTED)
+                    && self.kind(u) != Kind::Redoubt
+                {
+                    s.units[usize::from(u)].set(flag::OOC, true);
+                    ev.push(Event::rule(
+                        "6.4",
+                        format!("{} is out of command", self.uname(u)),
+                    ));
                 }
             }
         }
@@ -905,10 +903,10 @@ impl Saxe {
             if self.hostile_for_commander(s, n, side) {
                 continue;
             }
-            if let Some(c) = self.move_cost(s, Mover::Commander, from, n) {
-                if c <= mp {
-                    out.push((n, c));
-                }
+            if let Some(c) = self.move_cost(s, Mover::Commander, from, n)
+                && c <= mp
+            {
+                out.push((n, c));
             }
         }
         out.sort();

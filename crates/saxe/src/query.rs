@@ -539,10 +539,10 @@ impl Saxe {
             // Guns may face their own way (8.8 turns a gun alone); 3.1's common facing binds
             // infantry and cavalry. Light units have only front hexes (2.1).
             if !us.has(flag::ROUTED) && !k.is_guns() && !k.is_light() {
-                if let Some(f) = facing {
-                    if f != us.facing {
-                        return false;
-                    }
+                if let Some(f) = facing
+                    && f != us.facing
+                {
+                    return false;
                 }
                 facing = Some(us.facing);
             }

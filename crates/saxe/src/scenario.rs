@@ -368,12 +368,13 @@ impl Outcome {
                 b'T' if b.get(i + 1) == Some(&b'M') => {
                     i += 2;
                     let mut drm: i8 = 0;
-                    if let (Some(&sg), Some(&d)) = (b.get(i), b.get(i + 1)) {
-                        if (sg == b'+' || sg == b'-') && d.is_ascii_digit() {
-                            let v = (d - b'0') as i8;
-                            drm = if sg == b'+' { v } else { -v };
-                            i += 2;
-                        }
+                    if let (Some(&sg), Some(&d)) = (b.get(i), b.get(i + 1))
+                        && (sg == b'+' || sg == b'-')
+                        && d.is_ascii_digit()
+                    {
+                        let v = (d - b'0') as i8;
+                        drm = if sg == b'+' { v } else { -v };
+                        i += 2;
                     }
                     o.tm = Some(drm);
                 }
@@ -680,10 +681,10 @@ impl Scenario {
                 continue;
             };
             for id in &g.ids {
-                if let Some(h) = parse_hex(id, &ctx, &mut errs, &map) {
-                    if let Some(ix) = map.index(h) {
-                        map.terrain[ix] = t;
-                    }
+                if let Some(h) = parse_hex(id, &ctx, &mut errs, &map)
+                    && let Some(ix) = map.index(h)
+                {
+                    map.terrain[ix] = t;
                 }
             }
         }
@@ -691,10 +692,10 @@ impl Scenario {
             let ctx = format!("map.toml [[levels]] #{}", i + 1);
             mark(&g.prov, &ctx, &mut prov);
             for id in &g.ids {
-                if let Some(h) = parse_hex(id, &ctx, &mut errs, &map) {
-                    if let Some(ix) = map.index(h) {
-                        map.level[ix] = g.level;
-                    }
+                if let Some(h) = parse_hex(id, &ctx, &mut errs, &map)
+                    && let Some(ix) = map.index(h)
+                {
+                    map.level[ix] = g.level;
                 }
             }
         }

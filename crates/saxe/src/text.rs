@@ -293,12 +293,12 @@ impl Saxe {
         let map = &self.sc.map;
         let mut out = String::new();
         out.push_str(&format!(
-            "{} — turn {}/{}, {} active, {}\nDecision: {}{}\nHastenbeck: {}   Afferde: {}\n\n",
+            "{} — turn {}/{}, {} active, {:?}\nDecision: {}{}\nHastenbeck: {}   Afferde: {}\n\n",
             self.sc.name,
             s.turn,
             self.sc.turns,
             s.active.name(),
-            format!("{:?}", s.phase),
+            s.phase,
             self.decider_side(s)
                 .map(|d| format!("{} — ", d.name()))
                 .unwrap_or_default(),
