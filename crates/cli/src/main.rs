@@ -71,6 +71,21 @@ enum Cmd {
     },
     /// Validate a scenario's data: all problems, provenance counts, printed totals.
     Validate { scenario: String },
+    /// Play one whole game with agents, print its log and save it (then `show`, `replay` work).
+    Autoplay {
+        scenario: String,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value = "random,random")]
+        agents: String,
+        #[arg(long = "option")]
+        options: Vec<String>,
+        #[arg(short = 'o', long)]
+        out: PathBuf,
+        /// Print every event (default: only the outcome).
+        #[arg(long)]
+        log: bool,
+    },
 }
 
 fn main() {
@@ -297,6 +312,67 @@ fn run(cli: Cli) -> Result<()> {
                 println!(
                     "mean actions per game: {:.0}",
                     actions as f64 / games.max(1) as f64
+                );
+            }
+        }
+        Cmd::Autoplay {
+            scenario,
+            seed,
+            agents,
+            options,
+            out,
+            log,
+        } => {
+            let names: Vec<&str> = agents.split(',').map(|s| s.trim()).collect();
+            if names.len() != 2 {
+                bail!("--agents takes two names, e.g. random,random");
+            }
+            let mut ag = [
+                ai::agent(names[0], seed * 2).map_err(|e| anyhow!(e))?,
+                ai::agent(names[1], seed * 2 + 1).map_err(|e| anyhow!(e))?,
+            ];
+            let (mut g, ev0) = open(&scenario, &options, dd, seed)?;
+            if log {
+                for e in &ev0 {
+                    println!("{e}");
+                }
+            }
+            let mut actions = Vec::new();
+            let mut last = Vec::new();
+            while let Some(seat) = g.decider() {
+                if actions.len() > 2_000_000 {
+                    bail!("no result after {} actions", actions.len());
+                }
+                let i = ag[usize::from(seat.0 & 1)].choose(g.as_ref());
+                let (id, ev) = g.apply_index(i).map_err(|e| anyhow!("{e}"))?;
+                if log {
+                    println!("[{}] {id}", g.seat_names()[usize::from(seat.0 & 1)]);
+                    for e in &ev {
+                        println!("    {e}");
+                    }
+                }
+                actions.push(id);
+                last = ev;
+            }
+            let rec = GameRecord {
+                format: RECORD_FORMAT.into(),
+                version: RECORD_VERSION,
+                ruleset: g.ruleset_id(),
+                scenario,
+                options,
+                seed,
+                actions,
+                state: g.state_json(),
+                last_events: last,
+            };
+            save(&out, &rec)?;
+            if let Some(o) = g.outcome() {
+                println!(
+                    "Outcome: {} ({}) after {} actions; saved {}",
+                    o.level,
+                    o.rule,
+                    rec.actions.len(),
+                    out.display()
                 );
             }
         }

@@ -913,10 +913,21 @@ impl Saxe {
         out
     }
 
-    /// The arc an attacker hex presents to a defender unit (10.3), with the town/light/redoubt cases.
+    /// The arc an attacker hex presents to a defender unit (10.3), with the town/light/redoubt
+    /// cases: a unit in a redoubt is attacked through the redoubt's arcs (2.1: four front hexes,
+    /// two rear).
     pub fn attack_arc(&self, s: &State, def: UnitIx, from: HexId) -> Arc {
         if self.kind(def).is_light() {
             return Arc::Front;
+        }
+        if let Some(h) = s.units[usize::from(def)].hex {
+            if let Some(r) = self
+                .units_at(s, h)
+                .into_iter()
+                .find(|&u| self.kind(u) == Kind::Redoubt)
+            {
+                return self.arc_toward(s, r, from);
+            }
         }
         self.arc_toward(s, def, from)
     }

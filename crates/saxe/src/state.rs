@@ -362,3 +362,58 @@ pub struct State {
 pub fn forward_dirs(f: Vertex) -> [Dir; 2] {
     f.front()
 }
+
+impl State {
+    /// Bytes this state occupies in memory: the struct and the heap it owns (vectors at capacity).
+    pub fn memory_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let frames: usize = self
+            .frames
+            .iter()
+            .map(|f| {
+                size_of::<Frame>()
+                    + match f {
+                        Frame::Activation(a) => a.commanded.capacity() * 2,
+                        Frame::Moving(m) => {
+                            m.units.capacity() * 2 + m.mp.capacity() + m.tested.capacity() * 2
+                        }
+                        Frame::Reaction(r) => {
+                            r.movers.capacity() * size_of::<(u16, HexId, HexId)>()
+                        }
+                        Frame::Combat(c) => {
+                            (c.attackers.capacity()
+                                + c.defenders.capacity()
+                                + c.evaded.capacity()
+                                + c.evade_queue.capacity())
+                                * 2
+                                + (c.att_units.capacity()
+                                    + c.def_units.capacity()
+                                    + c.lost_steps.capacity()
+                                    + c.disorg_cav_before.capacity())
+                                    * 2
+                        }
+                        Frame::Losses { hexes, .. } => hexes.capacity() * 2,
+                        Frame::Retreat(r) => r.units.capacity() * 2 + r.visited.capacity() * 2,
+                        Frame::Advance(a) => a.options.capacity() * 4,
+                        Frame::Rout(_)
+                        | Frame::Evade { .. }
+                        | Frame::NewArmyCommander { .. }
+                        | Frame::PlaceAide { .. } => 0,
+                    }
+            })
+            .sum();
+        size_of::<State>()
+            + self.scenario.capacity()
+            + self.units.capacity() * size_of::<UnitState>()
+            + self.commanders.capacity() * size_of::<CommanderState>()
+            + self.formations.capacity() * size_of::<FormationState>()
+            + self.frames.capacity().saturating_sub(self.frames.len()) * size_of::<Frame>()
+            + frames
+            + self.attacked_hexes.capacity() * 2
+            + self
+                .result
+                .as_ref()
+                .map(|r| r.1.capacity() + r.2.capacity())
+                .unwrap_or(0)
+    }
+}
