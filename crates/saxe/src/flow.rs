@@ -920,14 +920,13 @@ impl Saxe {
         if self.kind(def).is_light() {
             return Arc::Front;
         }
-        if let Some(h) = s.units[usize::from(def)].hex {
-            if let Some(r) = self
+        if let Some(h) = s.units[usize::from(def)].hex
+            && let Some(r) = self
                 .units_at(s, h)
                 .into_iter()
                 .find(|&u| self.kind(u) == Kind::Redoubt)
-            {
-                return self.arc_toward(s, r, from);
-            }
+        {
+            return self.arc_toward(s, r, from);
         }
         self.arc_toward(s, def, from)
     }
