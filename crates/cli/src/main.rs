@@ -118,9 +118,23 @@ fn load(path: &Path, data_dir: Option<&Path>) -> Result<(GameRecord, Box<dyn Dyn
     if rec.ruleset != "saxe" {
         bail!("{}: unknown ruleset {:?}", path.display(), rec.ruleset);
     }
+    // The action list is the game: rebuild it, and accept the file only if the saved state agrees.
     let (mut g, _) = open(&rec.scenario, &rec.options, data_dir, rec.seed)?;
-    g.load_state(rec.state.clone())
-        .map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    for (i, a) in rec.actions.iter().enumerate() {
+        g.apply(a).map_err(|e| {
+            anyhow!(
+                "{}: action {} ({a:?}) cannot be replayed: {e}",
+                path.display(),
+                i + 1
+            )
+        })?;
+    }
+    if g.state_json() != rec.state {
+        bail!(
+            "{}: the saved state does not match its actions (the file was edited or is corrupt)",
+            path.display()
+        );
+    }
     Ok((rec, g))
 }
 

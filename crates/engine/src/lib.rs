@@ -108,6 +108,12 @@ pub trait Ruleset {
     /// Check the ruleset's invariants; a description of each violation.
     fn check_invariants(&self, state: &Self::State) -> Vec<String>;
 
+    /// Check that a state read from outside (a saved game) fits this scenario before it is used;
+    /// every problem found. The default checks nothing beyond the invariants' preconditions.
+    fn validate_state(&self, _state: &Self::State) -> Vec<String> {
+        Vec::new()
+    }
+
     /// Apply the action with this id if it is legal; otherwise an error and the state untouched.
     fn apply_id(
         &self,
@@ -193,6 +199,13 @@ where
     fn load_state(&mut self, v: serde_json::Value) -> Result<(), String> {
         let st: R::State = serde_json::from_value(v)
             .map_err(|e| format!("the saved state does not fit this scenario: {e}"))?;
+        let mut bad = self.rules.validate_state(&st);
+        if bad.is_empty() {
+            bad = self.rules.check_invariants(&st);
+        }
+        if let Some(first) = bad.first() {
+            return Err(format!("the saved state is impossible: {first}"));
+        }
         self.state = st;
         Ok(())
     }

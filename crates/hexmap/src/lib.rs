@@ -4,7 +4,7 @@
 //! # Orientation (decided for Hastenbeck, see `docs/hex-orientation.md`)
 //!
 //! Hexes are *pointy-top*: rows of hexes run straight west–east. A printed id `RRCC` is row-first:
-//! the row grows southward and the column grows **westward**; even rows are shifted half a hex to the
+//! the row grows southward and the column grows **westward**; odd rows are shifted half a hex to the
 //! east. Vertex facings point at one of the six corners of the hex: north, north-east, south-east,
 //! south, south-west and north-west.
 //!
@@ -55,13 +55,13 @@ impl HexId {
     pub fn axial(self) -> Hex {
         let r = i32::from(self.row);
         let b = i32::from(self.col);
-        Hex::new(-b - (r + (r & 1)) / 2, r)
+        Hex::new(-b - (r - (r & 1)) / 2, r)
     }
 
     /// The printed id of an axial coordinate, if it lies in the printable range (rows and columns 0..=99).
     pub fn from_axial(h: Hex) -> Option<Self> {
         let r = h.y;
-        let b = -h.x - (r + (r & 1)) / 2;
+        let b = -h.x - (r - (r & 1)) / 2;
         if (0..=99).contains(&r) && (0..=99).contains(&b) {
             Some(Self::new(r as u8, b as u8))
         } else {
@@ -419,15 +419,15 @@ mod tests {
     }
 
     #[test]
-    fn rows_run_west_to_east_and_even_rows_are_shifted_east() {
+    fn rows_run_west_to_east_and_odd_rows_are_shifted_east() {
         // Same row: column + 1 is the western neighbour.
         assert_eq!(h("1310").direction_to(h("1311")), Some(Dir::W));
-        // Odd row 13: the northern neighbours are in row 12 at columns 10 and 11 (row 12 shifted east).
-        assert_eq!(h("1310").direction_to(h("1210")), Some(Dir::NE));
-        assert_eq!(h("1310").direction_to(h("1211")), Some(Dir::NW));
-        // Even row 12: northern neighbours at columns 09 and 10 of row 11.
-        assert_eq!(h("1210").direction_to(h("1109")), Some(Dir::NE));
-        assert_eq!(h("1210").direction_to(h("1110")), Some(Dir::NW));
+        // Odd row 13 (shifted east): its northern neighbours are in row 12 at columns 09 and 10.
+        assert_eq!(h("1310").direction_to(h("1209")), Some(Dir::NE));
+        assert_eq!(h("1310").direction_to(h("1210")), Some(Dir::NW));
+        // Even row 12: northern neighbours at columns 10 and 11 of row 11.
+        assert_eq!(h("1210").direction_to(h("1110")), Some(Dir::NE));
+        assert_eq!(h("1210").direction_to(h("1111")), Some(Dir::NW));
     }
 
     #[test]

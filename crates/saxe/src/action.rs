@@ -82,4 +82,28 @@ pub enum Action {
     Promote { commander: CommanderIx },
     /// 11.4: the aide de camp joins this unit.
     PlaceAide { unit: UnitIx },
+    /// 16.2: put the next unit in this hex (its facing is chosen next).
+    PlaceUnit { unit: UnitIx, hex: HexId },
+    /// 16.2: the facing of the unit just placed.
+    FaceUnit { facing: hexmap::Vertex },
+    /// 16.2: the abattis marker goes in this wood hex.
+    PlaceAbattis { hex: HexId },
+    /// 16.2: a commander goes to this hex.
+    PlaceCommander { commander: CommanderIx, hex: HexId },
+    /// 16.2: this French formation sets up on the map.
+    SetUpOnMap { formation: FormationIx },
+    /// 16.2: this French formation enters in march column at this south-edge hex.
+    EnterInColumn { formation: FormationIx, hex: HexId },
+    /// A (14.1): march this column (doubled MP).
+    March { formation: FormationIx },
+    /// A (14.3): deploy this column (regular MP, units one by one).
+    Deploy { formation: FormationIx },
+    /// 14: move this unit of the column.
+    ColumnUnit { unit: UnitIx },
+    /// 14: the next unit of the column enters the map at the entry hex.
+    EnterUnit { unit: UnitIx },
+    /// 14: the column has finished.
+    EndColumn,
+    /// 14.4: an activated independent unit moves in march column.
+    IndependentColumn { unit: UnitIx },
 }

@@ -604,6 +604,12 @@ impl Saxe {
                 -i32::from(m.order_changed_in_zoc),
             ));
         }
+        if c.def_units.iter().any(|&u| self.has(s, u, flag::COLUMN)) {
+            mods.push((
+                "defender in march column or deploying (14.1, 14.3)".into(),
+                i32::from(m.march_column),
+            ));
+        }
         // Artillery in the hexes, enemy in its fire arc.
         let gun_covers = |hexes: &[HexId], targets: &[HexId]| {
             hexes.iter().any(|&h| {
@@ -641,7 +647,7 @@ impl Saxe {
                 t += i32::from(tb.redoubt.combat);
                 why.push("redoubt".into());
             }
-            if self.sc.abattis.contains(&d) {
+            if s.abattis.contains(&d) {
                 t += i32::from(tb.abattis.combat);
                 why.push("abattis".into());
             }

@@ -236,6 +236,27 @@ pub struct ScenarioFile {
     /// Markers.
     #[serde(default)]
     pub markers: Vec<MarkerEntry>,
+    /// The free set-up rules (16.2), when the scenario has one.
+    #[serde(default)]
+    pub free_setup: Option<FreeSetupEntry>,
+}
+
+/// The placement rules of a free set-up (Hastenbeck 16.2).
+#[derive(Clone, Debug, Deserialize)]
+pub struct FreeSetupEntry {
+    /// The Allies set up no further south than this row.
+    pub allied_max_row: u8,
+    /// The Allies set up no further east than this column (columns grow westward).
+    pub allied_min_col: u8,
+    /// The French set up no further north than this row.
+    pub french_min_row: u8,
+    /// The French set up at least this far from the nearest enemy unit.
+    pub french_min_distance: u32,
+    /// Columns may not march or deploy nearer than this to an enemy unit (14.1).
+    pub column_min_distance: u32,
+    /// Provenance.
+    #[serde(flatten)]
+    pub prov: Provenance,
 }
 
 /// Scenario header.

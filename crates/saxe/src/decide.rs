@@ -72,6 +72,7 @@ impl Saxe {
                 })
                 .map(|commander| Action::Promote { commander })
                 .collect(),
+            Some(Frame::Column { formation, .. }) => self.legal_column(s, *formation),
             Some(Frame::PlaceAide { commander, .. }) => {
                 let f = self.sc.commanders[usize::from(*commander)].formation;
                 f.map(|f| self.formation_units(s, f))
@@ -169,6 +170,8 @@ impl Saxe {
                 }
                 v
             }
+            Phase::Setup => self.legal_setup(s),
+            Phase::March(side) => self.legal_march(s, side),
             Phase::Rally | Phase::EndOfTurn | Phase::Over => Vec::new(),
         }
     }
@@ -396,6 +399,11 @@ impl Saxe {
             }
             if self.demoralised(s, u) && self.in_zoc_of(s, to, enemy) {
                 return None; // 13.1
+            }
+            if m.kind == GroupKind::Column
+                && self.nearest_unit_distance(s, to, enemy) < self.column_min_distance()
+            {
+                return None; // 14.1: not nearer than three hexes to an enemy unit
             }
             plan.push((from, to, cost));
         }
@@ -1055,6 +1063,36 @@ impl Saxe {
                     ),
                 ));
             }
+            Action::PlaceUnit { .. }
+            | Action::FaceUnit { .. }
+            | Action::PlaceAbattis { .. }
+            | Action::PlaceCommander { .. }
+            | Action::SetUpOnMap { .. }
+            | Action::EnterInColumn { .. } => self.apply_setup(s, a, ev),
+            Action::March { formation } => self.begin_column(s, *formation, false, ev),
+            Action::Deploy { formation } => self.begin_column(s, *formation, true, ev),
+            Action::ColumnUnit { unit } => self.start_column_unit(s, *unit, false, ev),
+            Action::EnterUnit { unit } => self.start_column_unit(s, *unit, true, ev),
+            Action::EndColumn => {
+                s.frames.pop();
+                for u in s.units.iter_mut() {
+                    u.set(flag::DONE, false);
+                }
+            }
+            Action::IndependentColumn { unit } => {
+                self.start_group(s, vec![*unit], 1, false, ev);
+                s.units[usize::from(*unit)].set(flag::COLUMN, true);
+                if let Some(Frame::Moving(m)) = s.frames.last_mut() {
+                    m.kind = GroupKind::Column;
+                    for p in m.mp.iter_mut() {
+                        *p = p.saturating_mul(2);
+                    }
+                }
+                ev.push(Event::rule(
+                    "14.4",
+                    format!("{} marches in column (MP doubled)", self.uname(*unit)),
+                ));
+            }
             Action::PlaceAide { unit } => {
                 let Some(Frame::PlaceAide { commander, .. }) = s.frames.pop() else {
                     return;
@@ -1142,6 +1180,7 @@ impl Saxe {
             GroupKind::Line => "8.7 (3c)",
             GroupKind::Half => "5.3",
             GroupKind::Reaction => "8.6",
+            GroupKind::Column => "14",
         };
         ev.push(Event::rule(
             rule,

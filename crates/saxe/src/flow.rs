@@ -19,6 +19,7 @@ impl Saxe {
                 lost: 0,
                 order: 0,
                 flags: 0,
+                exit: None,
             })
             .collect();
         let mut counts: std::collections::HashMap<HexId, u8> = Default::default();
@@ -30,6 +31,7 @@ impl Saxe {
                 lost: 0,
                 order: *o,
                 flags: 0,
+                exit: None,
             };
             *o += 1;
         }
@@ -55,6 +57,8 @@ impl Saxe {
                 tested: false,
                 demoralised: false,
                 commanders_lost: 0,
+                column: None,
+                deploying: false,
             })
             .collect();
         let mut s = State {
@@ -75,7 +79,13 @@ impl Saxe {
             army_commander_lost: [false, false],
             result: None,
             attacked_hexes: Vec::new(),
+            setup: None,
+            abattis: sc.abattis.clone(),
         };
+        s.phase = Phase::March(sc.first);
+        if sc.free.is_some() {
+            self.free_setup_state(&mut s);
+        }
         ev.push(Event::rule(
             "16.1",
             format!(
@@ -106,7 +116,17 @@ impl Saxe {
             Some(Frame::Evade { side, .. }) => *side,
             Some(Frame::NewArmyCommander { side }) => *side,
             Some(Frame::PlaceAide { side, .. }) => *side,
-            None => s.active,
+            Some(Frame::Column { side, .. }) => *side,
+            None => match s.phase {
+                Phase::Setup => match s.setup.as_ref().map(|x| x.stage) {
+                    Some(SetupStage::AlliedUnits)
+                    | Some(SetupStage::AlliedAbattis)
+                    | Some(SetupStage::AlliedCommanders) => Side::Allies,
+                    _ => Side::French,
+                },
+                Phase::March(side) => side,
+                _ => s.active,
+            },
         })
     }
 
@@ -159,7 +179,24 @@ impl Saxe {
         match s.frames.last().cloned() {
             Some(Frame::Rout(r)) => {
                 s.frames.pop();
-                self.eliminate(s, r.unit, "cannot complete its rout movement", "12.4", ev);
+                if self.rout_leaves_map(s, &r) && self.sc.free.is_some() && r.side == Side::French {
+                    // 16.2 note: a routed French unit that leaves the map may come back.
+                    let us = &mut s.units[usize::from(r.unit)];
+                    us.exit = us.hex;
+                    us.hex = None;
+                    us.set(flag::OFFMAP, true);
+                    ev.push(Event::rule(
+                        "16.2",
+                        format!(
+                            "{} routs off the map; it may re-enter if it rallies",
+                            self.uname(r.unit)
+                        ),
+                    ));
+                } else if self.rout_leaves_map(s, &r) {
+                    self.eliminate(s, r.unit, "routed off the map", "12.4", ev);
+                } else {
+                    self.eliminate(s, r.unit, "cannot complete its rout movement", "12.4", ev);
+                }
             }
             Some(Frame::Retreat(r)) => {
                 s.frames.pop();
@@ -186,6 +223,32 @@ impl Saxe {
             }
             Some(_) => {
                 s.frames.pop();
+            }
+            None if s.phase == Phase::Setup => {
+                // A unit with nowhere to go stays off the map (16.2).
+                if let Some(st) = s.setup.as_mut() {
+                    if st.facing_for.is_none() && !st.units.is_empty() {
+                        let u = st.units.remove(0);
+                        ev.push(Event::rule(
+                            "16.2",
+                            format!(
+                                "{} finds no hex to set up in and stays off the map",
+                                self.uname(u)
+                            ),
+                        ));
+                        return;
+                    }
+                    if let Some(c) = (!st.commanders.is_empty()).then(|| st.commanders.remove(0)) {
+                        ev.push(Event::rule(
+                            "16.2",
+                            format!("{} finds no unit to join", self.cname(c)),
+                        ));
+                        return;
+                    }
+                }
+                // Nothing else can be empty: finish the stage by applying a no-op.
+                let a = crate::action::Action::SetUpOnMap { formation: u8::MAX };
+                self.apply_setup(s, &a, ev);
             }
             None => self.next_phase(s, ev),
         }
@@ -270,6 +333,14 @@ impl Saxe {
     /// Move to the next phase (4).
     pub fn next_phase(&self, s: &mut State, ev: &mut Vec<Event>) {
         s.phase = match s.phase {
+            Phase::Setup => Phase::March(self.sc.first),
+            Phase::March(side) => {
+                if side == self.sc.first {
+                    Phase::March(side.other())
+                } else {
+                    Phase::Rally
+                }
+            }
             Phase::Rally => Phase::RedoubtFire,
             Phase::RedoubtFire => Phase::ChooseActivation,
             Phase::ChooseActivation => {
@@ -307,6 +378,7 @@ impl Saxe {
     /// Rally phase of the active player (12.2, 12.5).
     fn rally_phase(&self, s: &mut State, ev: &mut Vec<Event>) {
         let side = s.active;
+        self.rally_off_map(s, side, ev);
         for u in 0..s.units.len() as UnitIx {
             if self.side_of(u) != side || !self.alive(s, u) {
                 continue;
@@ -449,7 +521,7 @@ impl Saxe {
             }
             let us = &s.units[i];
             n += u32::from(us.lost);
-            if us.hex.is_some() && us.has(flag::ROUTED) {
+            if us.has(flag::ROUTED) && us.lost < d.steps {
                 n += 1;
             }
         }
@@ -484,6 +556,7 @@ impl Saxe {
 
     /// End of turn (4.C).
     fn end_of_turn(&self, s: &mut State, ev: &mut Vec<Event>) {
+        self.end_of_turn_columns(s);
         for c in s.commanders.iter_mut() {
             c.flipped = false;
         }
@@ -617,7 +690,7 @@ impl Saxe {
         s.turn += 1;
         s.second = false;
         s.active = self.sc.first;
-        s.phase = Phase::Rally;
+        s.phase = Phase::March(self.sc.first);
         ev.push(Event::rule(
             "4.C",
             format!(
@@ -724,6 +797,8 @@ impl Saxe {
             }
             ActTarget::Independent(u) => {
                 s.units[usize::from(u)].set(flag::ACTIVATED, true);
+                // 14.4: a column marker goes when the unit deploys at the start of its activation.
+                s.units[usize::from(u)].set(flag::COLUMN, false);
                 let h = s.units[usize::from(u)].hex;
                 if h.is_some() && h == army_hex {
                     ev.push(Event::rule(

@@ -14,6 +14,7 @@ mod decide;
 mod effects;
 pub mod event;
 mod flow;
+mod freesetup;
 pub mod query;
 pub mod scenario;
 pub mod state;
@@ -68,11 +69,18 @@ pub struct ScenarioInfo {
 
 /// Scenarios built in.
 pub fn catalogue() -> Vec<ScenarioInfo> {
-    vec![ScenarioInfo {
-        id: "hastenbeck",
-        name: "Hastenbeck 1757 — historical scenario (16.1)",
-        options: vec!["perception"],
-    }]
+    vec![
+        ScenarioInfo {
+            id: "hastenbeck",
+            name: "Hastenbeck 1757 — historical scenario (16.1)",
+            options: vec!["perception"],
+        },
+        ScenarioInfo {
+            id: "hastenbeck-free",
+            name: "Hastenbeck 1757 — free set-up (16.2)",
+            options: vec!["perception"],
+        },
+    ]
 }
 
 /// The data files of a battle, built in (the repository's `scenarios/` at build time) or read from a
@@ -87,10 +95,16 @@ pub fn battle_files(
                 map: include_str!("../../../scenarios/hastenbeck/map.toml").into(),
                 oob: include_str!("../../../scenarios/hastenbeck/oob.toml").into(),
                 tables: include_str!("../../../scenarios/hastenbeck/tables.toml").into(),
-                scenarios: [(
-                    "hastenbeck".to_string(),
-                    include_str!("../../../scenarios/hastenbeck/scenario.toml").to_string(),
-                )]
+                scenarios: [
+                    (
+                        "hastenbeck".to_string(),
+                        include_str!("../../../scenarios/hastenbeck/scenario.toml").to_string(),
+                    ),
+                    (
+                        "hastenbeck-free".to_string(),
+                        include_str!("../../../scenarios/hastenbeck/free.toml").to_string(),
+                    ),
+                ]
                 .into(),
             }),
             other => Err(format!("unknown battle {other:?}")),
@@ -105,7 +119,15 @@ pub fn battle_files(
                 map: read("map.toml")?,
                 oob: read("oob.toml")?,
                 tables: read("tables.toml")?,
-                scenarios: [("hastenbeck".to_string(), read("scenario.toml")?)].into(),
+                scenarios: {
+                    let mut m = std::collections::BTreeMap::new();
+                    m.insert("hastenbeck".to_string(), read("scenario.toml")?);
+                    // The free set-up file is optional in a player's data directory.
+                    if b.join("free.toml").exists() {
+                        m.insert("hastenbeck-free".to_string(), read("free.toml")?);
+                    }
+                    m
+                },
             })
         }
     }
@@ -283,6 +305,22 @@ impl Ruleset for Saxe {
             Action::EndArmyMove => "end-army-move".into(),
             Action::Promote { commander } => format!("promote:{}", self.cid(*commander)),
             Action::PlaceAide { unit } => format!("place-aide:{}", self.uid(*unit)),
+            Action::PlaceUnit { unit, hex } => format!("place:{}:{hex}", self.uid(*unit)),
+            Action::FaceUnit { facing } => format!("face:{facing:?}"),
+            Action::PlaceAbattis { hex } => format!("abattis:{hex}"),
+            Action::PlaceCommander { commander, hex } => {
+                format!("place-commander:{}:{hex}", self.cid(*commander))
+            }
+            Action::SetUpOnMap { formation } => format!("set-up-on-map:{}", self.fid(*formation)),
+            Action::EnterInColumn { formation, hex } => {
+                format!("enter-in-column:{}:{hex}", self.fid(*formation))
+            }
+            Action::March { formation } => format!("march:{}", self.fid(*formation)),
+            Action::Deploy { formation } => format!("deploy:{}", self.fid(*formation)),
+            Action::ColumnUnit { unit } => format!("column-unit:{}", self.uid(*unit)),
+            Action::EnterUnit { unit } => format!("enter:{}", self.uid(*unit)),
+            Action::EndColumn => "end-column".into(),
+            Action::IndependentColumn { unit } => format!("column-move:{}", self.uid(*unit)),
         }
     }
     fn action_label(&self, s: &State, a: &Action) -> String {
@@ -307,5 +345,8 @@ impl Ruleset for Saxe {
     }
     fn check_invariants(&self, state: &State) -> Vec<String> {
         self.invariants(state)
+    }
+    fn validate_state(&self, state: &State) -> Vec<String> {
+        self.validate_loaded(state)
     }
 }

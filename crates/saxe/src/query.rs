@@ -111,21 +111,33 @@ impl Saxe {
     /// The directions of the hexes in front of a unit (2.1, 2.3): light units and routed units all
     /// around (routed: none), redoubts front and flank, infantry in a town front and flank.
     pub fn front_dirs(&self, s: &State, u: UnitIx) -> Vec<Dir> {
+        let m = self.front_mask(s, u);
+        Dir::ALL
+            .into_iter()
+            .filter(|d| m & (1 << d.index()) != 0)
+            .collect()
+    }
+
+    /// [`Saxe::front_dirs`] as a bit mask over [`Dir::index`] (no allocation, for hot paths).
+    pub fn front_mask(&self, s: &State, u: UnitIx) -> u8 {
         let us = &s.units[usize::from(u)];
-        let Some(h) = us.hex else { return Vec::new() };
+        let Some(h) = us.hex else { return 0 };
         if us.has(flag::ROUTED) {
-            return Vec::new();
+            return 0;
         }
         let k = self.kind(u);
         if k.is_light() {
-            return Dir::ALL.to_vec();
+            return 0b11_1111;
         }
-        let mut v = us.facing.front().to_vec();
+        let bit = |d: Dir| 1u8 << d.index();
+        let [a, b] = us.facing.front();
+        let mut m = bit(a) | bit(b);
         let town = self.sc.tables.terrain(self.sc.map.terrain(h)).flanks_front;
         if k == Kind::Redoubt || (town && k.is_infantry()) {
-            v.extend(us.facing.flank());
+            let [c, d] = us.facing.flank();
+            m |= bit(c) | bit(d);
         }
-        v
+        m
     }
 
     /// The arc of an adjacent hex relative to a unit (2.1 with the light/redoubt/town cases).
@@ -175,12 +187,10 @@ impl Saxe {
 
     /// Whether hex `h` lies in the ZoC of a unit of `enemy` (7).
     pub fn in_zoc_of(&self, s: &State, h: HexId, enemy: Side) -> bool {
-        h.neighbours().any(|(_, n)| {
-            s.units.iter().enumerate().any(|(i, us)| {
-                us.hex == Some(n)
-                    && self.side_of(i as UnitIx) == enemy
-                    && self.zoc_reaches(s, i as UnitIx, h)
-            })
+        s.units.iter().enumerate().any(|(i, us)| {
+            us.hex.is_some_and(|n| n.distance(h) == 1)
+                && self.side_of(i as UnitIx) == enemy
+                && self.zoc_reaches(s, i as UnitIx, h)
         })
     }
 
@@ -234,7 +244,7 @@ impl Saxe {
             return None;
         }
         let along_road = side & (side_bits::ROAD | side_bits::TRAIL) != 0;
-        let abattis = self.sc.abattis.contains(&b) && s.turn > 0;
+        let abattis = s.abattis.contains(&b);
         let t = map.terrain(b);
         let tr = tb.terrain(t);
         let mut cost = match mover {

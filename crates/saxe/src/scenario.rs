@@ -523,9 +523,26 @@ pub struct Placement {
     pub facing: Vertex,
 }
 
+/// Free set-up rules (16.2).
+#[derive(Clone, Copy, Debug)]
+pub struct FreeSetup {
+    /// The Allies set up no further south than this row.
+    pub allied_max_row: u8,
+    /// The Allies set up no further east than this column.
+    pub allied_min_col: u8,
+    /// The French set up no further north than this row.
+    pub french_min_row: u8,
+    /// The French set up at least this far from enemy units.
+    pub french_min_distance: u32,
+    /// 14.1: no march or deployment nearer than this to an enemy unit.
+    pub column_min_distance: u32,
+}
+
 /// A playable scenario.
 #[derive(Clone, Debug)]
 pub struct Scenario {
+    /// Free set-up rules (16.2), or `None` for a printed set-up.
+    pub free: Option<FreeSetup>,
     /// Id.
     pub id: String,
     /// Name.
@@ -1099,8 +1116,31 @@ impl Scenario {
                 ));
             }
         }
+        let free = sf.free_setup.as_ref().map(|f| {
+            mark(&f.prov, "scenario [free_setup]", &mut prov);
+            FreeSetup {
+                allied_max_row: f.allied_max_row,
+                allied_min_col: f.allied_min_col,
+                french_min_row: f.french_min_row,
+                french_min_distance: f.french_min_distance,
+                column_min_distance: f.column_min_distance,
+            }
+        });
+        if free.is_none() && setup.len() != units.len() {
+            let missing: Vec<&str> = units
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| !placed.contains(&(*i as UnitIx)))
+                .map(|(_, u)| u.id.as_str())
+                .collect();
+            errs.push(format!(
+                "scenario [[setup]]: units not set up: {}",
+                missing.join(", ")
+            ));
+        }
         if errs.is_empty() {
             Ok(Scenario {
+                free,
                 id: s.id.clone(),
                 name: s.name.clone(),
                 turns: s.turns,

@@ -34,6 +34,10 @@ pub mod flag {
     pub const DONE: u32 = 1 << 12;
     /// Turned in place in the current activation (8.8, 6.4, 6.6).
     pub const TURNED: u32 = 1 << 13;
+    /// Off the map: waiting to enter in march column (14, 16.2) or routed off (16.2 note).
+    pub const OFFMAP: u32 = 1 << 14;
+    /// In march column or deploying this turn (14.1, 14.3: +2 to its attacker).
+    pub const COLUMN: u32 = 1 << 15;
 }
 
 /// One combat unit.
@@ -49,6 +53,9 @@ pub struct UnitState {
     pub order: u8,
     /// Flags, see [`flag`].
     pub flags: u32,
+    /// Hex where it left the map (16.2: a routed French unit re-enters there).
+    #[serde(default)]
+    pub exit: Option<HexId>,
 }
 
 impl UnitState {
@@ -88,6 +95,12 @@ pub struct FormationState {
     pub demoralised: bool,
     /// Commanders of this formation killed (13.1: -1 each).
     pub commanders_lost: u8,
+    /// In march column, entering at this hex (14, 16.2).
+    #[serde(default)]
+    pub column: Option<HexId>,
+    /// Deploying this turn (14.3: the column marker goes at the end of the turn).
+    #[serde(default)]
+    pub deploying: bool,
 }
 
 /// What is being activated.
@@ -133,6 +146,8 @@ pub enum GroupKind {
     Reaction,
     /// 5.3: half movement after a failed activation.
     Half,
+    /// 14: a unit of a march column (doubled MP) or deploying from one.
+    Column,
 }
 
 /// A group moving (8).
@@ -271,6 +286,15 @@ pub enum Frame {
         /// Side.
         side: Side,
     },
+    /// A march column's movement in phase A, or its deployment (14.1, 14.3).
+    Column {
+        /// Side.
+        side: Side,
+        /// Formation.
+        formation: FormationIx,
+        /// Deploying (regular MP) rather than marching (doubled MP).
+        deploy: bool,
+    },
     /// Place an aide de camp with a unit of the formation (11.4).
     PlaceAide {
         /// Side.
@@ -283,6 +307,10 @@ pub enum Frame {
 /// Phases of the turn when no frame is pending (rule 4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Phase {
+    /// 16.2 free set-up (see [`SetupState`]).
+    Setup,
+    /// A: marching movement of this side's columns (14).
+    March(Side),
     /// B: rally phase of the active player (12.2, 12.5).
     Rally,
     /// B: the active player fires his redoubts.
@@ -297,6 +325,40 @@ pub enum Phase {
     EndOfTurn,
     /// The game is over.
     Over,
+}
+
+/// Stages of the free set-up (16.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SetupStage {
+    /// The Allies place their units.
+    AlliedUnits,
+    /// The Allies place the abattis in a wood.
+    AlliedAbattis,
+    /// The Allies place their commanders.
+    AlliedCommanders,
+    /// The French choose, formation by formation, to set up or to enter in march column.
+    FrenchChoice,
+    /// The French place their units set up on the map.
+    FrenchUnits,
+    /// The French place their commanders.
+    FrenchCommanders,
+}
+
+/// The free set-up in progress (16.2).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SetupState {
+    /// Stage.
+    pub stage: SetupStage,
+    /// Units still to place, in order.
+    pub units: Vec<UnitIx>,
+    /// A unit placed that still needs its facing.
+    pub facing_for: Option<UnitIx>,
+    /// Commanders still to place.
+    pub commanders: Vec<CommanderIx>,
+    /// Formations still to choose (French).
+    pub formations: Vec<FormationIx>,
+    /// Abattis hex chosen.
+    pub abattis: Option<HexId>,
 }
 
 /// Battle perception (15.3) bookkeeping per side.
@@ -356,6 +418,12 @@ pub struct State {
     pub result: Option<(Option<Side>, String, String)>,
     /// Hexes attacked this combat phase (10.1 obligations).
     pub attacked_hexes: Vec<HexId>,
+    /// The free set-up in progress (16.2).
+    #[serde(default)]
+    pub setup: Option<SetupState>,
+    /// Abattis hexes (16.1.4 set-up or chosen in 16.2).
+    #[serde(default)]
+    pub abattis: Vec<HexId>,
 }
 
 /// The direction a unit would move "forward" into.
@@ -398,7 +466,8 @@ impl State {
                         Frame::Rout(_)
                         | Frame::Evade { .. }
                         | Frame::NewArmyCommander { .. }
-                        | Frame::PlaceAide { .. } => 0,
+                        | Frame::PlaceAide { .. }
+                        | Frame::Column { .. } => 0,
                     }
             })
             .sum();
@@ -410,6 +479,12 @@ impl State {
             + self.frames.capacity().saturating_sub(self.frames.len()) * size_of::<Frame>()
             + frames
             + self.attacked_hexes.capacity() * 2
+            + self.abattis.capacity() * 2
+            + self
+                .setup
+                .as_ref()
+                .map(|x| x.units.capacity() * 2 + x.commanders.capacity() + x.formations.capacity())
+                .unwrap_or(0)
             + self
                 .result
                 .as_ref()

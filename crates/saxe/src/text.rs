@@ -163,6 +163,34 @@ impl Saxe {
                 format!("{} takes command of the army", self.cname(*commander))
             }
             Action::PlaceAide { unit } => format!("The aide de camp joins {}", u(*unit)),
+            Action::PlaceUnit { unit, hex } => format!("Set up {} in {hex}", u(*unit)),
+            Action::FaceUnit { facing } => format!("Face {facing:?}"),
+            Action::PlaceAbattis { hex } => format!("Place the abattis in {hex}"),
+            Action::PlaceCommander { commander, hex } => {
+                format!("Set up {} in {hex}", self.cname(*commander))
+            }
+            Action::SetUpOnMap { formation } => format!(
+                "{} sets up on the map",
+                self.sc.formations[usize::from(*formation)].name
+            ),
+            Action::EnterInColumn { formation, hex } => format!(
+                "{} enters in march column at {hex}",
+                self.sc.formations[usize::from(*formation)].name
+            ),
+            Action::March { formation } => format!(
+                "{} marches in column (MP doubled)",
+                self.sc.formations[usize::from(*formation)].name
+            ),
+            Action::Deploy { formation } => format!(
+                "{} deploys",
+                self.sc.formations[usize::from(*formation)].name
+            ),
+            Action::ColumnUnit { unit } => format!("Move {} (column)", u(*unit)),
+            Action::EnterUnit { unit } => format!("{} enters the map", u(*unit)),
+            Action::EndColumn => "End the column's movement".into(),
+            Action::IndependentColumn { unit } => {
+                format!("Move {} in march column (14.4)", u(*unit))
+            }
         }
     }
 
@@ -170,6 +198,16 @@ impl Saxe {
     pub fn decision_text(&self, s: &State) -> String {
         match s.frames.last() {
             None => match s.phase {
+                Phase::Setup => match s.setup.as_ref() {
+                    Some(st) if st.facing_for.is_some() => {
+                        "free set-up: choose the facing of the unit just placed (16.2)".into()
+                    }
+                    Some(st) => format!("free set-up (16.2): {:?}", st.stage),
+                    None => "free set-up".into(),
+                },
+                Phase::March(side) => {
+                    format!("marching movement of the {} columns (14)", side.name())
+                }
                 Phase::Rally => "rally phase".into(),
                 Phase::RedoubtFire => "fire redoubts".into(),
                 Phase::ChooseActivation => "choose a formation to activate".into(),
@@ -223,6 +261,13 @@ impl Saxe {
             }
             Some(Frame::NewArmyCommander { .. }) => "choose a new army commander (11.4)".into(),
             Some(Frame::PlaceAide { .. }) => "place the aide de camp (11.4)".into(),
+            Some(Frame::Column {
+                formation, deploy, ..
+            }) => format!(
+                "{} {} (14)",
+                self.sc.formations[usize::from(*formation)].name,
+                if *deploy { "deploys" } else { "marches" }
+            ),
         }
     }
 
@@ -412,6 +457,105 @@ impl Saxe {
             ));
         }
         out
+    }
+
+    /// Structural checks of a state read from outside, before anything indexes into it.
+    pub fn validate_loaded(&self, s: &State) -> Vec<String> {
+        let mut bad = Vec::new();
+        let (nu, nc, nf) = (
+            self.sc.units.len(),
+            self.sc.commanders.len(),
+            self.sc.formations.len(),
+        );
+        if s.scenario != self.sc.id {
+            bad.push(format!(
+                "state of scenario {:?}, not {:?}",
+                s.scenario, self.sc.id
+            ));
+        }
+        if s.units.len() != nu || s.commanders.len() != nc || s.formations.len() != nf {
+            bad.push(format!(
+                "{} units, {} commanders, {} formations where the scenario has {nu}, {nc}, {nf}",
+                s.units.len(),
+                s.commanders.len(),
+                s.formations.len()
+            ));
+            return bad;
+        }
+        if s.turn == 0 || s.turn > self.sc.turns {
+            bad.push(format!("turn {} outside 1..={}", s.turn, self.sc.turns));
+        }
+        for (i, u) in s.units.iter().enumerate() {
+            if u.hex.is_some_and(|h| !self.sc.map.contains(h)) || u.lost > self.sc.units[i].steps {
+                bad.push(format!(
+                    "unit {} has an impossible hex or loss",
+                    self.sc.units[i].id
+                ));
+            }
+        }
+        if s.commanders
+            .iter()
+            .any(|c| c.hex.is_some_and(|h| !self.sc.map.contains(h)))
+        {
+            bad.push("a commander is off the map".into());
+        }
+        let ok_u = |u: &UnitIx| usize::from(*u) < nu;
+        let ok_h = |h: &HexId| self.sc.map.contains(*h);
+        for f in &s.frames {
+            let fine = match f {
+                Frame::Activation(a) => {
+                    a.commanded.iter().all(ok_u)
+                        && match a.target {
+                            ActTarget::Formation(x) => usize::from(x) < nf,
+                            ActTarget::Independent(u) => ok_u(&u),
+                        }
+                }
+                Frame::Moving(m) => {
+                    m.units.iter().all(ok_u)
+                        && m.units.len() == m.mp.len()
+                        && m.commander.is_none_or(|c| usize::from(c) < nc)
+                        && m.target.as_ref().is_none_or(ok_u)
+                }
+                Frame::Reaction(r) => r
+                    .movers
+                    .iter()
+                    .all(|(u, a, b)| ok_u(u) && ok_h(a) && ok_h(b)),
+                Frame::Combat(c) => {
+                    c.att_units
+                        .iter()
+                        .chain(&c.def_units)
+                        .chain(&c.lost_steps)
+                        .chain(&c.disorg_cav_before)
+                        .all(ok_u)
+                        && c.attackers
+                            .iter()
+                            .chain(&c.defenders)
+                            .chain(&c.evaded)
+                            .chain(&c.evade_queue)
+                            .all(ok_h)
+                }
+                Frame::Losses { hexes, which, .. } => hexes.iter().all(ok_h) && *which < 2,
+                Frame::Retreat(r) => r.units.iter().all(ok_u) && r.visited.iter().all(ok_h),
+                Frame::Rout(r) => ok_u(&r.unit),
+                Frame::Advance(a) => a.options.iter().all(|(x, y)| ok_h(x) && ok_h(y)),
+                Frame::Evade { hex, .. } => ok_h(hex),
+                Frame::NewArmyCommander { .. } => true,
+                Frame::PlaceAide { commander, .. } => usize::from(*commander) < nc,
+                Frame::Column { formation, .. } => usize::from(*formation) < nf,
+            };
+            if !fine {
+                bad.push("a pending decision refers to unknown units, hexes or formations".into());
+            }
+        }
+        if let Some(st) = &s.setup
+            && (!st.units.iter().all(ok_u)
+                || st.facing_for.as_ref().is_some_and(|u| !ok_u(u))
+                || st.commanders.iter().any(|&c| usize::from(c) >= nc)
+                || st.formations.iter().any(|&f| usize::from(f) >= nf))
+        {
+            bad.push("the set-up refers to unknown units".into());
+        }
+        bad
     }
 
     /// Invariants of a position (checked after every action in the playout tests).

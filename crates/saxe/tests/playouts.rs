@@ -7,8 +7,12 @@ use saxe::Saxe;
 use saxe::state::State;
 
 fn rules(options: &[&str]) -> Saxe {
+    scenario("hastenbeck", options)
+}
+
+fn scenario(id: &str, options: &[&str]) -> Saxe {
     let o: Vec<String> = options.iter().map(|s| s.to_string()).collect();
-    Saxe::load("hastenbeck", &o, None).expect("built-in scenario loads") // invariant: shipped data is valid
+    Saxe::load(id, &o, None).expect("built-in scenario loads") // invariant: shipped data is valid
 }
 
 /// Play one game; returns (actions, final state, action ids).
@@ -169,4 +173,22 @@ fn illegal_action_is_refused_and_changes_nothing() {
         );
         assert_eq!(s, before);
     }
+}
+
+#[test]
+fn random_playouts_free_setup_16_2() {
+    let r = scenario("hastenbeck-free", &[]);
+    let mut columns = 0;
+    for seed in 2000..2060 {
+        let (_, end, ids) = playout(&r, seed, seed % 5 == 0);
+        columns += ids
+            .iter()
+            .filter(|i| i.starts_with("enter-in-column:"))
+            .count();
+        assert!(end.setup.is_none(), "seed {seed}: set-up never finished");
+    }
+    assert!(
+        columns > 0,
+        "no French formation ever chose the march column"
+    );
 }
