@@ -86,6 +86,14 @@ impl HexId {
         self.axial().unsigned_distance_to(other.axial())
     }
 
+    /// Whether two hexes are neighbours (a cheap test first: adjacent hexes differ by at most one
+    /// row and one column).
+    pub fn is_adjacent(self, other: Self) -> bool {
+        self.row.abs_diff(other.row) <= 1
+            && self.col.abs_diff(other.col) <= 1
+            && self.distance(other) == 1
+    }
+
     /// The direction of an adjacent hex, if `other` is adjacent.
     pub fn direction_to(self, other: Self) -> Option<Dir> {
         let d = other.axial() - self.axial();

@@ -188,7 +188,7 @@ impl Saxe {
     /// Whether hex `h` lies in the ZoC of a unit of `enemy` (7).
     pub fn in_zoc_of(&self, s: &State, h: HexId, enemy: Side) -> bool {
         s.units.iter().enumerate().any(|(i, us)| {
-            us.hex.is_some_and(|n| n.distance(h) == 1)
+            us.hex.is_some_and(|n| n.is_adjacent(h))
                 && self.side_of(i as UnitIx) == enemy
                 && self.zoc_reaches(s, i as UnitIx, h)
         })
@@ -201,7 +201,7 @@ impl Saxe {
         for (i, us) in s.units.iter().enumerate() {
             let u = i as UnitIx;
             let Some(uh) = us.hex else { continue };
-            if self.side_of(u) != enemy || us.has(flag::ROUTED) || uh.distance(h) != 1 {
+            if self.side_of(u) != enemy || us.has(flag::ROUTED) || !uh.is_adjacent(h) {
                 continue;
             }
             let a = if self.zoc_reaches(s, u, h) {
@@ -321,22 +321,30 @@ impl Saxe {
     /// Hexes reachable by a command radius from `from` (6.1: a line of hexes unaffected by terrain,
     /// not through an enemy unit nor an enemy front or flank hex not occupied by a friend).
     pub fn command_reach(&self, s: &State, from: HexId, radius: u8, side: Side) -> Vec<HexId> {
+        let map = &self.sc.map;
+        let hostile = self.hostile_map(s, side);
+        let mut seen_ix = vec![false; map.len()];
+        if let Some(i) = map.index(from) {
+            seen_ix[i] = true;
+        }
         let mut seen = vec![from];
         let mut frontier = vec![from];
         for _ in 0..radius {
             let mut next = Vec::new();
             for h in frontier {
                 for (_, n) in h.neighbours() {
-                    if !self.sc.map.contains(n) || seen.contains(&n) {
+                    let Some(i) = map.index(n) else { continue };
+                    if seen_ix[i] {
                         continue;
+                    }
+                    seen_ix[i] = true;
+                    if hostile[i] == 1 {
+                        continue; // an enemy unit: not even reached
                     }
                     seen.push(n);
-                    if self.side_at(s, n) == Some(side.other()) {
-                        continue;
-                    }
-                    // The hex itself can be reached (a commander may stand in it) but not traced
-                    // through if hostile.
-                    if !self.hostile_for_commander(s, n, side) {
+                    // A hostile hex can be reached (a commander may stand in it) but not traced
+                    // through.
+                    if hostile[i] == 0 {
                         next.push(n);
                     }
                 }
@@ -344,6 +352,41 @@ impl Saxe {
             frontier = next;
         }
         seen
+    }
+
+    /// Per map hex (row-major, [`crate::scenario::Map::index`]): 1 enemy unit, 2 enemy front or
+    /// flank hex not occupied by a friend, 0 otherwise (6.1, 8.5).
+    pub fn hostile_map(&self, s: &State, side: Side) -> Vec<u8> {
+        let map = &self.sc.map;
+        let mut m = vec![0u8; map.len()];
+        let mut friendly = vec![false; map.len()];
+        for (i, us) in s.units.iter().enumerate() {
+            let Some(h) = us.hex else { continue };
+            let Some(ix) = map.index(h) else { continue };
+            if self.side_of(i as UnitIx) == side {
+                friendly[ix] = true;
+            } else {
+                m[ix] = 1;
+            }
+        }
+        for (i, us) in s.units.iter().enumerate() {
+            let u = i as UnitIx;
+            let Some(h) = us.hex else { continue };
+            if self.side_of(u) == side || us.has(flag::ROUTED) {
+                continue;
+            }
+            for (_, n) in h.neighbours() {
+                let Some(ix) = map.index(n) else { continue };
+                if m[ix] != 0 || friendly[ix] {
+                    continue;
+                }
+                // As enemy_arc_at: front if its ZoC reaches the hex, else the geometric arc.
+                if self.zoc_reaches(s, u, n) || self.arc_toward(s, u, n) != Arc::Rear {
+                    m[ix] = 2;
+                }
+            }
+        }
+        m
     }
 
     /// The army commander of a side (his current hex).

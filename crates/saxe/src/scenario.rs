@@ -257,7 +257,8 @@ pub enum Edge {
 }
 
 impl Map {
-    fn index(&self, h: HexId) -> Option<usize> {
+    /// Index of a hex in row-major order, if on the map.
+    pub fn index(&self, h: HexId) -> Option<usize> {
         if self.contains(h) {
             let w = usize::from(self.cols.1 - self.cols.0 + 1);
             Some(usize::from(h.row - self.rows.0) * w + usize::from(h.col - self.cols.0))
@@ -265,6 +266,16 @@ impl Map {
             None
         }
     }
+    /// Number of hexes.
+    pub fn len(&self) -> usize {
+        self.terrain.len()
+    }
+
+    /// Whether the map has no hexes.
+    pub fn is_empty(&self) -> bool {
+        self.terrain.is_empty()
+    }
+
     /// Whether the hex is on the map.
     pub fn contains(&self, h: HexId) -> bool {
         (self.rows.0..=self.rows.1).contains(&h.row) && (self.cols.0..=self.cols.1).contains(&h.col)
