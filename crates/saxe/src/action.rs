@@ -22,7 +22,11 @@ pub enum Action {
     /// 2b / 9: fire an artillery unit at a hex.
     ArtilleryFire { unit: UnitIx, target: HexId },
     /// 8.5: move the formation commander one hex.
-    CommanderStep { commander: CommanderIx, to: HexId },
+    CommanderStep {
+        commander: CommanderIx,
+        to: HexId,
+        with_army: bool,
+    },
     /// 3a: move one unit (optionally with the formation commander stacked with it).
     MoveUnit { unit: UnitIx, with_commander: bool },
     /// 3b: move a stack.
@@ -82,6 +86,14 @@ pub enum Action {
     Promote { commander: CommanderIx },
     /// 11.4: the aide de camp joins this unit.
     PlaceAide { unit: UnitIx },
+    /// 12.4: this commander accompanies the routed unit.
+    Accompany { commander: CommanderIx },
+    /// 12.4: this accompanying commander stops here.
+    StopAccompanying { commander: CommanderIx },
+    /// B5: the army commander moves with the stack he is with (8.5).
+    ArmyWithStack,
+    /// 8.6: cavalry reaction by the unit's line of battle.
+    CavalryLineReaction { unit: UnitIx },
     /// 16.2: put the next unit in this hex (its facing is chosen next).
     PlaceUnit { unit: UnitIx, hex: HexId },
     /// 16.2: the facing of the unit just placed.

@@ -906,6 +906,9 @@ impl Saxe {
             return;
         };
         let u = r.unit;
+        for &c in &r.commanders {
+            s.commanders[usize::from(c)].hex = Some(to);
+        }
         s.units[usize::from(u)].hex = Some(to);
         s.units[usize::from(u)].order = 20;
         self.renumber(s, to);
@@ -922,6 +925,13 @@ impl Saxe {
         if r.left > 0 {
             for x in others {
                 self.disorganise(s, x, true, "12.4 (routed unit passes through)", ev);
+            }
+            // 12.4: a formation commander the unit passes may go with it.
+            if let Some(f) = self.sc.units[usize::from(u)].formation {
+                let c = self.formation_commander(f);
+                if s.commanders[usize::from(c)].hex == Some(to) && !r.commanders.contains(&c) {
+                    r.offer = vec![c];
+                }
             }
             s.frames.push(Frame::Rout(r));
         } else if !self.stacking_ok(to, &self.units_at(s, to), s) {

@@ -28,11 +28,30 @@ impl Saxe {
                 .into_iter()
                 .map(|to| Action::RetreatTo { to })
                 .collect(),
-            Some(Frame::Rout(r)) => self
-                .rout_options(s, r)
-                .into_iter()
-                .map(|to| Action::RetreatTo { to })
-                .collect(),
+            Some(Frame::Rout(r)) => {
+                if !r.offer.is_empty() {
+                    let mut v: Vec<Action> = r
+                        .offer
+                        .iter()
+                        .map(|&commander| Action::Accompany { commander })
+                        .collect();
+                    v.push(Action::Pass);
+                    return v;
+                }
+                let mut v: Vec<Action> = self
+                    .rout_options(s, r)
+                    .into_iter()
+                    .map(|to| Action::RetreatTo { to })
+                    .collect();
+                if !v.is_empty() {
+                    v.extend(
+                        r.commanders
+                            .iter()
+                            .map(|&commander| Action::StopAccompanying { commander }),
+                    );
+                }
+                v
+            }
             Some(Frame::Advance(a)) => {
                 let mut v = Vec::new();
                 let mut must = !a.options.is_empty();
@@ -160,11 +179,22 @@ impl Saxe {
                 let Some(h) = s.commanders[usize::from(c)].hex else {
                     return Vec::new();
                 };
+                let full = if s.army_moved_with[side.ix()] { 3 } else { 6 };
+                let stack_can = mp == full
+                    && !self.halted(s, side)
+                    && self.combat_units_at(s, h).iter().any(|&u| {
+                        self.side_of(u) == side
+                            && !self.has(s, u, flag::ROUTED)
+                            && !self.has(s, u, flag::MOVED)
+                    });
                 let mut v: Vec<Action> = self
                     .commander_steps(s, h, side, mp)
                     .into_iter()
                     .map(|(to, _)| Action::ArmyStep { to })
                     .collect();
+                if stack_can {
+                    v.push(Action::ArmyWithStack);
+                }
                 if !v.is_empty() {
                     v.push(Action::EndArmyMove);
                 }
@@ -230,8 +260,24 @@ impl Saxe {
             if a.cmdr_mp > 0
                 && let Some(h) = s.commanders[usize::from(c)].hex
             {
+                // 4.B5: the army commander stacked with him may go along (his own B5 move is
+                // then halved).
+                let army_here = self
+                    .army_commander(s, a.side)
+                    .filter(|&ac| s.commanders[usize::from(ac)].hex == Some(h));
                 for (to, _) in self.commander_steps(s, h, a.side, a.cmdr_mp) {
-                    v.push(Action::CommanderStep { commander: c, to });
+                    v.push(Action::CommanderStep {
+                        commander: c,
+                        to,
+                        with_army: false,
+                    });
+                    if army_here.is_some() {
+                        v.push(Action::CommanderStep {
+                            commander: c,
+                            to,
+                            with_army: true,
+                        });
+                    }
                 }
             }
         }
@@ -488,7 +534,18 @@ impl Saxe {
                 v.push(Action::ChangeOrder);
             }
         }
-        if m.kind == GroupKind::Line && m.units.len() >= 2 {
+        let line_like = m.kind == GroupKind::Line
+            || (m.kind == GroupKind::Reaction && {
+                let mut hs: Vec<HexId> = m
+                    .units
+                    .iter()
+                    .filter_map(|&u| s.units[usize::from(u)].hex)
+                    .collect();
+                hs.sort();
+                hs.dedup();
+                hs.len() >= 2
+            });
+        if line_like && m.units.len() >= 2 {
             for &u in &m.units {
                 v.push(Action::Drop { unit: u });
             }
@@ -647,16 +704,52 @@ impl Saxe {
         v
     }
 
+    /// 8.6: the cavalry line of battle of `unit` that may react (unrouted cavalry of its formation
+    /// that has not reacted and is not in an enemy ZoC).
+    fn reaction_line(&self, s: &State, unit: UnitIx, side: Side) -> Vec<UnitIx> {
+        let enemy = side.other();
+        let pool: Vec<UnitIx> = (0..s.units.len() as UnitIx)
+            .filter(|&u| {
+                self.side_of(u) == side
+                    && self.kind(u).is_cavalry()
+                    && !self.has(s, u, flag::ROUTED)
+                    && !self.has(s, u, flag::REACTED)
+                    && s.units[usize::from(u)]
+                        .hex
+                        .is_some_and(|h| !self.in_zoc_of(s, h, enemy))
+            })
+            .collect();
+        self.line_of(s, unit, &pool)
+    }
+
     fn legal_reaction(&self, s: &State, r: &Reaction) -> Vec<Action> {
         let mut v: Vec<Action> = self
             .reaction_guns(s, r)
             .into_iter()
             .map(|(unit, target, _)| Action::ReactionFire { unit, target })
             .collect();
+        let cav = self.reaction_cavalry(s, r);
+        let mut lines: Vec<UnitIx> = Vec::new();
+        for &u in &cav {
+            let line = self.reaction_line(s, u, r.side);
+            let mut hexes: Vec<HexId> = line
+                .iter()
+                .filter_map(|&x| s.units[usize::from(x)].hex)
+                .collect();
+            hexes.sort();
+            hexes.dedup();
+            if hexes.len() >= 2
+                && let Some(&key) = line.iter().min()
+                && !lines.contains(&key)
+            {
+                lines.push(key);
+            }
+        }
+        v.extend(cav.into_iter().map(|unit| Action::CavalryReaction { unit }));
         v.extend(
-            self.reaction_cavalry(s, r)
+            lines
                 .into_iter()
-                .map(|unit| Action::CavalryReaction { unit }),
+                .map(|unit| Action::CavalryLineReaction { unit }),
         );
         if !v.is_empty() {
             v.push(Action::Pass);
@@ -696,11 +789,29 @@ impl Saxe {
             Action::ArtilleryFire { unit, target } => {
                 self.resolve_fire(s, *unit, *target, *target, false, ev)
             }
-            Action::CommanderStep { commander, to } => {
+            Action::CommanderStep {
+                commander,
+                to,
+                with_army,
+            } => {
                 let from = s.commanders[usize::from(*commander)].hex;
                 let cost = from
                     .and_then(|f| self.move_cost(s, Mover::Commander, f, *to))
                     .unwrap_or(1);
+                if *with_army {
+                    let side = self.sc.commanders[usize::from(*commander)].side;
+                    if let Some(ac) = self.army_commander(s, side) {
+                        s.commanders[usize::from(ac)].hex = Some(*to);
+                        s.army_moved_with[side.ix()] = true;
+                        ev.push(Event::rule(
+                            "4.B5",
+                            format!(
+                                "army commander {} goes along (his own move will be halved)",
+                                self.cname(ac)
+                            ),
+                        ));
+                    }
+                }
                 s.commanders[usize::from(*commander)].hex = Some(*to);
                 if let Some(Frame::Activation(act)) = s.frames.last_mut() {
                     act.cmdr_mp = act.cmdr_mp.saturating_sub(cost);
@@ -928,7 +1039,32 @@ impl Saxe {
                     .unwrap_or(*target);
                 self.resolve_fire(s, *unit, *target, victims, true, ev);
             }
-            Action::CavalryReaction { unit } => self.cavalry_reaction(s, *unit, ev),
+            Action::CavalryReaction { unit } => self.cavalry_reaction(s, *unit, false, ev),
+            Action::CavalryLineReaction { unit } => self.cavalry_reaction(s, *unit, true, ev),
+            Action::Pass if matches!(s.frames.last(), Some(Frame::Rout(_))) => {
+                if let Some(Frame::Rout(r)) = s.frames.last_mut() {
+                    r.offer.clear();
+                }
+            }
+            Action::Accompany { commander } => {
+                if let Some(Frame::Rout(r)) = s.frames.last_mut() {
+                    r.offer.retain(|c| c != commander);
+                    r.commanders.push(*commander);
+                }
+                ev.push(Event::rule(
+                    "12.4",
+                    format!("{} goes with the routed unit", self.cname(*commander)),
+                ));
+            }
+            Action::StopAccompanying { commander } => {
+                if let Some(Frame::Rout(r)) = s.frames.last_mut() {
+                    r.commanders.retain(|c| c != commander);
+                }
+                ev.push(Event::rule(
+                    "12.4",
+                    format!("{} stops here", self.cname(*commander)),
+                ));
+            }
             Action::Pass => {
                 match s.frames.last() {
                     Some(Frame::Evade { hex, .. }) => ev.push(Event::rule(
@@ -1046,6 +1182,59 @@ impl Saxe {
                 }
             }
             Action::EndArmyMove => self.next_phase(s, ev),
+            Action::ArmyWithStack => {
+                // 8.5 / 4.B5: the stack moves with its own MP and takes him along; units that
+                // already moved this turn stay (a decision, see docs/rules-decisions.md).
+                let side = s.active;
+                let Some(ac) = self.army_commander(s, side) else {
+                    return;
+                };
+                let Some(h) = s.commanders[usize::from(ac)].hex else {
+                    return;
+                };
+                let units: Vec<UnitIx> = self
+                    .units_at(s, h)
+                    .into_iter()
+                    .filter(|&u| {
+                        self.side_of(u) == side
+                            && self.kind(u) != Kind::Redoubt
+                            && !self.has(s, u, flag::ROUTED)
+                            && !self.has(s, u, flag::MOVED)
+                            && !(self.kind(u) == Kind::Artillery && self.has(s, u, flag::FIRED))
+                    })
+                    .collect();
+                let mp = units
+                    .iter()
+                    .map(|&u| self.sc.units[usize::from(u)].mp)
+                    .collect();
+                for &u in &units {
+                    s.units[usize::from(u)].set(flag::MOVED, true);
+                }
+                s.phase = Phase::ArmyCommander(0);
+                ev.push(Event::rule(
+                    "4.B5",
+                    format!(
+                        "army commander {} moves with {}",
+                        self.cname(ac),
+                        units
+                            .iter()
+                            .map(|&u| self.uname(u))
+                            .collect::<Vec<_>>()
+                            .join(" + ")
+                    ),
+                ));
+                s.frames.push(Frame::Moving(Moving {
+                    side,
+                    kind: GroupKind::Stack,
+                    units,
+                    mp,
+                    vertices: 0,
+                    tested: Vec::new(),
+                    commander: Some(ac),
+                    hexes: 0,
+                    target: None,
+                }));
+            }
             Action::Promote { commander } => {
                 let Some(Frame::NewArmyCommander { side }) = s.frames.pop() else {
                     return;
@@ -1351,17 +1540,24 @@ impl Saxe {
         }
     }
 
-    fn cavalry_reaction(&self, s: &mut State, unit: UnitIx, ev: &mut Vec<Event>) {
+    fn cavalry_reaction(&self, s: &mut State, unit: UnitIx, line: bool, ev: &mut Vec<Event>) {
         let Some(Frame::Reaction(r)) = s.frames.last().cloned() else {
             return;
         };
         let Some(h) = s.units[usize::from(unit)].hex else {
             return;
         };
-        let stack: Vec<UnitIx> = self
-            .combat_units_at(s, h)
-            .into_iter()
-            .filter(|&u| self.kind(u).is_cavalry())
+        let stack: Vec<UnitIx> = if line {
+            self.reaction_line(s, unit, r.side)
+        } else {
+            self.combat_units_at(s, h)
+                .into_iter()
+                .filter(|&u| self.kind(u).is_cavalry())
+                .collect()
+        };
+        let hexes: Vec<HexId> = stack
+            .iter()
+            .filter_map(|&u| s.units[usize::from(u)].hex)
             .collect();
         for &u in &stack {
             s.units[usize::from(u)].set(flag::REACTED, true);
@@ -1373,13 +1569,16 @@ impl Saxe {
         let mut why = Vec::new();
         if let Some(f) = f {
             let c = self.formation_commander(f);
-            if s.commanders[usize::from(c)].hex != Some(h) {
+            if !s.commanders[usize::from(c)]
+                .hex
+                .is_some_and(|ch| hexes.contains(&ch))
+            {
                 target_v -= 1;
                 why.push("formation commander not stacked −1");
             }
             target_v -= i32::from(s.commanders[usize::from(c)].aides);
         }
-        if self.army_hex(s, side) == Some(h) {
+        if self.army_hex(s, side).is_some_and(|ah| hexes.contains(&ah)) {
             target_v += 1;
             why.push("army commander stacked +1");
         }
@@ -1411,7 +1610,13 @@ impl Saxe {
         let target = r
             .movers
             .iter()
-            .min_by_key(|&&(_, _, to)| to.distance(h))
+            .min_by_key(|&&(_, _, to)| {
+                hexes
+                    .iter()
+                    .map(|x| x.distance(to))
+                    .min()
+                    .unwrap_or(u32::MAX)
+            })
             .map(|x| x.0);
         let mp = stack
             .iter()

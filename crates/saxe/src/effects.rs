@@ -177,11 +177,28 @@ impl Saxe {
                 m.mp.remove(i);
             }
         }
-        s.frames.push(Frame::Rout(Rout {
+        let r = self.new_rout(s, u);
+        s.frames.push(Frame::Rout(r));
+    }
+
+    /// A rout movement of three hexes for `u` (12.4); commanders stacked with it are offered to go
+    /// along.
+    pub fn new_rout(&self, s: &State, u: UnitIx) -> Rout {
+        let side = self.side_of(u);
+        let offer = s.units[usize::from(u)]
+            .hex
+            .map(|h| self.commanders_at(s, h))
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|&c| self.sc.commanders[usize::from(c)].side == side)
+            .collect();
+        Rout {
             side,
             unit: u,
             left: 3,
-        }));
+            commanders: Vec::new(),
+            offer,
+        }
     }
 
     /// A morale test of a stack (12.1): one roll with the top unit's morale (combat) or the best

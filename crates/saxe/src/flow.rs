@@ -80,6 +80,7 @@ impl Saxe {
             result: None,
             attacked_hexes: Vec::new(),
             setup: None,
+            army_moved_with: [false, false],
             abattis: sc.abattis.clone(),
         };
         s.phase = Phase::March(sc.first);
@@ -355,7 +356,12 @@ impl Saxe {
                 for u in s.units.iter_mut() {
                     u.set(flag::ATTACKED, false);
                 }
-                Phase::ArmyCommander(6)
+                // 4.B5: halved if he moved with a formation commander.
+                Phase::ArmyCommander(if s.army_moved_with[s.active.ix()] {
+                    3
+                } else {
+                    6
+                })
             }
             Phase::ArmyCommander(_) => {
                 if s.second {
@@ -557,6 +563,7 @@ impl Saxe {
     /// End of turn (4.C).
     fn end_of_turn(&self, s: &mut State, ev: &mut Vec<Event>) {
         self.end_of_turn_columns(s);
+        s.army_moved_with = [false, false];
         for c in s.commanders.iter_mut() {
             c.flipped = false;
         }
@@ -895,11 +902,8 @@ impl Saxe {
                 "12.4",
                 format!("{} (routed) must continue its rout", self.uname(u)),
             ));
-            s.frames.push(Frame::Rout(Rout {
-                side,
-                unit: u,
-                left: 3,
-            }));
+            let r = self.new_rout(s, u);
+            s.frames.push(Frame::Rout(r));
         }
     }
 

@@ -247,8 +247,24 @@ impl Ruleset for Saxe {
             Action::ArtilleryFire { unit, target } => {
                 format!("art-fire:{}:{target}", self.uid(*unit))
             }
-            Action::CommanderStep { commander, to } => {
-                format!("commander-step:{}:{to}", self.cid(*commander))
+            Action::CommanderStep {
+                commander,
+                to,
+                with_army,
+            } => {
+                format!(
+                    "commander-step:{}:{to}{}",
+                    self.cid(*commander),
+                    if *with_army { "+army" } else { "" }
+                )
+            }
+            Action::Accompany { commander } => format!("accompany:{}", self.cid(*commander)),
+            Action::StopAccompanying { commander } => {
+                format!("stop-accompanying:{}", self.cid(*commander))
+            }
+            Action::ArmyWithStack => "army-with-stack".into(),
+            Action::CavalryLineReaction { unit } => {
+                format!("cavalry-line-reaction:{}", self.uid(*unit))
             }
             Action::MoveUnit {
                 unit,

@@ -233,6 +233,13 @@ pub struct Rout {
     pub unit: UnitIx,
     /// Hexes still to go.
     pub left: u8,
+    /// Commanders accompanying the rout (12.4).
+    #[serde(default)]
+    pub commanders: Vec<CommanderIx>,
+    /// Commanders who may now choose to accompany it (12.4: stacked with it, or its formation
+    /// commander when it passes through his hex).
+    #[serde(default)]
+    pub offer: Vec<CommanderIx>,
 }
 
 /// Advance after combat (11.3).
@@ -421,6 +428,9 @@ pub struct State {
     /// The free set-up in progress (16.2).
     #[serde(default)]
     pub setup: Option<SetupState>,
+    /// The army commander moved with a formation commander this turn (4.B5: his move is halved).
+    #[serde(default)]
+    pub army_moved_with: [bool; 2],
     /// Abattis hexes (16.1.4 set-up or chosen in 16.2).
     #[serde(default)]
     pub abattis: Vec<HexId>,

@@ -37,8 +37,33 @@ impl Saxe {
                 }
             ),
             Action::ArtilleryFire { unit, target } => format!("{} fires at {target}", u(*unit)),
-            Action::CommanderStep { commander, to } => {
-                format!("{} moves to {to}", self.cname(*commander))
+            Action::CommanderStep {
+                commander,
+                to,
+                with_army,
+            } => {
+                format!(
+                    "{} moves to {to}{}",
+                    self.cname(*commander),
+                    if *with_army {
+                        " with the army commander"
+                    } else {
+                        ""
+                    }
+                )
+            }
+            Action::Accompany { commander } => format!(
+                "{} goes with the routed unit (12.4)",
+                self.cname(*commander)
+            ),
+            Action::StopAccompanying { commander } => {
+                format!("{} stops following the rout here", self.cname(*commander))
+            }
+            Action::ArmyWithStack => {
+                "The army commander moves with the stack he is with (8.5)".into()
+            }
+            Action::CavalryLineReaction { unit } => {
+                format!("Cavalry reaction with the line of {}", u(*unit))
             }
             Action::MoveUnit {
                 unit,
