@@ -211,6 +211,9 @@ pub struct UnitEntry {
     /// Grenadiers.
     #[serde(default)]
     pub grenadiers: bool,
+    /// In play only with this game option (a counter of an optional rule).
+    #[serde(default)]
+    pub optional: Option<String>,
     /// Provenance.
     #[serde(flatten)]
     pub prov: Provenance,

@@ -24,6 +24,9 @@ impl Saxe {
             .collect();
         let mut counts: std::collections::HashMap<HexId, u8> = Default::default();
         for p in &sc.setup {
+            if !self.in_play(&options, p.unit) {
+                continue;
+            }
             let o = counts.entry(p.hex).or_insert(0);
             units[usize::from(p.unit)] = UnitState {
                 hex: Some(p.hex),
@@ -98,6 +101,15 @@ impl Saxe {
         ));
         self.run(&mut s, ev);
         s
+    }
+
+    /// Whether a unit is in this game (optional counters need their option).
+    pub fn in_play(&self, options: &Options, u: UnitIx) -> bool {
+        match self.sc.units[usize::from(u)].optional.as_deref() {
+            None => true,
+            Some("armentieres-artillery") => options.armentieres_artillery,
+            Some(_) => false,
+        }
     }
 
     /// Who decides now.

@@ -24,7 +24,7 @@ impl Saxe {
         s.phase = Phase::Setup;
         s.setup = Some(SetupState {
             stage: SetupStage::AlliedUnits,
-            units: self.setup_order(Side::Allies, |_| true),
+            units: self.setup_order(s, Side::Allies, |_| true),
             facing_for: None,
             commanders: Vec::new(),
             formations: Vec::new(),
@@ -33,9 +33,9 @@ impl Saxe {
     }
 
     /// Units of a side in set-up order: formations in order of battle, independents last.
-    fn setup_order(&self, side: Side, keep: impl Fn(UnitIx) -> bool) -> Vec<UnitIx> {
+    fn setup_order(&self, s: &State, side: Side, keep: impl Fn(UnitIx) -> bool) -> Vec<UnitIx> {
         let mut v: Vec<UnitIx> = (0..self.sc.units.len() as UnitIx)
-            .filter(|&u| self.side_of(u) == side && keep(u))
+            .filter(|&u| self.side_of(u) == side && self.in_play(&s.options, u) && keep(u))
             .collect();
         v.sort_by_key(|&u| (self.sc.units[usize::from(u)].formation.is_none(), u));
         v
@@ -284,7 +284,9 @@ impl Saxe {
                 st.formations.retain(|f| f != formation);
                 s.formations[usize::from(*formation)].column = Some(*hex);
                 for u in 0..s.units.len() as UnitIx {
-                    if self.sc.units[usize::from(u)].formation == Some(*formation) {
+                    if self.sc.units[usize::from(u)].formation == Some(*formation)
+                        && self.in_play(&s.options, u)
+                    {
                         s.units[usize::from(u)].set(flag::OFFMAP | flag::COLUMN, true);
                     }
                 }
@@ -328,7 +330,7 @@ impl Saxe {
                     }
                     SetupStage::FrenchChoice => {
                         st.stage = SetupStage::FrenchUnits;
-                        st.units = self.setup_order(Side::French, |u| {
+                        st.units = self.setup_order(s, Side::French, |u| {
                             self.sc.units[usize::from(u)]
                                 .formation
                                 .is_none_or(|f| s.formations[usize::from(f)].column.is_none())

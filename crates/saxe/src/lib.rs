@@ -73,12 +73,12 @@ pub fn catalogue() -> Vec<ScenarioInfo> {
         ScenarioInfo {
             id: "hastenbeck",
             name: "Hastenbeck 1757 — historical scenario (16.1)",
-            options: vec!["perception"],
+            options: vec!["perception", "armentieres-artillery"],
         },
         ScenarioInfo {
             id: "hastenbeck-free",
             name: "Hastenbeck 1757 — free set-up (16.2)",
-            options: vec!["perception"],
+            options: vec!["perception", "armentieres-artillery"],
         },
     ]
 }
@@ -168,6 +168,9 @@ impl Saxe {
         for o in options {
             match o.as_str() {
                 "perception" if info.options.contains(&"perception") => opts.perception = true,
+                "armentieres-artillery" if info.options.contains(&"armentieres-artillery") => {
+                    opts.armentieres_artillery = true
+                }
                 other => {
                     return Err(vec![format!(
                         "unknown option {other:?} for {scenario} (known: {})",

@@ -189,6 +189,8 @@ pub struct UnitDef {
     pub grenadiers: bool,
     /// Steps (1.1.4).
     pub steps: u8,
+    /// In play only with this game option.
+    pub optional: Option<String>,
 }
 
 /// A formation.
@@ -918,6 +920,7 @@ impl Scenario {
                 crossed_swords: u.crossed_swords,
                 grenadiers: u.grenadiers,
                 steps,
+                optional: u.optional.clone(),
             });
         }
         for u in &units {
@@ -929,7 +932,8 @@ impl Scenario {
                         u.id
                     ));
                 }
-                if u.kind != Kind::Redoubt {
+                // 13.1: the printed values count the standard counters (optional ones are not).
+                if u.kind != Kind::Redoubt && u.optional.is_none() {
                     f.initial_steps += u32::from(u.steps);
                 }
             }

@@ -386,6 +386,9 @@ pub struct Perception {
 pub struct Options {
     /// 15.3 battle perception.
     pub perception: bool,
+    /// 16.2 option: the 6L artillery with Armentières.
+    #[serde(default)]
+    pub armentieres_artillery: bool,
 }
 
 /// The whole state.

@@ -176,6 +176,16 @@ fn illegal_action_is_refused_and_changes_nothing() {
 }
 
 #[test]
+fn random_playouts_with_the_armentieres_artillery_option() {
+    for id in ["hastenbeck", "hastenbeck-free"] {
+        let r = scenario(id, &["armentieres-artillery", "perception"]);
+        for seed in 3000..3015 {
+            playout(&r, seed, seed % 3 == 0);
+        }
+    }
+}
+
+#[test]
 fn random_playouts_free_setup_16_2() {
     let r = scenario("hastenbeck-free", &[]);
     let mut columns = 0;
