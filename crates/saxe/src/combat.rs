@@ -416,12 +416,15 @@ impl Saxe {
                     .collect();
                 let mut options = Vec::new();
                 for &v in &vacated_def {
+                    // 13.1: a demoralised formation does not enter an enemy ZoC voluntarily.
+                    let into_zoc = self.in_zoc_of(s, v, side.other());
                     for &a in &c.attackers {
                         if a.distance(v) == 1
                             && self.units_at(s, a).iter().any(|&u| {
                                 !self.kind(u).is_guns()
                                     && !self.has(s, u, flag::ROUTED)
                                     && self.side_of(u) == side
+                                    && !(into_zoc && self.demoralised(s, u))
                             })
                         {
                             options.push((a, v));

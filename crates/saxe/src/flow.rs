@@ -479,13 +479,25 @@ impl Saxe {
                         format!("{} reorganised (not in an enemy ZoC)", self.uname(u)),
                     ));
                 } else {
-                    let stack: Vec<UnitIx> = vec![u];
+                    // 12.1: one test per stack with the best morale of the stack; the first
+                    // disorganised unit of the stack tests for all of them.
+                    let stack: Vec<UnitIx> = self
+                        .combat_units_at(s, h)
+                        .into_iter()
+                        .filter(|&x| self.has(s, x, flag::DISORG) && self.side_of(x) == side)
+                        .collect();
+                    if stack.first() != Some(&u) {
+                        continue;
+                    }
                     if self.morale_test(s, &stack, 1, true, "in an enemy ZoC (12.2)", "12.2", ev) {
-                        s.units[usize::from(u)].set(flag::DISORG | flag::DISORG_BY_COMBAT, false);
-                        ev.push(Event::rule(
-                            "12.2",
-                            format!("{} reorganised", self.uname(u)),
-                        ));
+                        for &x in &stack {
+                            s.units[usize::from(x)]
+                                .set(flag::DISORG | flag::DISORG_BY_COMBAT, false);
+                            ev.push(Event::rule(
+                                "12.2",
+                                format!("{} reorganised", self.uname(x)),
+                            ));
+                        }
                     }
                 }
             }
