@@ -424,7 +424,7 @@ impl Saxe {
                                 !self.kind(u).is_guns()
                                     && !self.has(s, u, flag::ROUTED)
                                     && self.side_of(u) == side
-                                    && !(into_zoc && self.demoralised(s, u))
+                                    && (!into_zoc || !self.demoralised(s, u))
                             })
                         {
                             options.push((a, v));
