@@ -6,7 +6,6 @@ use clap::{Parser, Subcommand};
 use engine::{DynGame, Game, GameRecord, RECORD_FORMAT, RECORD_VERSION};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 #[derive(Parser)]
@@ -262,8 +261,9 @@ fn run(cli: Cli) -> Result<()> {
             for n in &names {
                 ai::agent(n, 0).map_err(|e| anyhow!(e))?;
             }
-            // Check the scenario once before spawning work.
-            open(&scenario, &options, dd, seed)?;
+            // Check the scenario once before spawning work; it also lists the victory levels.
+            let (probe, _) = open(&scenario, &options, dd, seed)?;
+            let levels = probe.outcome_levels();
             let pb = ProgressBar::new(games);
             pb.set_style(
                 ProgressStyle::with_template(
@@ -290,12 +290,18 @@ fn run(cli: Cli) -> Result<()> {
                 })
                 .collect();
             pb.finish_and_clear();
-            let mut table: BTreeMap<(String, String), u64> = BTreeMap::new();
+            // Every level the rules know, in the book's order, then anything else seen.
+            let mut table: Vec<((String, String), u64)> =
+                levels.into_iter().map(|k| (k, 0)).collect();
             let mut actions = 0usize;
             for r in results {
                 let (level, rule, n) = r?;
                 actions += n;
-                *table.entry((level, rule)).or_default() += 1;
+                let key = (level, rule);
+                match table.iter_mut().find(|(k, _)| *k == key) {
+                    Some((_, c)) => *c += 1,
+                    None => table.push((key, 1)),
+                }
             }
             if json {
                 let rows: Vec<_> = table.iter().map(|((l, r), c)| serde_json::json!({"level": l, "rule": r, "games": c, "share": *c as f64 / games as f64})).collect();

@@ -108,6 +108,11 @@ pub trait Ruleset {
     /// Check the ruleset's invariants; a description of each violation.
     fn check_invariants(&self, state: &Self::State) -> Vec<String>;
 
+    /// Every way a game can end, as (level, rule), for tables of results. Default: none listed.
+    fn outcome_levels(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+
     /// Check that a state read from outside (a saved game) fits this scenario before it is used;
     /// every problem found. The default checks nothing beyond the invariants' preconditions.
     fn validate_state(&self, _state: &Self::State) -> Vec<String> {
@@ -162,6 +167,8 @@ pub trait DynGame: Send {
     fn render(&self, seat: Option<Seat>) -> String;
     /// Invariant violations.
     fn invariants(&self) -> Vec<String>;
+    /// Every way a game can end, as (level, rule).
+    fn outcome_levels(&self) -> Vec<(String, String)>;
     /// Number of legal actions (cheaper than `legal` for agents).
     fn legal_count(&self) -> usize;
     /// Apply the `i`-th legal action.
@@ -268,6 +275,9 @@ where
     }
     fn invariants(&self) -> Vec<String> {
         self.rules.check_invariants(&self.state)
+    }
+    fn outcome_levels(&self) -> Vec<(String, String)> {
+        self.rules.outcome_levels()
     }
     fn legal_count(&self) -> usize {
         if self.decider().is_none() {

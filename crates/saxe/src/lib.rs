@@ -365,6 +365,27 @@ impl Ruleset for Saxe {
     fn check_invariants(&self, state: &State) -> Vec<String> {
         self.invariants(state)
     }
+    fn outcome_levels(&self) -> Vec<(String, String)> {
+        let mut v: Vec<(String, String)> = [
+            ("Tremendous French victory", "15.1"),
+            ("Tremendous French victory", "15.3"),
+            ("Brilliant French victory", "15.2"),
+            ("Brilliant French victory", "15.3"),
+            ("Limited French victory", "15.2"),
+            ("Limited French victory", "15.3"),
+            ("Forfeited game", "15.2"),
+            ("Limited Allied victory", "15.2"),
+            ("Brilliant Allied victory", "15.2"),
+            ("Tremendous Allied victory", "15.2"),
+        ]
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+        if !self.options.perception {
+            v.retain(|(_, r)| r != "15.3");
+        }
+        v
+    }
     fn validate_state(&self, state: &State) -> Vec<String> {
         self.validate_loaded(state)
     }
