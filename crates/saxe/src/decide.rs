@@ -646,7 +646,6 @@ impl Saxe {
 
     fn reaction_guns(&self, s: &State, r: &Reaction) -> Vec<(UnitIx, HexId, HexId)> {
         let mut v = Vec::new();
-        let range = u32::from(self.sc.tables.raw.artillery.max_range);
         for g in 0..s.units.len() as UnitIx {
             if self.side_of(g) != r.side
                 || !self.kind(g).is_guns()
@@ -659,14 +658,9 @@ impl Saxe {
             let Some(gh) = s.units[usize::from(g)].hex else {
                 continue;
             };
-            let f = s.units[usize::from(g)].facing;
             for &(_, from, to) in &r.movers {
                 for aim in [from, to] {
-                    let d = gh.distance(aim);
-                    if d >= 1
-                        && d <= range
-                        && f.in_fire_arc(gh, aim)
-                        && self.line_of_sight(s, gh, aim)
+                    if self.can_aim(s, g, gh, aim)
                         && !v
                             .iter()
                             .any(|x: &(UnitIx, HexId, HexId)| x.0 == g && x.1 == aim)

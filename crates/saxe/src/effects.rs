@@ -586,22 +586,23 @@ impl Saxe {
         let Some(from) = s.units[usize::from(gun)].hex else {
             return Vec::new();
         };
-        let facing = s.units[usize::from(gun)].facing;
-        let range = u32::from(self.sc.tables.raw.artillery.max_range);
         let enemy = self.side_of(gun).other();
         let mut out: Vec<HexId> = self
             .occupied_hexes(s, enemy)
             .into_iter()
-            .filter(|&h| {
-                let d = from.distance(h);
-                d >= 1
-                    && d <= range
-                    && facing.in_fire_arc(from, h)
-                    && !self.combat_units_at(s, h).is_empty()
-                    && self.line_of_sight(s, from, h)
-            })
+            .filter(|&h| !self.combat_units_at(s, h).is_empty() && self.can_aim(s, gun, from, h))
             .collect();
         out.sort();
         out
+    }
+
+    /// Whether a gun at `from` may aim at `aim` (9.1 range and fire arc, 9.4 line of sight).
+    pub fn can_aim(&self, s: &State, gun: UnitIx, from: HexId, aim: HexId) -> bool {
+        let range = u32::from(self.sc.tables.raw.artillery.max_range);
+        let d = from.distance(aim);
+        d >= 1
+            && d <= range
+            && s.units[usize::from(gun)].facing.in_fire_arc(from, aim)
+            && self.line_of_sight(s, from, aim)
     }
 }
