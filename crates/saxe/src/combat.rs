@@ -86,7 +86,42 @@ impl Saxe {
             .collect()
     }
 
-    /// Every legal attack declaration now (10.1).
+    /// Hexes of the active side's stacks of unrouted infantry or cavalry, attacked or not.
+    fn all_stack_hexes(&self, s: &State) -> Vec<HexId> {
+        let side = s.active;
+        let mut v: Vec<HexId> = s
+            .units
+            .iter()
+            .enumerate()
+            .filter(|(i, u)| {
+                let ui = *i as UnitIx;
+                self.side_of(ui) == side && !self.kind(ui).is_guns() && !u.has(flag::ROUTED)
+            })
+            .filter_map(|(_, u)| u.hex)
+            .collect();
+        v.sort();
+        v.dedup();
+        v
+    }
+
+    /// 10.1 note: the mandatory targets of a stack that no other friendly stack has in its own
+    /// ZoC. A stack with such targets must attack, and must attack all of them at once.
+    pub fn sole_mandatory_targets(&self, s: &State, a: HexId) -> Vec<HexId> {
+        let others: Vec<(HexId, Vec<HexId>)> = self
+            .all_stack_hexes(s)
+            .into_iter()
+            .filter(|&x| x != a)
+            .map(|x| (x, self.attack_targets(s, x)))
+            .collect();
+        self.mandatory_targets(s, a)
+            .into_iter()
+            .filter(|e| !others.iter().any(|(_, t)| t.contains(e)))
+            .collect()
+    }
+
+    /// Every legal attack declaration now (10.1): one stack against any set of the enemy hexes in
+    /// its front (but including all its sole mandatory targets), or several stacks against one hex
+    /// that is the only enemy in each one's front.
     pub fn legal_attacks(&self, s: &State) -> Vec<(Vec<HexId>, Vec<HexId>)> {
         let att = self.attacker_hexes(s);
         let mut out = Vec::new();
@@ -94,6 +129,19 @@ impl Saxe {
             .iter()
             .map(|&a| (a, self.attack_targets(s, a)))
             .collect();
+        for (a, t) in &targets {
+            let sole = self.sole_mandatory_targets(s, *a);
+            let n = t.len().min(6);
+            for mask in 1u32..(1 << n) {
+                let d: Vec<HexId> = (0..n)
+                    .filter(|i| mask & (1 << i) != 0)
+                    .map(|i| t[i])
+                    .collect();
+                if sole.iter().all(|e| d.contains(e)) {
+                    out.push((vec![*a], d));
+                }
+            }
+        }
         let mut enemy: Vec<HexId> = targets
             .iter()
             .flat_map(|(_, t)| t.iter().copied())
@@ -101,32 +149,11 @@ impl Saxe {
         enemy.sort();
         enemy.dedup();
         for &e in &enemy {
-            let able: Vec<HexId> = targets
-                .iter()
-                .filter(|(_, t)| t.contains(&e))
-                .map(|(a, _)| *a)
-                .collect();
-            for &(a, ref t) in &targets {
-                if !t.contains(&e) {
-                    continue;
-                }
-                out.push((vec![a], vec![e]));
-                for &e2 in t {
-                    if e2 > e {
-                        out.push((vec![a], vec![e, e2]));
-                    }
-                }
-            }
             // Several stacks against one hex: each must have only that enemy in its ZoC.
-            let solo: Vec<HexId> = able
+            let solo: Vec<HexId> = targets
                 .iter()
-                .copied()
-                .filter(|a| {
-                    targets
-                        .iter()
-                        .find(|(x, _)| x == a)
-                        .is_some_and(|(_, t)| t.len() == 1)
-                })
+                .filter(|(_, t)| t.len() == 1 && t[0] == e)
+                .map(|(a, _)| *a)
                 .collect();
             let n = solo.len().min(6);
             for mask in 1u32..(1 << n) {
@@ -140,20 +167,34 @@ impl Saxe {
                 out.push((group, vec![e]));
             }
         }
+        out.sort();
         out
     }
 
-    /// Whether the combat phase may end (10.1): no attack that would meet an unmet obligation is
-    /// still possible.
+    /// Whether the combat phase may end (10.1): every stack that alone faces a mandatory target has
+    /// attacked, and every enemy hex some stack is obliged to attack has been attacked, as far as
+    /// any attack is still possible.
     pub fn combat_may_end(&self, s: &State, attacks: &[(Vec<HexId>, Vec<HexId>)]) -> bool {
         let att = self.attacker_hexes(s);
-        let must: Vec<HexId> = att
+        // A stack that is the only one facing one of its mandatory targets must attack.
+        if att.iter().any(|&a| {
+            !self.sole_mandatory_targets(s, a).is_empty()
+                && attacks.iter().any(|(x, _)| x.contains(&a))
+        }) {
+            return false;
+        }
+        // Every mandatory target (of any stack, attacked or not) must be attacked by someone.
+        let mut required: Vec<HexId> = self
+            .all_stack_hexes(s)
             .into_iter()
-            .filter(|&a| !self.mandatory_targets(s, a).is_empty())
+            .flat_map(|a| self.mandatory_targets(s, a))
+            .filter(|e| !s.attacked_hexes.contains(e))
             .collect();
+        required.sort();
+        required.dedup();
         !attacks
             .iter()
-            .any(|(a, _)| a.iter().any(|x| must.contains(x)))
+            .any(|(_, d)| d.iter().any(|e| required.contains(e)))
     }
 
     /// Declare an attack (10.1); resolution continues in [`Saxe::progress_combat`].

@@ -1007,11 +1007,7 @@ impl Saxe {
                     "8.4",
                     format!(
                         "{} fall back out of the enemy ZoC to {to} (all MP)",
-                        m.units
-                            .iter()
-                            .map(|&u| self.uname(u))
-                            .collect::<Vec<_>>()
-                            .join(" + ")
+                        self.names(&m.units)
                     ),
                 ));
                 s.frames.pop();
@@ -1148,14 +1144,7 @@ impl Saxe {
                 }
                 ev.push(Event::rule(
                     "11.3",
-                    format!(
-                        "{} advance into {to}",
-                        movers
-                            .iter()
-                            .map(|&u| self.uname(u))
-                            .collect::<Vec<_>>()
-                            .join(" + ")
-                    ),
+                    format!("{} advance into {to}", self.names(&movers)),
                 ));
                 self.update_control(s, ev);
             }
@@ -1210,11 +1199,7 @@ impl Saxe {
                     format!(
                         "army commander {} moves with {}",
                         self.cname(ac),
-                        units
-                            .iter()
-                            .map(|&u| self.uname(u))
-                            .collect::<Vec<_>>()
-                            .join(" + ")
+                        self.names(&units)
                     ),
                 ));
                 s.frames.push(Frame::Moving(Moving {
@@ -1367,14 +1352,7 @@ impl Saxe {
         };
         ev.push(Event::rule(
             rule,
-            format!(
-                "{} begin to move",
-                units
-                    .iter()
-                    .map(|&u| self.uname(u))
-                    .collect::<Vec<_>>()
-                    .join(" + ")
-            ),
+            format!("{} begin to move", self.names(&units)),
         ));
         s.frames.push(Frame::Moving(Moving {
             side,
@@ -1519,11 +1497,7 @@ impl Saxe {
             "8.3",
             format!(
                 "{} turn one vertex to {:?}",
-                m.units
-                    .iter()
-                    .map(|&u| self.uname(u))
-                    .collect::<Vec<_>>()
-                    .join(" + "),
+                self.names(&m.units),
                 f.unwrap_or(hexmap::Vertex::N)
             ),
         ));

@@ -12,6 +12,15 @@ impl Saxe {
         &self.sc.units[usize::from(u)].name
     }
 
+    /// Names of units joined by " + ", for the log.
+    pub fn names(&self, units: &[UnitIx]) -> String {
+        units
+            .iter()
+            .map(|&u| self.uname(u))
+            .collect::<Vec<_>>()
+            .join(" + ")
+    }
+
     /// Name of a commander for the log.
     pub fn cname(&self, c: CommanderIx) -> &str {
         &self.sc.commanders[usize::from(c)].name

@@ -444,6 +444,18 @@ impl Saxe {
         if form.is_none() || us.has(flag::ROUTED) {
             return vec![u];
         }
+        // 6.5: a gun is part of a line only through a unit of the line it is stacked with.
+        if self.kind(u).is_guns() {
+            let mate = self.combat_units_at(s, h0).into_iter().find(|&x| {
+                pool.contains(&x)
+                    && self.sc.units[usize::from(x)].formation == form
+                    && !self.has(s, x, flag::ROUTED)
+            });
+            return match mate {
+                Some(m) => self.line_of(s, m, pool),
+                None => vec![u],
+            };
+        }
         let member = |x: UnitIx| {
             let xs = &s.units[usize::from(x)];
             pool.contains(&x)

@@ -256,25 +256,15 @@ impl Saxe {
                     }
                 )
             }
-            Some(Frame::Moving(m)) => format!(
-                "moving {} (MP left {:?})",
-                m.units
-                    .iter()
-                    .map(|&u| self.uname(u))
-                    .collect::<Vec<_>>()
-                    .join(" + "),
-                m.mp
-            ),
+            Some(Frame::Moving(m)) => {
+                format!("moving {} (MP left {:?})", self.names(&m.units), m.mp)
+            }
             Some(Frame::Reaction(_)) => "react to the enemy movement (8.6, 9.3)".into(),
             Some(Frame::Combat(_)) => "combat".into(),
             Some(Frame::Losses { .. }) => "allocate a step loss (11.1)".into(),
             Some(Frame::Retreat(r)) => format!(
                 "retreat {} ({} hex(es) to go)",
-                r.units
-                    .iter()
-                    .map(|&u| self.uname(u))
-                    .collect::<Vec<_>>()
-                    .join(" + "),
+                self.names(&r.units),
                 r.left
             ),
             Some(Frame::Rout(r)) => {
