@@ -104,19 +104,31 @@ impl Saxe {
         v
     }
 
-    /// 10.1 note: the mandatory targets of a stack that no other friendly stack has in its own
-    /// ZoC. A stack with such targets must attack, and must attack all of them at once.
-    pub fn sole_mandatory_targets(&self, s: &State, a: HexId) -> Vec<HexId> {
-        let others: Vec<(HexId, Vec<HexId>)> = self
-            .all_stack_hexes(s)
+    /// Every stack of the active side (attacked or not) with its attack targets and its mandatory
+    /// targets (10.1).
+    fn stack_targets(&self, s: &State) -> Vec<(HexId, Vec<HexId>, Vec<HexId>)> {
+        self.all_stack_hexes(s)
             .into_iter()
-            .filter(|&x| x != a)
-            .map(|x| (x, self.attack_targets(s, x)))
-            .collect();
-        self.mandatory_targets(s, a)
-            .into_iter()
-            .filter(|e| !others.iter().any(|(_, t)| t.contains(e)))
+            .map(|a| (a, self.attack_targets(s, a), self.mandatory_targets(s, a)))
             .collect()
+    }
+
+    /// 10.1 note: the mandatory targets of stack `a` that no other friendly stack has in its own
+    /// ZoC. A stack with such targets must attack, and must attack all of them at once.
+    fn sole_of(all: &[(HexId, Vec<HexId>, Vec<HexId>)], a: HexId) -> Vec<HexId> {
+        let Some((_, _, mandatory)) = all.iter().find(|x| x.0 == a) else {
+            return Vec::new();
+        };
+        mandatory
+            .iter()
+            .copied()
+            .filter(|e| !all.iter().any(|(x, t, _)| *x != a && t.contains(e)))
+            .collect()
+    }
+
+    /// [`Saxe::sole_of`] for one stack.
+    pub fn sole_mandatory_targets(&self, s: &State, a: HexId) -> Vec<HexId> {
+        Self::sole_of(&self.stack_targets(s), a)
     }
 
     /// Every legal attack declaration now (10.1): one stack against any set of the enemy hexes in
@@ -125,12 +137,17 @@ impl Saxe {
     pub fn legal_attacks(&self, s: &State) -> Vec<(Vec<HexId>, Vec<HexId>)> {
         let att = self.attacker_hexes(s);
         let mut out = Vec::new();
-        let targets: Vec<(HexId, Vec<HexId>)> = att
+        if att.is_empty() {
+            return out;
+        }
+        let all = self.stack_targets(s);
+        let targets: Vec<(HexId, Vec<HexId>)> = all
             .iter()
-            .map(|&a| (a, self.attack_targets(s, a)))
+            .filter(|(a, t, _)| att.contains(a) && !t.is_empty())
+            .map(|(a, t, _)| (*a, t.clone()))
             .collect();
         for (a, t) in &targets {
-            let sole = self.sole_mandatory_targets(s, *a);
+            let sole = Self::sole_of(&all, *a);
             let n = t.len().min(6);
             for mask in 1u32..(1 << n) {
                 let d: Vec<HexId> = (0..n)
@@ -176,18 +193,17 @@ impl Saxe {
     /// any attack is still possible.
     pub fn combat_may_end(&self, s: &State, attacks: &[(Vec<HexId>, Vec<HexId>)]) -> bool {
         let att = self.attacker_hexes(s);
+        let all = self.stack_targets(s);
         // A stack that is the only one facing one of its mandatory targets must attack.
         if att.iter().any(|&a| {
-            !self.sole_mandatory_targets(s, a).is_empty()
-                && attacks.iter().any(|(x, _)| x.contains(&a))
+            !Self::sole_of(&all, a).is_empty() && attacks.iter().any(|(x, _)| x.contains(&a))
         }) {
             return false;
         }
         // Every mandatory target (of any stack, attacked or not) must be attacked by someone.
-        let mut required: Vec<HexId> = self
-            .all_stack_hexes(s)
-            .into_iter()
-            .flat_map(|a| self.mandatory_targets(s, a))
+        let mut required: Vec<HexId> = all
+            .iter()
+            .flat_map(|(_, _, m)| m.iter().copied())
             .filter(|e| !s.attacked_hexes.contains(e))
             .collect();
         required.sort();

@@ -154,6 +154,15 @@ impl Saxe {
             if self.auto_step(s, ev) {
                 continue;
             }
+            // Decisions that always offer a way out (end the activation, stop, end the column)
+            // and are never forced: ask without computing the list twice.
+            if matches!(
+                s.frames.last(),
+                Some(Frame::Activation(_)) | Some(Frame::Column { .. })
+            ) || matches!(s.frames.last(), Some(Frame::Moving(m)) if m.kind != GroupKind::Reaction && !m.units.is_empty())
+            {
+                return;
+            }
             let legal = self.legal(s);
             match legal.len() {
                 0 => {
@@ -959,9 +968,19 @@ impl Saxe {
                     .copied()
                     .filter(|&u| !self.has(s, u, flag::ROUTED))
                     .collect();
+                // Each unit's line, computed once; a line is a line only over two hexes or more.
+                let lines: Vec<Vec<UnitIx>> = pool
+                    .iter()
+                    .map(|&u| {
+                        let line = self.line_of(s, u, &pool);
+                        let first = line.first().and_then(|&x| s.units[usize::from(x)].hex);
+                        let spans = line.iter().any(|&x| s.units[usize::from(x)].hex != first);
+                        if spans { line } else { Vec::new() }
+                    })
+                    .collect();
                 loop {
                     let mut added = false;
-                    for &u in &pool {
+                    for (i, &u) in pool.iter().enumerate() {
                         if inc.contains(&u) {
                             continue;
                         }
@@ -973,8 +992,7 @@ impl Saxe {
                                 matches!((uh, xh), (Some(a), Some(b)) if a.distance(b) <= 2)
                             })
                         } else {
-                            let line = self.line_of(s, u, &pool);
-                            line.len() > 1 && line.iter().any(|x| inc.contains(x))
+                            lines[i].iter().any(|x| inc.contains(x))
                         };
                         if ok {
                             inc.push(u);
@@ -1000,10 +1018,8 @@ impl Saxe {
     pub fn commander_steps(&self, s: &State, from: HexId, side: Side, mp: u8) -> Vec<(HexId, u8)> {
         let mut out = Vec::new();
         for (_, n) in from.neighbours() {
-            if !self.sc.map.contains(n) || self.side_at(s, n) == Some(side.other()) {
-                continue;
-            }
-            if self.hostile_for_commander(s, n, side) {
+            // 8.5: not an enemy unit, nor an enemy front or flank hex without a friend.
+            if !self.sc.map.contains(n) || self.hostile_for_commander(s, n, side) {
                 continue;
             }
             if let Some(c) = self.move_cost(s, Mover::Commander, from, n)

@@ -465,21 +465,25 @@ impl Saxe {
                 && !self.kind(x).is_guns()
                 && xs.hex.is_some()
         };
+        // The candidate members with their hexes (only pool units can be members).
+        let cands: Vec<(HexId, bool)> = pool
+            .iter()
+            .copied()
+            .filter(|&x| member(x))
+            .filter_map(|x| {
+                s.units[usize::from(x)]
+                    .hex
+                    .map(|h| (h, self.kind(x).is_cavalry()))
+            })
+            .collect();
         let grow = |arm: Option<bool>| {
             let mut hexes = vec![h0];
             let mut i = 0;
             while i < hexes.len() {
                 let h = hexes[i];
                 i += 1;
-                for (_, n) in h.neighbours() {
-                    if hexes.contains(&n) {
-                        continue;
-                    }
-                    let there: Vec<UnitIx> = self.units_at(s, n);
-                    if there
-                        .iter()
-                        .any(|&x| member(x) && arm.is_none_or(|c| self.kind(x).is_cavalry() == c))
-                    {
+                for &(n, cav) in &cands {
+                    if arm.is_none_or(|c| cav == c) && !hexes.contains(&n) && n.is_adjacent(h) {
                         hexes.push(n);
                     }
                 }
@@ -490,11 +494,7 @@ impl Saxe {
         let cav_hexes: Vec<HexId> = hexes
             .iter()
             .copied()
-            .filter(|&h| {
-                self.units_at(s, h)
-                    .iter()
-                    .any(|&x| member(x) && self.kind(x).is_cavalry())
-            })
+            .filter(|h| cands.iter().any(|(x, cav)| x == h && *cav))
             .collect();
         if !cav_hexes.is_empty() && cav_hexes.len() < hexes.len() {
             // Both arms: each arm must be connected on its own (not intercalated).
