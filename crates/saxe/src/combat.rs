@@ -67,7 +67,7 @@ impl Saxe {
     /// 10.1 mandatory attacks of a stack: enemies in its ZoC when both are in clear terrain, unless
     /// infantry would attack cavalry.
     fn mandatory_targets(&self, s: &State, a: HexId) -> Vec<HexId> {
-        if self.sc.map.terrain(a) != Terrain::Clear {
+        if !self.edition.mandatory_attacks() || self.sc.map.terrain(a) != Terrain::Clear {
             return Vec::new();
         }
         let units = self.combat_units_at(s, a);

@@ -607,7 +607,10 @@ impl Saxe {
 
     /// Whether a gun at `from` may aim at `aim` (9.1 range and fire arc, 9.4 line of sight).
     pub fn can_aim(&self, s: &State, gun: UnitIx, from: HexId, aim: HexId) -> bool {
-        let range = u32::from(self.sc.tables.raw.artillery.max_range);
+        let range = self.edition.artillery_range(
+            self.sc.units[usize::from(gun)].calibre,
+            self.sc.tables.raw.artillery.max_range,
+        );
         let d = from.distance(aim);
         d >= 1
             && d <= range

@@ -37,10 +37,11 @@ pub enum Edition {
 }
 
 impl Edition {
-    /// Maximum artillery range (Hastenbeck 9.1: 3 hexes; Fontenoy/Lauffeld 9.1: 2, 3 for 16 lb).
-    pub fn artillery_range(self, calibre: u8) -> u32 {
+    /// Maximum artillery range (Hastenbeck 9.1: the Artillery Table's range, 3 hexes;
+    /// Fontenoy/Lauffeld 9.1: 2, 3 for 16 lb).
+    pub fn artillery_range(self, calibre: u8, table_range: u8) -> u32 {
         match self {
-            Edition::Hastenbeck => 3,
+            Edition::Hastenbeck => u32::from(table_range),
             Edition::FontenoyLauffeld => {
                 if calibre >= 16 {
                     3
@@ -388,5 +389,21 @@ impl Ruleset for Saxe {
     }
     fn validate_state(&self, state: &State) -> Vec<String> {
         self.validate_loaded(state)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edition_differences_cite_both_books() {
+        // 9.1: Hastenbeck 3 hexes (table); Fontenoy/Lauffeld 2, or 3 for 16 lb.
+        assert_eq!(Edition::Hastenbeck.artillery_range(6, 3), 3);
+        assert_eq!(Edition::FontenoyLauffeld.artillery_range(12, 3), 2);
+        assert_eq!(Edition::FontenoyLauffeld.artillery_range(16, 3), 3);
+        // 10.1: attacks are never mandatory in the earlier edition.
+        assert!(Edition::Hastenbeck.mandatory_attacks());
+        assert!(!Edition::FontenoyLauffeld.mandatory_attacks());
     }
 }
