@@ -124,7 +124,7 @@ fn check_views(r: &Saxe, s: &State) {
 fn random_playouts_keep_every_invariant() {
     let r = rules(&[]);
     let mut total = 0;
-    for seed in 0..120 {
+    for seed in 0..150 {
         let (n, _, _) = playout(&r, seed, seed % 4 == 0);
         total += n;
     }
