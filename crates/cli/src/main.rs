@@ -3,7 +3,7 @@
 //! leaves the game file untouched.
 use anyhow::{Context, Result, anyhow, bail};
 use clap::{Parser, Subcommand};
-use engine::{DynGame, Game, GameRecord, RECORD_FORMAT, RECORD_VERSION};
+use engine::{DynGame, GameRecord, RECORD_FORMAT, RECORD_VERSION};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -101,9 +101,7 @@ fn open(
     data_dir: Option<&Path>,
     seed: u64,
 ) -> Result<(Box<dyn DynGame>, Vec<String>)> {
-    let rules = saxe::Saxe::load(scenario, options, data_dir).map_err(|e| anyhow!(e.join("; ")))?;
-    let (g, ev) = Game::new(rules, seed);
-    Ok((Box::new(g), ev.iter().map(|e| e.to_string()).collect()))
+    catalog::open(scenario, options, data_dir, seed).map_err(|e| anyhow!("{e}"))
 }
 
 fn read_record(path: &Path) -> Result<GameRecord> {
@@ -114,26 +112,9 @@ fn read_record(path: &Path) -> Result<GameRecord> {
 
 fn load(path: &Path, data_dir: Option<&Path>) -> Result<(GameRecord, Box<dyn DynGame>)> {
     let rec = read_record(path)?;
-    if rec.ruleset != "saxe" {
-        bail!("{}: unknown ruleset {:?}", path.display(), rec.ruleset);
-    }
     // The action list is the game: rebuild it, and accept the file only if the saved state agrees.
-    let (mut g, _) = open(&rec.scenario, &rec.options, data_dir, rec.seed)?;
-    for (i, a) in rec.actions.iter().enumerate() {
-        g.apply(a).map_err(|e| {
-            anyhow!(
-                "{}: action {} ({a:?}) cannot be replayed: {e}",
-                path.display(),
-                i + 1
-            )
-        })?;
-    }
-    if g.state_json() != rec.state {
-        bail!(
-            "{}: the saved state does not match its actions (the file was edited or is corrupt)",
-            path.display()
-        );
-    }
+    let g =
+        catalog::replay(&rec, data_dir, true).map_err(|e| anyhow!("{}: {e}", path.display()))?;
     Ok((rec, g))
 }
 
@@ -165,7 +146,7 @@ fn run(cli: Cli) -> Result<()> {
     let dd = cli.data_dir.as_deref();
     match cli.cmd {
         Cmd::Scenarios => {
-            println!("{}", serde_json::to_string_pretty(&saxe::catalogue())?);
+            println!("{}", serde_json::to_string_pretty(&catalog::scenarios())?);
         }
         Cmd::New {
             scenario,
@@ -397,38 +378,9 @@ fn run(cli: Cli) -> Result<()> {
             }
         }
         Cmd::Validate { scenario } => {
-            let rules = saxe::Saxe::load(&scenario, &[], dd)
-                .map_err(|e| anyhow!("{} problem(s):\n  {}", e.len(), e.join("\n  ")))?;
-            let sc = &rules.sc;
-            let mut ok = true;
-            println!(
-                "{}: {} units, {} formations, {} commanders",
-                sc.name,
-                sc.units.len(),
-                sc.formations.len(),
-                sc.commanders.len()
-            );
-            println!(
-                "Formation demoralisation (13.1: 1/3 of initial steps incl. guns, not redoubts, rounded up):"
-            );
-            for (name, steps, computed, printed) in sc.demoralisation_check() {
-                let mark = if computed == printed { "ok" } else { "DIFFERS" };
-                ok &= computed == printed;
-                println!(
-                    "  {name:<14} steps {steps:>3} → {computed:>2}   printed {printed:>2}   {mark}"
-                );
-            }
-            let p = &sc.provenance;
-            println!(
-                "Provenance: {} data from the rule book, {} reconstructed (with reasons), {} unmarked",
-                p.from_book,
-                p.reconstructed,
-                p.unmarked.len()
-            );
-            for u in &p.unmarked {
-                println!("  unmarked: {u}");
-            }
-            ok &= p.unmarked.is_empty();
+            let (ok, report) = catalog::validate(&scenario, dd)
+                .map_err(|e| anyhow!("{}", e.to_string().replace("; ", "\n  ")))?;
+            print!("{report}");
             if !ok {
                 bail!("validation failed");
             }

@@ -108,6 +108,17 @@ pub trait Ruleset {
     /// Check the ruleset's invariants; a description of each violation.
     fn check_invariants(&self, state: &Self::State) -> Vec<String>;
 
+    /// The static board of the scenario (map, counters) as JSON, for drawing it. Default: null.
+    fn board(&self) -> serde_json::Value {
+        serde_json::Value::Null
+    }
+
+    /// Names and ids a seat may not learn now (3.6: the units under the top of enemy stacks), so
+    /// that a server can keep them out of every log line it sends. Default: none.
+    fn hidden_from(&self, _state: &Self::State, _seat: Seat) -> Vec<String> {
+        Vec::new()
+    }
+
     /// Every way a game can end, as (level, rule), for tables of results. Default: none listed.
     fn outcome_levels(&self) -> Vec<(String, String)> {
         Vec::new()
@@ -169,6 +180,10 @@ pub trait DynGame: Send {
     fn invariants(&self) -> Vec<String>;
     /// Every way a game can end, as (level, rule).
     fn outcome_levels(&self) -> Vec<(String, String)>;
+    /// The static board (map, counters) as JSON.
+    fn board(&self) -> serde_json::Value;
+    /// Names and ids a seat may not learn now (hidden information).
+    fn hidden_from(&self, seat: Seat) -> Vec<String>;
     /// Number of legal actions (cheaper than `legal` for agents).
     fn legal_count(&self) -> usize;
     /// Apply the `i`-th legal action.
@@ -278,6 +293,12 @@ where
     }
     fn outcome_levels(&self) -> Vec<(String, String)> {
         self.rules.outcome_levels()
+    }
+    fn board(&self) -> serde_json::Value {
+        self.rules.board()
+    }
+    fn hidden_from(&self, seat: Seat) -> Vec<String> {
+        self.rules.hidden_from(&self.state, seat)
     }
     fn legal_count(&self) -> usize {
         if self.decider().is_none() {

@@ -189,6 +189,48 @@ impl Saxe {
         })
     }
 
+    /// The report of `tricorne validate`: the printed totals recomputed (13.1) and the provenance
+    /// counts; `false` if a total differs or a datum is unmarked.
+    pub fn validation_report(&self) -> (bool, String) {
+        use std::fmt::Write;
+        let sc = &self.sc;
+        let mut ok = true;
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "{}: {} units, {} formations, {} commanders",
+            sc.name,
+            sc.units.len(),
+            sc.formations.len(),
+            sc.commanders.len()
+        );
+        let _ = writeln!(
+            out,
+            "Formation demoralisation (13.1: 1/3 of initial steps incl. guns, not redoubts, rounded up):"
+        );
+        for (name, steps, computed, printed) in sc.demoralisation_check() {
+            let mark = if computed == printed { "ok" } else { "DIFFERS" };
+            ok &= computed == printed;
+            let _ = writeln!(
+                out,
+                "  {name:<14} steps {steps:>3} → {computed:>2}   printed {printed:>2}   {mark}"
+            );
+        }
+        let p = &sc.provenance;
+        let _ = writeln!(
+            out,
+            "Provenance: {} data from the rule book, {} reconstructed (with reasons), {} unmarked",
+            p.from_book,
+            p.reconstructed,
+            p.unmarked.len()
+        );
+        for u in &p.unmarked {
+            let _ = writeln!(out, "  unmarked: {u}");
+        }
+        ok &= p.unmarked.is_empty();
+        (ok, out)
+    }
+
     fn uid(&self, u: scenario::UnitIx) -> &str {
         &self.sc.units[usize::from(u)].id
     }
@@ -365,6 +407,12 @@ impl Ruleset for Saxe {
     }
     fn check_invariants(&self, state: &State) -> Vec<String> {
         self.invariants(state)
+    }
+    fn board(&self) -> serde_json::Value {
+        self.board_json()
+    }
+    fn hidden_from(&self, state: &State, seat: Seat) -> Vec<String> {
+        self.hidden_names(state, Side::from_ix(seat.0))
     }
     fn outcome_levels(&self) -> Vec<(String, String)> {
         let mut v: Vec<(String, String)> = [

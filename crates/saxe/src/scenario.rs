@@ -312,6 +312,13 @@ impl Map {
             Edge::West => u32::from(self.cols.1.saturating_sub(h.col)),
         }
     }
+    /// Every hexside with features, in a stable order.
+    pub fn hexsides(&self) -> Vec<(Hexside, u8)> {
+        let mut v: Vec<(Hexside, u8)> = self.sides.iter().map(|(k, b)| (*k, *b)).collect();
+        v.sort();
+        v
+    }
+
     /// Hexes of a named place.
     pub fn place(&self, name: &str) -> Option<&[HexId]> {
         self.places

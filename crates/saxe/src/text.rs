@@ -474,6 +474,100 @@ impl Saxe {
         out
     }
 
+    /// The static board for drawing: map (terrain, levels, hexsides, places, edges, centres of
+    /// hexes), counters with their printed values, formations and commanders.
+    pub fn board_json(&self) -> serde_json::Value {
+        use crate::scenario::side_bits;
+        let map = &self.sc.map;
+        let hexes: Vec<serde_json::Value> = map
+            .hexes()
+            .map(|h| {
+                let (x, y) = h.centre();
+                json!({ "id": h.to_string(), "terrain": format!("{:?}", map.terrain(h)).to_lowercase(), "level": map.level(h), "x": x, "y": -y })
+            })
+            .collect();
+        let sides: Vec<serde_json::Value> = map
+            .hexsides()
+            .into_iter()
+            .map(|(k, b)| {
+                let mut f = Vec::new();
+                for (bit, name) in [
+                    (side_bits::STREAM, "stream"),
+                    (side_bits::RIVER, "river"),
+                    (side_bits::BRIDGE, "bridge"),
+                    (side_bits::ROAD, "road"),
+                    (side_bits::TRAIL, "trail"),
+                ] {
+                    if b & bit != 0 {
+                        f.push(name);
+                    }
+                }
+                json!({ "a": k.0.to_string(), "b": k.1.to_string(), "features": f })
+            })
+            .collect();
+        let places: Vec<serde_json::Value> = map
+            .places
+            .iter()
+            .map(|(n, hs)| json!({ "name": n, "hexes": hs.iter().map(|h| h.to_string()).collect::<Vec<_>>() }))
+            .collect();
+        let units: Vec<serde_json::Value> = self
+            .sc
+            .units
+            .iter()
+            .map(|u| {
+                json!({ "id": u.id, "name": u.name, "side": u.side.name(), "kind": format!("{:?}", u.kind),
+                    "formation": u.formation.map(|f| self.sc.formations[usize::from(f)].id.clone()),
+                    "cp": u.cp, "cp_reduced": u.cp_reduced, "morale": u.morale, "mp": u.mp, "steps": u.steps,
+                    "calibre": u.calibre, "crossed_swords": u.crossed_swords, "grenadiers": u.grenadiers })
+            })
+            .collect();
+        let formations: Vec<serde_json::Value> = self
+            .sc
+            .formations
+            .iter()
+            .map(|f| json!({ "id": f.id, "name": f.name, "side": f.side.name(), "demoralisation": f.demoralisation }))
+            .collect();
+        let commanders: Vec<serde_json::Value> = self
+            .sc
+            .commanders
+            .iter()
+            .map(|c| json!({ "id": c.id, "name": c.name, "side": c.side.name(), "army": c.army, "radius": c.radius,
+                "formation": c.formation.map(|f| self.sc.formations[usize::from(f)].id.clone()) }))
+            .collect();
+        json!({
+            "scenario": self.sc.id, "name": self.sc.name, "turns": self.sc.turns,
+            "seats": ["French", "Allies"],
+            "map": { "name": map.name, "rows": [map.rows.0, map.rows.1], "cols": [map.cols.0, map.cols.1],
+                "orientation": "pointy-top hexes; id RRCC row-first; rows grow south, columns grow west; odd rows shifted half a hex east; x east, y south, hex centre to corner = 1",
+                "friendly_edges": { "French": format!("{:?}", map.edges[0]).to_lowercase(), "Allies": format!("{:?}", map.edges[1]).to_lowercase() },
+                "hexes": hexes, "hexsides": sides, "places": places },
+            "units": units, "formations": formations, "commanders": commanders,
+            "objectives": { "Hastenbeck": self.sc.hastenbeck.iter().map(|h| h.to_string()).collect::<Vec<_>>(), "Afferde": self.sc.afferde.iter().map(|h| h.to_string()).collect::<Vec<_>>() },
+        })
+    }
+
+    /// Names and ids of enemy units a side may not see now (3.6): every unit of an enemy stack but
+    /// the counter on top.
+    pub fn hidden_names(&self, s: &State, side: Side) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut hexes: Vec<HexId> = s.units.iter().filter_map(|u| u.hex).collect();
+        hexes.sort();
+        hexes.dedup();
+        for h in hexes {
+            let here = self.units_at(s, h);
+            if here.len() < 2 || self.side_of(here[0]) == side {
+                continue;
+            }
+            for &u in &here[1..] {
+                let d = &self.sc.units[usize::from(u)];
+                // A name shared with a visible counter elsewhere is not a secret in itself.
+                out.push(d.name.clone());
+                out.push(d.id.clone());
+            }
+        }
+        out
+    }
+
     /// Structural checks of a state read from outside, before anything indexes into it.
     pub fn validate_loaded(&self, s: &State) -> Vec<String> {
         let mut bad = Vec::new();
