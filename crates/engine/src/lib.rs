@@ -50,6 +50,9 @@ pub struct ActionInfo {
     pub id: String,
     /// A label a person can read.
     pub label: String,
+    /// The map places (hex ids) the action points at, for a front end's map clicks.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hexes: Vec<String>,
 }
 
 /// Errors of applying an action.
@@ -107,6 +110,21 @@ pub trait Ruleset {
     fn render_text(&self, state: &Self::State, seat: Option<Seat>) -> String;
     /// Check the ruleset's invariants; a description of each violation.
     fn check_invariants(&self, state: &Self::State) -> Vec<String>;
+
+    /// The map places an action points at (hex ids), for map clicks. Default: none.
+    fn action_hexes(&self, _state: &Self::State, _action: &Self::Action) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// What anyone may see (a spectator): no side's secrets. Default: the view of no seat.
+    fn public_view(&self, state: &Self::State) -> serde_json::Value {
+        self.view(state, None)
+    }
+
+    /// Names and ids nobody but their owner may learn now (for spectators). Default: none.
+    fn hidden_from_public(&self, _state: &Self::State) -> Vec<String> {
+        Vec::new()
+    }
 
     /// The static board of the scenario (map, counters) as JSON, for drawing it. Default: null.
     fn board(&self) -> serde_json::Value {
@@ -184,6 +202,10 @@ pub trait DynGame: Send {
     fn board(&self) -> serde_json::Value;
     /// Names and ids a seat may not learn now (hidden information).
     fn hidden_from(&self, seat: Seat) -> Vec<String>;
+    /// What a spectator may see.
+    fn public_view(&self) -> serde_json::Value;
+    /// Names and ids hidden from spectators.
+    fn hidden_from_public(&self) -> Vec<String>;
     /// Number of legal actions (cheaper than `legal` for agents).
     fn legal_count(&self) -> usize;
     /// Apply the `i`-th legal action.
@@ -268,6 +290,7 @@ where
             .map(|a| ActionInfo {
                 id: self.rules.action_id(a),
                 label: self.rules.action_label(&self.state, a),
+                hexes: self.rules.action_hexes(&self.state, a),
             })
             .collect()
     }
@@ -299,6 +322,12 @@ where
     }
     fn hidden_from(&self, seat: Seat) -> Vec<String> {
         self.rules.hidden_from(&self.state, seat)
+    }
+    fn public_view(&self) -> serde_json::Value {
+        self.rules.public_view(&self.state)
+    }
+    fn hidden_from_public(&self) -> Vec<String> {
+        self.rules.hidden_from_public(&self.state)
     }
     fn legal_count(&self) -> usize {
         if self.decider().is_none() {

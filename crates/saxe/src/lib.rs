@@ -414,6 +414,18 @@ impl Ruleset for Saxe {
     fn hidden_from(&self, state: &State, seat: Seat) -> Vec<String> {
         self.hidden_names(state, Side::from_ix(seat.0))
     }
+    fn public_view(&self, state: &State) -> serde_json::Value {
+        self.public_view_json(state)
+    }
+    fn hidden_from_public(&self, state: &State) -> Vec<String> {
+        self.hidden_from_public_names(state)
+    }
+    fn action_hexes(&self, state: &State, a: &Action) -> Vec<String> {
+        self.hexes_of(state, a)
+            .into_iter()
+            .map(|h| h.to_string())
+            .collect()
+    }
     fn outcome_levels(&self) -> Vec<(String, String)> {
         let mut v: Vec<(String, String)> = [
             ("Tremendous French victory", "15.1"),

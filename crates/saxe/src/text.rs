@@ -219,6 +219,82 @@ impl Saxe {
         }
     }
 
+    /// The hexes an action points at: where a unit goes, what it fires at or attacks, which unit
+    /// or stack it selects.
+    pub fn hexes_of(&self, s: &State, a: &Action) -> Vec<HexId> {
+        let at = |u: UnitIx| s.units[usize::from(u)].hex.into_iter().collect::<Vec<_>>();
+        let cat = |c: crate::scenario::CommanderIx| {
+            s.commanders[usize::from(c)]
+                .hex
+                .into_iter()
+                .collect::<Vec<_>>()
+        };
+        match a {
+            Action::RedoubtFire { target, .. }
+            | Action::ArtilleryFire { target, .. }
+            | Action::ReactionFire { target, .. } => vec![*target],
+            Action::CommanderStep { to, .. }
+            | Action::LeaveZoc { to, .. }
+            | Action::RetreatTo { to }
+            | Action::ArmyStep { to }
+            | Action::Advance { to, .. } => vec![*to],
+            Action::MoveStack { hex, .. }
+            | Action::AllocateLoss { hex }
+            | Action::PlaceUnit { hex, .. }
+            | Action::PlaceAbattis { hex }
+            | Action::PlaceCommander { hex, .. }
+            | Action::EnterInColumn { hex, .. } => vec![*hex],
+            Action::ArtilleryFace { unit, .. }
+            | Action::MoveUnit { unit, .. }
+            | Action::MoveLine { unit }
+            | Action::TurnInPlace { unit, .. }
+            | Action::Drop { unit }
+            | Action::Pivot { pivot: unit, .. }
+            | Action::CavalryReaction { unit }
+            | Action::CavalryLineReaction { unit }
+            | Action::ActivateIndependent { unit }
+            | Action::PlaceAide { unit }
+            | Action::ColumnUnit { unit }
+            | Action::IndependentColumn { unit } => at(*unit),
+            Action::Attack { defenders, .. } => defenders.clone(),
+            Action::Step { dir } => match s.frames.last() {
+                Some(Frame::Moving(m)) => m
+                    .units
+                    .iter()
+                    .filter_map(|&u| s.units[usize::from(u)].hex.and_then(|h| h.neighbour(*dir)))
+                    .collect(),
+                _ => Vec::new(),
+            },
+            Action::Promote { commander }
+            | Action::Accompany { commander }
+            | Action::StopAccompanying { commander } => cat(*commander),
+            Action::Activate { formation }
+            | Action::ActivateAuto { formation }
+            | Action::March { formation }
+            | Action::Deploy { formation }
+            | Action::SetUpOnMap { formation } => cat(self.formation_commander(*formation)),
+            Action::EnterUnit { unit } => {
+                let f = self.sc.units[usize::from(*unit)].formation;
+                f.and_then(|f| s.formations[usize::from(f)].column)
+                    .into_iter()
+                    .collect()
+            }
+            Action::EndRedoubtFire
+            | Action::EndActivation
+            | Action::Turn { .. }
+            | Action::AboutFace
+            | Action::ChangeOrder
+            | Action::Stop
+            | Action::Pass
+            | Action::EndCombat
+            | Action::Evade
+            | Action::EndArmyMove
+            | Action::FaceUnit { .. }
+            | Action::EndColumn
+            | Action::ArmyWithStack => Vec::new(),
+        }
+    }
+
     /// Describe the pending decision.
     pub fn decision_text(&self, s: &State) -> String {
         match s.frames.last() {
@@ -301,6 +377,15 @@ impl Saxe {
 
     /// What a side may see (`None`: everything). Enemy stacks show only their top unit (3.6).
     pub fn view_json(&self, s: &State, side: Option<Side>) -> serde_json::Value {
+        self.view_with(s, |owner| side.is_some_and(|v| v != owner))
+    }
+
+    /// What a spectator may see: the top counter of every stack of both sides (3.6).
+    pub fn public_view_json(&self, s: &State) -> serde_json::Value {
+        self.view_with(s, |_| true)
+    }
+
+    fn view_with(&self, s: &State, hide: impl Fn(Side) -> bool) -> serde_json::Value {
         let mut stacks = Vec::new();
         let mut hexes: Vec<HexId> = s.units.iter().filter_map(|u| u.hex).collect();
         hexes.sort();
@@ -308,7 +393,7 @@ impl Saxe {
         for h in hexes {
             let here = self.units_at(s, h);
             let owner = self.side_of(here[0]);
-            let hidden = side.is_some_and(|v| v != owner);
+            let hidden = hide(owner);
             let shown: Vec<serde_json::Value> = if hidden {
                 // The top counter is visible; artillery sits on top (3.5.3).
                 let top = here
@@ -549,16 +634,25 @@ impl Saxe {
     /// Names and ids of enemy units a side may not see now (3.6): every unit of an enemy stack but
     /// the counter on top.
     pub fn hidden_names(&self, s: &State, side: Side) -> Vec<String> {
+        self.hidden_where(s, |owner| owner != side)
+    }
+
+    fn hidden_where(&self, s: &State, hide: impl Fn(Side) -> bool) -> Vec<String> {
         let mut out = Vec::new();
         let mut hexes: Vec<HexId> = s.units.iter().filter_map(|u| u.hex).collect();
         hexes.sort();
         hexes.dedup();
         for h in hexes {
             let here = self.units_at(s, h);
-            if here.len() < 2 || self.side_of(here[0]) == side {
+            if here.len() < 2 || !hide(self.side_of(here[0])) {
                 continue;
             }
-            for &u in &here[1..] {
+            let top = here
+                .iter()
+                .copied()
+                .find(|&u| self.kind(u).is_guns())
+                .unwrap_or(here[0]);
+            for &u in here.iter().filter(|&&u| u != top) {
                 let d = &self.sc.units[usize::from(u)];
                 // A name shared with a visible counter elsewhere is not a secret in itself.
                 out.push(d.name.clone());
@@ -566,6 +660,11 @@ impl Saxe {
             }
         }
         out
+    }
+
+    /// Names and ids a spectator may not see (every unit under the top of any stack).
+    pub fn hidden_from_public_names(&self, s: &State) -> Vec<String> {
+        self.hidden_where(s, |_| true)
     }
 
     /// Structural checks of a state read from outside, before anything indexes into it.
