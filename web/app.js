@@ -1,0 +1,1 @@
+// tricorne front end (placeholder until the web front end lands)
