@@ -43,7 +43,9 @@ impl Saxe {
             .front_dirs(s, top)
             .into_iter()
             .filter_map(|d| a.neighbour(d))
-            .filter(|&h| self.side_at(s, h) == Some(side.other()))
+            .filter(|&h| {
+                self.side_at(s, h) == Some(side.other()) && !self.combat_units_at(s, h).is_empty()
+            })
             .filter(|&h| {
                 if !cav {
                     return true;
@@ -265,6 +267,7 @@ impl Saxe {
             result: None,
             losses_left: [0, 0],
             lost_steps: Vec::new(),
+            lost_hexes: Vec::new(),
             evaded: Vec::new(),
             evade_queue: Vec::new(),
             disorg_cav_before: Vec::new(),
@@ -413,21 +416,7 @@ impl Saxe {
             }
             4 => {
                 let (a, d) = c.result.unwrap_or_default();
-                // 11.4 commanders with units that lost steps or were eliminated.
-                for hexes in [&c.defenders, &c.attackers] {
-                    for &h in hexes.iter() {
-                        let lost = c.lost_steps.iter().any(|&u| {
-                            self.sc.units[usize::from(u)].side
-                                == self.side_at(s, h).unwrap_or(Side::French)
-                                && (s.units[usize::from(u)].hex == Some(h)
-                                    || s.units[usize::from(u)].hex.is_none())
-                        });
-                        for cm in self.commanders_at(s, h) {
-                            self.commander_casualty(s, cm, h, lost, ev);
-                        }
-                    }
-                }
-                // Then morale, disorganisation, * (11.1), per stack.
+                // Morale, disorganisation, elimination, * (11.1), per stack.
                 for (o, hexes, units) in [
                     (d, &c.defenders, &c.def_units),
                     (a, &c.attackers, &c.att_units),
@@ -439,6 +428,15 @@ impl Saxe {
                             .filter(|u| units.contains(u))
                             .collect();
                         self.apply_effects(s, &here, &o, "11.1", &c.disorg_cav_before, ev);
+                    }
+                }
+                // 11.4: commanders whose own stack lost a step or was eliminated.
+                for hexes in [&c.defenders, &c.attackers] {
+                    for &h in hexes.iter() {
+                        let lost = c.lost_hexes.contains(&h);
+                        for cm in self.commanders_at(s, h) {
+                            self.commander_casualty(s, cm, h, lost, ev);
+                        }
                     }
                 }
                 // Retreats: attacker's queued first so the defender's retreat is done first.
@@ -469,7 +467,7 @@ impl Saxe {
                     .defenders
                     .iter()
                     .copied()
-                    .filter(|&h| self.units_at(s, h).is_empty())
+                    .filter(|&h| self.combat_units_at(s, h).is_empty())
                     .collect();
                 let mut options = Vec::new();
                 for &v in &vacated_def {
@@ -495,7 +493,7 @@ impl Saxe {
                         .attackers
                         .iter()
                         .copied()
-                        .filter(|&h| self.units_at(s, h).is_empty())
+                        .filter(|&h| self.combat_units_at(s, h).is_empty())
                         .collect();
                     for &v in &vacated_att {
                         if self.in_zoc_of(s, v, side) {
@@ -592,24 +590,23 @@ impl Saxe {
         // Unit type (10.3, reconstructed table in tables.toml).
         let ut = &tb.unit_type;
         let att_cav = c.att_units.iter().any(|&u| self.kind(u).is_cavalry());
-        let def_inf: Vec<UnitIx> = c
-            .def_units
-            .iter()
-            .copied()
-            .filter(|&u| self.kind(u) == Kind::Infantry)
-            .collect();
-        if att_cav && !def_inf.is_empty() {
-            if def_inf.iter().any(|&u| self.has(s, u, flag::DISORG)) {
-                mods.push((
-                    "cavalry against disorganised infantry".into(),
-                    i32::from(ut.cavalry_vs_disorganised_infantry),
-                ));
-            } else {
-                mods.push((
-                    "cavalry against infantry".into(),
-                    i32::from(ut.cavalry_vs_normal_infantry),
-                ));
-            }
+        // 10.3: −1 against normal infantry and +1 against disorganised infantry (0.1: light or
+        // normal); "all modifiers are cumulative".
+        if att_cav && c.def_units.iter().any(|&u| self.kind(u) == Kind::Infantry) {
+            mods.push((
+                "cavalry against normal infantry".into(),
+                i32::from(ut.cavalry_vs_normal_infantry),
+            ));
+        }
+        if att_cav
+            && c.def_units
+                .iter()
+                .any(|&u| self.kind(u).is_infantry() && self.has(s, u, flag::DISORG))
+        {
+            mods.push((
+                "cavalry against disorganised infantry".into(),
+                i32::from(ut.cavalry_vs_disorganised_infantry),
+            ));
         }
         if c.def_units.iter().all(|&u| self.kind(u).is_cavalry())
             && c.att_units
@@ -675,11 +672,9 @@ impl Saxe {
             hexes.iter().any(|&h| {
                 self.units_at(s, h).into_iter().any(|g| {
                     self.kind(g).is_guns()
-                        && targets.iter().any(|&t| {
-                            s.units[usize::from(g)].facing.in_fire_arc(h, t)
-                                || (self.kind(g) == Kind::Redoubt
-                                    && self.arc_toward(s, g, t) == Arc::Front)
-                        })
+                        // 10.3 "the enemy is in its fire arc"; a redoubt fires through its two
+                        // forward hexes like any gun (9.1 note).
+                        && targets.iter().any(|&t| s.units[usize::from(g)].facing.in_fire_arc(h, t))
                 })
             })
         };
@@ -826,6 +821,7 @@ impl Saxe {
         let base = s.frames.len();
         let from = r.units.first().and_then(|&u| s.units[usize::from(u)].hex);
         let cmdrs = from.map(|h| self.commanders_at(s, h)).unwrap_or_default();
+        self.overrun(s, to, r.side, ev);
         let before = self.units_at(s, to);
         for &u in &r.units {
             s.units[usize::from(u)].hex = Some(to);
@@ -876,6 +872,12 @@ impl Saxe {
                 ));
                 if let Some(&top) = r.units.first() {
                     self.lose_step(s, top, "11.2", ev);
+                }
+                // 11.4: the commanders retreating with the stack.
+                for c in self.commanders_at(s, to) {
+                    if self.sc.commanders[usize::from(c)].side == r.side {
+                        self.commander_casualty(s, c, to, true, ev);
+                    }
                 }
                 let alive: Vec<UnitIx> = r
                     .units
@@ -966,6 +968,7 @@ impl Saxe {
             return;
         };
         let u = r.unit;
+        self.overrun(s, to, r.side, ev);
         for &c in &r.commanders {
             s.commanders[usize::from(c)].hex = Some(to);
         }

@@ -302,6 +302,14 @@ impl Saxe {
             let cmdr_hex = cmdr.and_then(|c| s.commanders[usize::from(c)].hex);
             let can_with =
                 a.cmdr_mp > 0 && (a.success && a.cmdr_mp == 6 || !a.success && a.cmdr_mp == 3);
+            // 14.4: an activated independent unit may march in column.
+            if let (ActTarget::Independent(iu), true) = (a.target, a.success)
+                && pool.contains(&iu)
+                && a.kinds_used & 1 == 0
+                && !self.kind(iu).is_guns()
+            {
+                v.push(Action::IndependentColumn { unit: iu });
+            }
             if a.kinds_used & 1 == 0 {
                 for &u in &pool {
                     v.push(Action::MoveUnit {
@@ -437,8 +445,12 @@ impl Saxe {
             if cost > m.mp[i] {
                 return None;
             }
-            if self.in_zoc_of(s, from, enemy) {
-                return None; // 7.1, 8.4: leave a ZoC only by retreating
+            let lone_guns =
+                self.side_at(s, to) == Some(enemy) && self.combat_units_at(s, to).is_empty();
+            if self.in_zoc_of(s, from, enemy) && !lone_guns {
+                // 7.1, 8.4: leave a ZoC only by retreating; entering the hex of lone enemy guns
+                // destroys them (11.5) and is allowed.
+                return None;
             }
             if self.side_at(s, to) == Some(enemy) && !self.combat_units_at(s, to).is_empty() {
                 return None;
@@ -505,10 +517,10 @@ impl Saxe {
             });
         if m.vertices < 3 && !blocked {
             let ok = m.units.iter().enumerate().all(|(i, &u)| {
-                let c = if s.units[usize::from(u)]
-                    .hex
-                    .is_some_and(|h| self.in_zoc_of(s, h, enemy))
-                {
+                let h = s.units[usize::from(u)].hex;
+                let c = if m.kind == GroupKind::Column && h.is_some_and(|h| self.on_road(h)) {
+                    0 // 14.1
+                } else if h.is_some_and(|h| self.in_zoc_of(s, h, enemy)) {
                     2
                 } else {
                     1
@@ -592,7 +604,7 @@ impl Saxe {
                 for d in f.rear() {
                     let Some(to) = h.neighbour(d) else { continue };
                     let ok = self.sc.map.contains(to)
-                        && self.side_at(s, to).is_none()
+                        && self.side_at(s, to) != Some(enemy)
                         && !self.in_zoc_of(s, to, enemy)
                         && m.units.iter().all(|&u| {
                             self.move_cost(s, Mover::Unit(self.kind(u)), h, to)
@@ -600,6 +612,18 @@ impl Saxe {
                         });
                     if ok {
                         for turn in if cav { vec![0i8, 1, -1] } else { vec![0i8] } {
+                            // 8.4 follows 11.2: a friend may be joined if the stack is legal.
+                            if self.side_at(s, to).is_some() {
+                                let mut probe = s.clone();
+                                for &u in &m.units {
+                                    let us = &mut probe.units[usize::from(u)];
+                                    us.hex = Some(to);
+                                    us.facing = us.facing.turned(i32::from(turn));
+                                }
+                                if !self.stacking_ok(to, &self.units_at(&probe, to), &probe) {
+                                    continue;
+                                }
+                            }
                             v.push(Action::LeaveZoc { to, turn });
                         }
                     }
@@ -676,6 +700,9 @@ impl Saxe {
     fn reaction_cavalry(&self, s: &State, r: &Reaction) -> Vec<UnitIx> {
         let mut v = Vec::new();
         let enemy = r.side.other();
+        if self.halted(s, r.side) {
+            return v; // 15.3 A: the player cannot move any unit this turn
+        }
         for u in 0..s.units.len() as UnitIx {
             if self.side_of(u) != r.side
                 || !self.kind(u).is_cavalry()
@@ -754,9 +781,14 @@ impl Saxe {
     /// Apply a legal action.
     pub fn apply_action(&self, s: &mut State, a: &Action, ev: &mut Vec<Event>) {
         match a {
-            Action::RedoubtFire { unit, target } => {
-                self.resolve_fire(s, *unit, *target, *target, false, ev)
-            }
+            Action::RedoubtFire { unit, target } => self.resolve_fire(
+                s,
+                *unit,
+                *target,
+                self.combat_units_at(s, *target),
+                false,
+                ev,
+            ),
             Action::EndRedoubtFire => self.next_phase(s, ev),
             Action::Activate { formation } => {
                 self.begin_activation(s, ActTarget::Formation(*formation), false, ev)
@@ -780,9 +812,14 @@ impl Saxe {
                     ),
                 ));
             }
-            Action::ArtilleryFire { unit, target } => {
-                self.resolve_fire(s, *unit, *target, *target, false, ev)
-            }
+            Action::ArtilleryFire { unit, target } => self.resolve_fire(
+                s,
+                *unit,
+                *target,
+                self.combat_units_at(s, *target),
+                false,
+                ev,
+            ),
             Action::CommanderStep {
                 commander,
                 to,
@@ -986,18 +1023,28 @@ impl Saxe {
                         self.uname(*pivot)
                     ),
                 ));
+                let movers: Vec<(UnitIx, HexId, HexId)> = m
+                    .units
+                    .iter()
+                    .filter(|&&u| s.units[usize::from(u)].hex == Some(to))
+                    .map(|&u| (u, other, to))
+                    .collect();
+                self.offer_reaction(s, m.side, m.kind, movers);
             }
             Action::LeaveZoc { to, turn } => {
                 let Some(Frame::Moving(m)) = s.frames.last().cloned() else {
                     return;
                 };
                 let from = m.units.first().and_then(|&u| s.units[usize::from(u)].hex);
+                self.overrun(s, *to, m.side, ev);
                 for &u in &m.units {
                     let us = &mut s.units[usize::from(u)];
                     us.hex = Some(*to);
                     us.facing = us.facing.turned(i32::from(*turn));
                     us.set(flag::MOVED, true);
+                    us.order = 9 + us.order; // under the units already there (3.5.2)
                 }
+                self.renumber(s, *to);
                 if let (Some(c), Some(f)) = (m.commander, from)
                     && s.commanders[usize::from(c)].hex == Some(f)
                 {
@@ -1012,6 +1059,10 @@ impl Saxe {
                 ));
                 s.frames.pop();
                 self.after_move(s, ev);
+                if let Some(f) = from {
+                    let movers = m.units.iter().map(|&u| (u, f, *to)).collect();
+                    self.offer_reaction(s, m.side, m.kind, movers);
+                }
             }
             Action::Stop => {
                 s.frames.pop();
@@ -1021,12 +1072,19 @@ impl Saxe {
                 let Some(Frame::Reaction(r)) = s.frames.last().cloned() else {
                     return;
                 };
-                let victims = r
-                    .movers
-                    .iter()
-                    .find(|&&(_, f, t)| f == *target || t == *target)
-                    .map(|x| x.2)
-                    .unwrap_or(*target);
+                // 9.3: aimed at the hex entered, the fire falls on every unit in it (normal fire);
+                // aimed at the hex left, on the units that moved out of it.
+                let victims: Vec<UnitIx> =
+                    if let Some(&(_, _, to)) = r.movers.iter().find(|m| m.2 == *target) {
+                        self.combat_units_at(s, to)
+                    } else {
+                        let first_to = r.movers.iter().find(|m| m.1 == *target).map(|m| m.2);
+                        r.movers
+                            .iter()
+                            .filter(|m| m.1 == *target && Some(m.2) == first_to)
+                            .map(|m| m.0)
+                            .collect()
+                    };
                 self.resolve_fire(s, *unit, *target, victims, true, ev);
             }
             Action::CavalryReaction { unit } => self.cavalry_reaction(s, *unit, false, ev),
@@ -1092,11 +1150,7 @@ impl Saxe {
                     return;
                 };
                 let already = match s.frames.last() {
-                    Some(Frame::Combat(c)) => c
-                        .lost_steps
-                        .iter()
-                        .filter(|&&u| s.units[usize::from(u)].hex == Some(*hex))
-                        .count(),
+                    Some(Frame::Combat(c)) => c.lost_hexes.iter().filter(|&&h| h == *hex).count(),
                     _ => 0,
                 };
                 let st = self.combat_units_at(s, *hex);
@@ -1108,6 +1162,7 @@ impl Saxe {
                 self.lose_step(s, u, "11.1", ev);
                 if let Some(Frame::Combat(c)) = s.frames.last_mut() {
                     c.lost_steps.push(u);
+                    c.lost_hexes.push(*hex);
                     let w = usize::from(which);
                     c.losses_left[w] = c.losses_left[w].saturating_sub(1);
                 }
@@ -1132,6 +1187,9 @@ impl Saxe {
                 } else {
                     st.first().copied().into_iter().collect()
                 };
+                if let Some(&m) = movers.first() {
+                    self.overrun(s, *to, self.side_of(m), ev);
+                }
                 for &u in &movers {
                     s.units[usize::from(u)].hex = Some(*to);
                     s.units[usize::from(u)].set(flag::MOVED, true);
@@ -1456,14 +1514,27 @@ impl Saxe {
         }
         self.update_control(s, ev);
         // 8.6 / 9.3: the inactive player may react.
-        if m.kind != GroupKind::Reaction {
-            let r = Reaction {
-                side: enemy,
-                movers,
-            };
-            if !self.legal_reaction(s, &r).is_empty() {
-                s.frames.push(Frame::Reaction(r));
-            }
+        self.offer_reaction(s, m.side, m.kind, movers);
+    }
+
+    /// 4.B1, 8.6, 9.3: after an enemy unit moved one hex (a step, an 8.4 fall-back, a pivot), the
+    /// inactive player may react; reactions themselves draw none.
+    fn offer_reaction(
+        &self,
+        s: &mut State,
+        side: Side,
+        kind: GroupKind,
+        movers: Vec<(UnitIx, HexId, HexId)>,
+    ) {
+        if kind == GroupKind::Reaction || movers.is_empty() {
+            return;
+        }
+        let r = Reaction {
+            side: side.other(),
+            movers,
+        };
+        if !self.legal_reaction(s, &r).is_empty() {
+            s.frames.push(Frame::Reaction(r));
         }
     }
 
@@ -1478,7 +1549,11 @@ impl Saxe {
             let in_zoc = s.units[usize::from(u)]
                 .hex
                 .is_some_and(|h| self.in_zoc_of(s, h, enemy));
-            if in_zoc {
+            let free_turn = m.kind == GroupKind::Column
+                && s.units[usize::from(u)].hex.is_some_and(|h| self.on_road(h));
+            if free_turn {
+                // 14.1: a column on a road pays nothing to change vertex.
+            } else if in_zoc {
                 mp[i] = mp[i].saturating_sub(2);
                 if !tested.contains(&u) {
                     tested.push(u);

@@ -26,6 +26,40 @@ impl Saxe {
         &self.sc.commanders[usize::from(c)].name
     }
 
+    /// A unit of `side` enters `h`: lone enemy guns there are destroyed (11.5) and lone enemy
+    /// commanders rejoin their troops (3.2).
+    pub fn overrun(
+        &self,
+        s: &mut State,
+        h: HexId,
+        side: crate::scenario::Side,
+        ev: &mut Vec<Event>,
+    ) {
+        let enemy = side.other();
+        if self
+            .combat_units_at(s, h)
+            .iter()
+            .all(|&u| self.side_of(u) != enemy)
+        {
+            for g in self.units_at(s, h) {
+                if self.side_of(g) == enemy && self.kind(g).is_guns() {
+                    self.eliminate(
+                        s,
+                        g,
+                        "an enemy unit entered its hex while it was alone",
+                        "11.5",
+                        ev,
+                    );
+                }
+            }
+            for c in self.commanders_at(s, h) {
+                if self.sc.commanders[usize::from(c)].side == enemy {
+                    self.relocate_commander(s, c, ev);
+                }
+            }
+        }
+    }
+
     /// Roll one die for a rule, logging it.
     #[allow(clippy::too_many_arguments)]
     pub fn roll(
@@ -472,21 +506,30 @@ impl Saxe {
         }
     }
 
-    /// Artillery fire (9): modifiers of the Artillery Table, result applied to the target hex.
-    /// Returns the units that retreat or rout (so a moving group can drop them).
+    /// Artillery fire (9): modifiers of the Artillery Table for the aimed hex `target`, the result
+    /// applied to `victims` (all the units in the aimed hex, or a moving unit hit as it leaves a hex,
+    /// 9.3), which must stand in one hex.
     pub fn resolve_fire(
         &self,
         s: &mut State,
         gun: UnitIx,
         target: HexId,
-        victims_at: HexId,
+        victims: Vec<UnitIx>,
         reaction: bool,
         ev: &mut Vec<Event>,
     ) {
         let Some(from) = s.units[usize::from(gun)].hex else {
             return;
         };
-        let victims = self.combat_units_at(s, victims_at);
+        let Some(victims_at) = victims.first().and_then(|&u| s.units[usize::from(u)].hex) else {
+            return;
+        };
+        // Top first, as in the stack.
+        let victims: Vec<UnitIx> = self
+            .combat_units_at(s, victims_at)
+            .into_iter()
+            .filter(|u| victims.contains(u))
+            .collect();
         if victims.is_empty() {
             return;
         }
@@ -546,17 +589,36 @@ impl Saxe {
             |t| tables.artillery(t).1.to_string(),
         );
         let (_, out) = self.sc.tables.artillery(total);
+        // 9.3: reaction fire is its own once-a-turn allowance; only fire in the gun's own phases
+        // stops it moving (8.1) or firing again (9.1).
         let us = &mut s.units[usize::from(gun)];
-        us.set(flag::FIRED, true);
         if reaction {
             us.set(flag::REACT_FIRED, true);
+        } else {
+            us.set(flag::FIRED, true);
         }
         if out.is_none() {
             return;
         }
         let target = victims_at;
         let cmdrs = self.commanders_at(s, target);
-        let hit = self.stack_losses(s, target, out.steps, "9.2", ev);
+        // Step losses: top unit first, then the second, then the top (11.1), among the victims.
+        let mut hit = Vec::new();
+        for i in 0..out.steps {
+            let alive: Vec<UnitIx> = victims
+                .iter()
+                .copied()
+                .filter(|&u| self.alive(s, u))
+                .collect();
+            let Some(&first) = alive.first() else { break };
+            let u = if i % 2 == 1 && alive.len() > 1 {
+                alive[1]
+            } else {
+                first
+            };
+            hit.push(u);
+            self.lose_step(s, u, "9.2", ev);
+        }
         let before: Vec<UnitIx> = victims
             .iter()
             .copied()

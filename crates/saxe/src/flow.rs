@@ -222,8 +222,15 @@ impl Saxe {
             }
             Some(Frame::Retreat(r)) => {
                 s.frames.pop();
+                let h = r.units.first().and_then(|&u| s.units[usize::from(u)].hex);
                 for u in r.units {
                     self.eliminate(s, u, "cannot retreat", "11.2", ev);
+                }
+                // 11.4: "eliminated entirely, whether by combat, fire or retreat".
+                if let Some(h) = h {
+                    for c in self.commanders_at(s, h) {
+                        self.commander_casualty(s, c, h, true, ev);
+                    }
                 }
             }
             Some(Frame::NewArmyCommander { side }) => {

@@ -375,6 +375,9 @@ impl Saxe {
     /// Phase A for a side: its columns march or deploy (14).
     pub fn legal_march(&self, s: &State, side: Side) -> Vec<Action> {
         let mut v = Vec::new();
+        if self.halted(s, side) {
+            return v; // 15.3 A: the player cannot move any unit this turn
+        }
         for (i, f) in self.sc.formations.iter().enumerate() {
             let fs = &s.formations[i];
             if f.side != side || fs.column.is_none() || fs.tested {

@@ -201,6 +201,10 @@ pub struct Combat {
     pub losses_left: [u8; 2],
     /// Units that suffered a step loss (for 11.4).
     pub lost_steps: Vec<UnitIx>,
+    /// The hex of each entry of `lost_steps` when it lost the step (11.4 looks at the commander's
+    /// own stack).
+    #[serde(default)]
+    pub lost_hexes: Vec<HexId>,
     /// Defender hexes whose units all evaded before combat (1.3).
     pub evaded: Vec<HexId>,
     /// Defender hexes still to be asked about evasion.

@@ -69,12 +69,18 @@ fn check_views(r: &Saxe, s: &State) {
     for seat in [Seat(0), Seat(1)] {
         let text = r.view(s, Some(seat)).to_string();
         for secret in r.hidden_from(s, seat) {
-            assert!(!text.contains(&format!("\"{secret}\"")), "view of seat {seat:?} names hidden {secret}");
+            assert!(
+                !text.contains(&format!("\"{secret}\"")),
+                "view of seat {seat:?} names hidden {secret}"
+            );
         }
     }
     let public = r.public_view(s).to_string();
     for secret in r.hidden_from_public(s) {
-        assert!(!public.contains(&format!("\"{secret}\"")), "public view names hidden {secret}");
+        assert!(
+            !public.contains(&format!("\"{secret}\"")),
+            "public view names hidden {secret}"
+        );
     }
     for (seat, side) in [
         (Seat(0), saxe::scenario::Side::French),

@@ -166,7 +166,8 @@ fn r9_4_levels() {
 
 fn fire_mods(r: &Saxe, s: &mut State, g: saxe::scenario::UnitIx, y: HexId) -> Vec<(String, i32)> {
     let mut ev = Vec::new();
-    r.resolve_fire(s, g, y, y, false, &mut ev);
+    let v = r.combat_units_at(s, y);
+    r.resolve_fire(s, g, y, v, false, &mut ev);
     let rolls: Vec<&Event> = rolls_of(&ev, "Artillery Table");
     assert_eq!(rolls.len(), 1, "{ev:?}");
     mods_of(rolls[0])
@@ -321,7 +322,8 @@ fn r9_5_guns_never_retreat_nor_become_disorganised() {
     // Die 6 + 1 (adjacent) + 1 (12 lb) = 8: 1D-R1.
     s.dice = dice_rolling(&[6]);
     let mut ev = Vec::new();
-    r.resolve_fire(&mut s, g, y, y, false, &mut ev);
+    let v = r.combat_units_at(&s, y);
+    r.resolve_fire(&mut s, g, y, v, false, &mut ev);
     assert!(r.has(&s, gilsa, flag::DISORG) || r.has(&s, gilsa, flag::ROUTED));
     assert!(!r.has(&s, target_gun, flag::DISORG));
     let retreat = s

@@ -340,22 +340,38 @@ fn r10_3_cavalry_against_infantry() {
     place(&r, &mut s, "du-roy", x, Vertex::N);
     let g = place(&r, &mut s, "von-gilsa", y, Vertex::S);
     let m = mods(&r, &s, &[x], &[y]);
-    assert_eq!(modifier(&m, "cavalry against infantry"), Some(-1), "{m:?}");
+    assert_eq!(
+        modifier(&m, "cavalry against normal infantry"),
+        Some(-1),
+        "{m:?}"
+    );
     s.units[usize::from(g)].set(flag::DISORG, true);
+    let m = mods(&r, &s, &[x], &[y]);
+    // 10.3: "All modifiers are cumulative": −1 normal infantry and +1 disorganised infantry.
+    assert_eq!(
+        modifier(&m, "cavalry against disorganised infantry"),
+        Some(1),
+        "{m:?}"
+    );
+    assert_eq!(
+        modifier(&m, "cavalry against normal infantry"),
+        Some(-1),
+        "{m:?}"
+    );
+    assert_eq!(modifier(&m, "defender disorganised"), Some(1), "{m:?}");
+    // The −1 is not against light infantry; the +1 is (0.1: infantry is both kinds).
+    let mut s = empty_board(&r);
+    place(&r, &mut s, "du-roy", x, Vertex::N);
+    let j = place(&r, &mut s, "jager", y, Vertex::S);
+    let m = mods(&r, &s, &[x], &[y]);
+    assert_eq!(modifier(&m, "cavalry against"), None, "{m:?}");
+    s.units[usize::from(j)].set(flag::DISORG, true);
     let m = mods(&r, &s, &[x], &[y]);
     assert_eq!(
         modifier(&m, "cavalry against disorganised infantry"),
         Some(1),
         "{m:?}"
     );
-    assert_eq!(modifier(&m, "cavalry against infantry"), None, "{m:?}");
-    assert_eq!(modifier(&m, "defender disorganised"), Some(1), "{m:?}");
-    // Not against light infantry.
-    let mut s = empty_board(&r);
-    place(&r, &mut s, "du-roy", x, Vertex::N);
-    place(&r, &mut s, "jager", y, Vertex::S);
-    let m = mods(&r, &s, &[x], &[y]);
-    assert_eq!(modifier(&m, "cavalry against"), None, "{m:?}");
 }
 
 #[test]
@@ -369,7 +385,11 @@ fn r10_3_example_cavalry_against_infantry_in_a_redoubt() {
     place(&r, &mut s, "von-fuerstenberg-1", y, Vertex::S);
     place(&r, &mut s, "wutginau-redoubt-0911", y, Vertex::S);
     let m = mods(&r, &s, &[x], &[y]);
-    assert_eq!(modifier(&m, "cavalry against infantry"), Some(-1), "{m:?}");
+    assert_eq!(
+        modifier(&m, "cavalry against normal infantry"),
+        Some(-1),
+        "{m:?}"
+    );
     assert_eq!(modifier(&m, "terrain: redoubt"), Some(-2), "{m:?}");
 }
 
