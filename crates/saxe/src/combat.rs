@@ -2,7 +2,7 @@
 //! results in the order of 11.1, losses chosen by their owner, retreats (11.2), advance (11.3).
 use crate::Saxe;
 use crate::event::Event;
-use crate::scenario::{Kind, Side, Terrain, UnitIx, side_bits};
+use crate::scenario::{Kind, Terrain, UnitIx, side_bits};
 use crate::state::*;
 use hexmap::{Arc, HexId};
 

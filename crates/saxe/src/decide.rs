@@ -1042,7 +1042,7 @@ impl Saxe {
                     us.hex = Some(*to);
                     us.facing = us.facing.turned(i32::from(*turn));
                     us.set(flag::MOVED, true);
-                    us.order = 9 + us.order; // under the units already there (3.5.2)
+                    us.order += 9; // under the units already there (3.5.2)
                 }
                 self.renumber(s, *to);
                 if let (Some(c), Some(f)) = (m.commander, from)

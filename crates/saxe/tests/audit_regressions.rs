@@ -1,0 +1,2 @@
+//! Regression tests for the 13 rule findings of the audit.
+mod common;
