@@ -291,7 +291,16 @@ impl Saxe {
                 // 12.3: routed defenders are eliminated when attacked.
                 for &u in &c.def_units {
                     if self.has(s, u, flag::ROUTED) {
+                        let h = s.units[usize::from(u)].hex;
                         self.eliminate(s, u, "a routed unit attacked", "12.3", ev);
+                        // 11.4: a commander left without his troops rolls.
+                        if let Some(h) = h {
+                            for cm in self.commanders_at(s, h) {
+                                if self.sc.commanders[usize::from(cm)].side != s.active {
+                                    self.commander_casualty(s, cm, h, true, ev);
+                                }
+                            }
+                        }
                     }
                 }
                 // 1.3: light units may retreat before combat.

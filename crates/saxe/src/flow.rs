@@ -214,10 +214,26 @@ impl Saxe {
                             self.uname(r.unit)
                         ),
                     ));
-                } else if self.rout_leaves_map(s, &r) {
-                    self.eliminate(s, r.unit, "routed off the map", "12.4", ev);
                 } else {
-                    self.eliminate(s, r.unit, "cannot complete its rout movement", "12.4", ev);
+                    let h = s.units[usize::from(r.unit)].hex;
+                    let why = if self.rout_leaves_map(s, &r) {
+                        "routed off the map"
+                    } else {
+                        "cannot complete its rout movement"
+                    };
+                    self.eliminate(s, r.unit, why, "12.4", ev);
+                    // 11.4: commanders who went along roll when their unit is eliminated.
+                    if let Some(h) = h {
+                        let with: Vec<_> = r
+                            .commanders
+                            .iter()
+                            .copied()
+                            .filter(|&c| s.commanders[usize::from(c)].hex == Some(h))
+                            .collect();
+                        for c in with {
+                            self.commander_casualty(s, c, h, true, ev);
+                        }
+                    }
                 }
             }
             Some(Frame::Retreat(r)) => {
