@@ -766,6 +766,12 @@ impl Saxe {
 
     /// 15.2: victory at the end of the scenario.
     fn final_victory(&self, s: &mut State, ev: &mut Vec<Event>) {
+        let (winner, level) = self.standing(s);
+        self.finish(s, winner, level, "15.2", ev);
+    }
+
+    /// The victory level of 15.2 if the game ended now (the standing shown to players).
+    pub fn standing(&self, s: &State) -> (Option<Side>, &'static str) {
         let f_dem = self.army_demoralised(s, Side::French);
         let a_dem = self.army_demoralised(s, Side::Allies);
         let hast = s.control[0];
@@ -789,7 +795,7 @@ impl Saxe {
         } else {
             (None, "Forfeited game")
         };
-        self.finish(s, winner, level, "15.2", ev);
+        (winner, level)
     }
 
     fn finish(

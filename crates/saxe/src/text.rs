@@ -372,6 +372,7 @@ impl Saxe {
             "facing": if us.has(flag::ROUTED) { serde_json::Value::Null } else { json!(format!("{:?}", us.facing)) },
             "disorganised": us.has(flag::DISORG), "routed": us.has(flag::ROUTED),
             "out_of_command": us.has(flag::OOC), "activated": us.has(flag::ACTIVATED),
+            "column": us.has(flag::COLUMN),
         })
     }
 
@@ -386,6 +387,7 @@ impl Saxe {
     }
 
     fn view_with(&self, s: &State, hide: impl Fn(Side) -> bool) -> serde_json::Value {
+        let standing = self.standing(s);
         let mut stacks = Vec::new();
         let mut hexes: Vec<HexId> = s.units.iter().filter_map(|u| u.hex).collect();
         hexes.sort();
@@ -420,7 +422,7 @@ impl Saxe {
             .formations
             .iter()
             .enumerate()
-            .map(|(i, f)| json!({ "id": f.id, "name": f.name, "side": f.side.name(), "losses": self.formation_losses(s, i as u8), "demoralisation": f.demoralisation, "demoralised": s.formations[i].demoralised, "tested": s.formations[i].tested }))
+            .map(|(i, f)| json!({ "id": f.id, "name": f.name, "side": f.side.name(), "losses": self.formation_losses(s, i as u8), "demoralisation": f.demoralisation, "demoralised": s.formations[i].demoralised, "tested": s.formations[i].tested, "column": s.formations[i].column.map(|h| h.to_string()), "deploying": s.formations[i].deploying }))
             .collect();
         json!({
             "scenario": self.sc.id, "turn": s.turn, "turns": self.sc.turns, "active": s.active.name(),
@@ -429,6 +431,7 @@ impl Saxe {
             "control": { "Hastenbeck": s.control[0].name(), "Afferde": s.control[1].name() },
             "army_demoralised": { "French": self.army_demoralised(s, Side::French), "Allies": self.army_demoralised(s, Side::Allies) },
             "stacks": stacks, "commanders": commanders, "formations": formations,
+            "standing": { "winner": standing.0.map(|w| w.name()), "level": standing.1, "rule": "15.2 (if the game ended now)" },
             "result": s.result.as_ref().map(|r| json!({ "winner": r.0.map(|w| w.name()), "level": r.1, "rule": r.2 })),
         })
     }
@@ -627,6 +630,7 @@ impl Saxe {
                 "friendly_edges": { "French": format!("{:?}", map.edges[0]).to_lowercase(), "Allies": format!("{:?}", map.edges[1]).to_lowercase() },
                 "hexes": hexes, "hexsides": sides, "places": places },
             "units": units, "formations": formations, "commanders": commanders,
+            "army_demoralisation": { "French": self.sc.army_demoralisation[0], "Allies": self.sc.army_demoralisation[1] },
             "objectives": { "Hastenbeck": self.sc.hastenbeck.iter().map(|h| h.to_string()).collect::<Vec<_>>(), "Afferde": self.sc.afferde.iter().map(|h| h.to_string()).collect::<Vec<_>>() },
         })
     }
