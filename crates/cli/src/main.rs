@@ -70,6 +70,18 @@ enum Cmd {
     },
     /// Validate a scenario's data: all problems, provenance counts, printed totals.
     Validate { scenario: String },
+    /// Serve the game in the browser (see docs/server.md): against the AI, hot-seat, or a friend.
+    Serve {
+        /// Port to listen on (0: any free port; the address is printed).
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// Where games are stored: `sqlite://FILE` or `postgres://USER@HOST:PORT/DB`.
+        #[arg(long, default_value = "sqlite://tricorne.db")]
+        database_url: String,
+        /// Address to listen on; the default serves this machine only.
+        #[arg(long, default_value = "127.0.0.1")]
+        host: std::net::IpAddr,
+    },
     /// Play one whole game with agents, print its log and save it (then `show`, `replay` work).
     Autoplay {
         scenario: String,
@@ -376,6 +388,19 @@ fn run(cli: Cli) -> Result<()> {
                     out.display()
                 );
             }
+        }
+        Cmd::Serve {
+            port,
+            database_url,
+            host,
+        } => {
+            server::run(server::ServeConfig {
+                host,
+                port,
+                database_url,
+                data_dir: cli.data_dir.clone(),
+            })
+            .map_err(|e| anyhow!("{e}"))?;
         }
         Cmd::Validate { scenario } => {
             let (ok, report) = catalog::validate(&scenario, dd)

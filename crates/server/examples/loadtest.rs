@@ -1,0 +1,352 @@
+//! Load test of the game server: it starts a server on a free port of 127.0.0.1 over a temporary
+//! SQLite file, then plays many games at once over real HTTP with scripted clients that choose
+//! random legal actions (half the games hot-seat, half against the server's agent), and prints
+//! the latency of action submission (p50, p90, p99, max) and the throughput.
+//!
+//! ```sh
+//! cargo run --release -p server --example loadtest                 # 100 games, 300 submissions each
+//! cargo run --release -p server --example loadtest -- --games 100 --actions 300 --think-ms 0
+//! ```
+//!
+//! It is not a test with a time limit: it reports figures (docs/server.md keeps the latest).
+//! Its traffic goes to 127.0.0.1 only, and it stops by itself: after `--actions` submissions per
+//! game (or the game's end) or `--max-seconds`, whichever comes first.
+
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+struct Args {
+    games: usize,
+    actions: usize,
+    think_ms: u64,
+    max_seconds: u64,
+    seed: u64,
+}
+
+fn args() -> Args {
+    let mut a = Args {
+        games: 100,
+        actions: 300,
+        think_ms: 0,
+        max_seconds: 600,
+        seed: 1,
+    };
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    let mut i = 0;
+    while i < argv.len() {
+        let val = |i: usize| -> u64 {
+            argv.get(i + 1)
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_else(|| {
+                    eprintln!("{} needs a number", argv[i]);
+                    std::process::exit(2)
+                })
+        };
+        match argv[i].as_str() {
+            "--games" => a.games = val(i) as usize,
+            "--actions" => a.actions = val(i) as usize,
+            "--think-ms" => a.think_ms = val(i),
+            "--max-seconds" => a.max_seconds = val(i),
+            "--seed" => a.seed = val(i),
+            other => {
+                eprintln!(
+                    "unknown argument {other}; use --games N --actions N --think-ms N \
+                     --max-seconds N --seed N"
+                );
+                std::process::exit(2)
+            }
+        }
+        i += 2;
+    }
+    a
+}
+
+/// splitmix64.
+struct Rng(u64);
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        ((z ^ (z >> 31)) % n.max(1) as u64) as usize
+    }
+}
+
+/// The part of `GET /api/games/{id}` a scripted client reads.
+#[derive(Default, serde::Deserialize)]
+struct Fetched {
+    version: u64,
+    legal: Vec<Legal>,
+}
+
+#[derive(Default, serde::Deserialize)]
+struct Legal {
+    id: String,
+}
+
+#[derive(Default)]
+struct Stats {
+    submit_hotseat: Vec<Duration>,
+    submit_ai: Vec<Duration>,
+    fetch: Vec<Duration>,
+    errors: Vec<String>,
+    finished: usize,
+    actions_stored: u64,
+}
+
+fn pct(v: &mut [Duration], p: f64) -> f64 {
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    v.sort();
+    let i = ((v.len() as f64 - 1.0) * p).round() as usize;
+    v[i].as_secs_f64() * 1000.0
+}
+
+fn line(name: &str, v: &mut [Duration]) {
+    println!(
+        "{name:<28} {:>7} {:>8.2} {:>8.2} {:>8.2} {:>8.2}",
+        v.len(),
+        pct(v, 0.50),
+        pct(v, 0.90),
+        pct(v, 0.99),
+        pct(v, 1.0)
+    );
+}
+
+async fn play_game(
+    http: reqwest::Client,
+    base: String,
+    n: usize,
+    a: Arc<Args>,
+    deadline: Instant,
+) -> Stats {
+    let mut st = Stats::default();
+    let ai = n % 2 == 1;
+    let body = if ai {
+        json!({"scenario": "hastenbeck", "mode": "ai", "seed": a.seed + n as u64,
+               "human": if n % 4 == 1 { "French" } else { "Allies" }})
+    } else {
+        json!({"scenario": "hastenbeck", "mode": "hotseat", "seed": a.seed + n as u64})
+    };
+    let created: Value = match http
+        .post(format!("{base}/api/games"))
+        .json(&body)
+        .send()
+        .await
+    {
+        Ok(r) => r.json().await.unwrap_or(Value::Null),
+        Err(e) => {
+            st.errors.push(format!("create: {e}"));
+            return st;
+        }
+    };
+    let id = created["game"].as_str().unwrap_or_default().to_string();
+    let token_of = |seat: &str| created["seats"][seat].as_str().map(str::to_string);
+    let mut rng = Rng(a.seed.wrapping_mul(31).wrapping_add(n as u64));
+    let mut decider: Option<String> = None;
+    // Whose move: ask the spectators' view once, then follow the answers.
+    let spec = created["spectator"].as_str().unwrap_or_default();
+    if let Ok(r) = http
+        .get(format!("{base}/api/games/{id}?token={spec}"))
+        .send()
+        .await
+    {
+        let v: Value = r.json().await.unwrap_or(Value::Null);
+        decider = v["decider"].as_str().map(str::to_string);
+    }
+    for _ in 0..a.actions {
+        if Instant::now() > deadline {
+            break;
+        }
+        let Some(seat) = decider.clone() else {
+            st.finished += 1;
+            break;
+        };
+        let Some(token) = token_of(&seat) else {
+            st.errors.push(format!("no token for {seat}"));
+            break;
+        };
+        let t0 = Instant::now();
+        // Only what a scripted client needs is decoded (the view is skipped).
+        let g: Fetched = match http
+            .get(format!("{base}/api/games/{id}?token={token}"))
+            .send()
+            .await
+        {
+            Ok(r) => r.json().await.unwrap_or_default(),
+            Err(e) => {
+                st.errors.push(format!("fetch: {e}"));
+                break;
+            }
+        };
+        st.fetch.push(t0.elapsed());
+        if g.legal.is_empty() {
+            st.errors
+                .push(format!("no legal action at version {}", g.version));
+            break;
+        }
+        let action = g.legal[rng.below(g.legal.len())].id.clone();
+        let version = g.version;
+        if a.think_ms > 0 {
+            tokio::time::sleep(Duration::from_millis(a.think_ms)).await;
+        }
+        let t0 = Instant::now();
+        let res = http
+            .post(format!("{base}/api/games/{id}/actions"))
+            .json(&json!({"token": token, "action": action, "version": version}))
+            .send()
+            .await;
+        let (status, answer) = match res {
+            Ok(r) => (r.status(), r.json::<Value>().await.unwrap_or(Value::Null)),
+            Err(e) => {
+                st.errors.push(format!("submit: {e}"));
+                break;
+            }
+        };
+        let took = t0.elapsed();
+        if !status.is_success() {
+            st.errors
+                .push(format!("submit {status}: {}", answer["error"]));
+            break;
+        }
+        if ai {
+            st.submit_ai.push(took);
+        } else {
+            st.submit_hotseat.push(took);
+        }
+        st.actions_stored = answer["version"].as_u64().unwrap_or(0);
+        decider = answer["decider"].as_str().map(str::to_string);
+    }
+    st
+}
+
+fn main() {
+    let a = Arc::new(args());
+    let dir = std::env::temp_dir().join(format!("tricorne-loadtest-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let db = dir.join("load.db");
+
+    // The server, on a runtime of its own (as `tricorne serve` runs).
+    let (addr_tx, addr_rx) = std::sync::mpsc::channel();
+    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let url = format!("sqlite://{}", db.display());
+    let (desc_tx, desc_rx) = std::sync::mpsc::channel();
+    let server = std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .expect("server runtime");
+        rt.block_on(async move {
+            let store = server::connect(&url).await.expect("open SQLite");
+            let _ = desc_tx.send(store.describe());
+            let state = server::AppState::new(store, None);
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                .await
+                .expect("bind");
+            addr_tx
+                .send(listener.local_addr().expect("addr"))
+                .expect("send addr");
+            let on_stop = state.clone();
+            axum::serve(listener, server::app(state))
+                .with_graceful_shutdown(async move {
+                    let _ = stop_rx.await;
+                    on_stop.shutdown();
+                })
+                .await
+                .expect("serve");
+        });
+    });
+    let addr = addr_rx.recv().expect("server address");
+    let describe = desc_rx.recv().expect("store description");
+    let base = format!("http://{addr}");
+
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("client runtime");
+    let started = Instant::now();
+    let deadline = started + Duration::from_secs(a.max_seconds);
+    let results: Vec<Stats> = rt.block_on(async {
+        let http = reqwest::Client::builder()
+            .pool_max_idle_per_host(a.games * 2)
+            .build()
+            .expect("client");
+        let tasks: Vec<_> = (0..a.games)
+            .map(|n| {
+                tokio::spawn(play_game(
+                    http.clone(),
+                    base.clone(),
+                    n,
+                    a.clone(),
+                    deadline,
+                ))
+            })
+            .collect();
+        let mut out = Vec::new();
+        for t in tasks {
+            out.push(t.await.expect("client task"));
+        }
+        out
+    });
+    let wall = started.elapsed();
+    let _ = stop_tx.send(());
+    server.join().expect("server thread");
+
+    let mut all = Stats::default();
+    for s in results {
+        all.submit_hotseat.extend(s.submit_hotseat);
+        all.submit_ai.extend(s.submit_ai);
+        all.fetch.extend(s.fetch);
+        all.errors.extend(s.errors);
+        all.finished += s.finished;
+        all.actions_stored += s.actions_stored;
+    }
+    let mut submits: Vec<Duration> = all
+        .submit_hotseat
+        .iter()
+        .chain(&all.submit_ai)
+        .copied()
+        .collect();
+    let n_submits = submits.len();
+    let size = std::fs::metadata(&db).map(|m| m.len()).unwrap_or(0)
+        + std::fs::metadata(dir.join("load.db-wal"))
+            .map(|m| m.len())
+            .unwrap_or(0);
+    println!(
+        "tricorne load test: {} concurrent games over HTTP on {addr}, {}, \
+         think time {} ms, {} cores",
+        a.games,
+        describe,
+        a.think_ms,
+        std::thread::available_parallelism().map_or(0, |n| n.get())
+    );
+    println!(
+        "{:<28} {:>7} {:>8} {:>8} {:>8} {:>8}",
+        "latency (ms)", "count", "p50", "p90", "p99", "max"
+    );
+    line("submit an action (all)", &mut submits);
+    line("  hot-seat games", &mut all.submit_hotseat);
+    line("  against the agent", &mut all.submit_ai);
+    line("fetch the game (GET)", &mut all.fetch);
+    println!(
+        "{n_submits} submissions in {:.1} s: {:.0} submissions/s; {} actions stored (agent's \
+         included), {:.0} actions/s; {} games finished; database {:.1} MB; {} errors",
+        wall.as_secs_f64(),
+        n_submits as f64 / wall.as_secs_f64(),
+        all.actions_stored,
+        all.actions_stored as f64 / wall.as_secs_f64(),
+        all.finished,
+        size as f64 / 1e6,
+        all.errors.len()
+    );
+    for e in all.errors.iter().take(5) {
+        println!("  error: {e}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    if !all.errors.is_empty() {
+        std::process::exit(1);
+    }
+}

@@ -1,0 +1,373 @@
+//! Games in play: each behind its own lock, rebuilt from the store by replaying its actions, kept
+//! in a bounded cache, with a version channel for live updates.
+
+use crate::error::ApiError;
+use crate::redact::Redactor;
+use crate::store::{GameMeta, Store};
+use crate::token;
+use engine::{DynGame, Seat};
+use std::collections::{HashMap, VecDeque};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex as StdMutex};
+use tokio::sync::{Mutex, OnceCell, watch};
+
+/// How many log lines a game keeps and sends.
+pub const LOG_KEEP: usize = 200;
+/// The agent that plays the server's seat.
+pub const AI_AGENT: &str = "random";
+/// A bound on the actions the agent may take in a row (a runaway would be a rules bug).
+const AI_MAX_ACTIONS: usize = 100_000;
+/// Games kept in memory; the least recently used idle ones are dropped beyond this (they are
+/// rebuilt from the store when asked for again).
+pub const CACHE_GAMES: usize = 2_000;
+
+/// Who a token makes its bearer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// A seat (0 or 1).
+    Seat(Seat),
+    /// A read-only spectator.
+    Spectator,
+}
+
+/// A game in play.
+pub struct Live {
+    /// What the store keeps besides the actions.
+    pub meta: GameMeta,
+    /// The game.
+    pub game: Box<dyn DynGame>,
+    /// Every action applied, in order (the version is their number).
+    pub actions: Vec<String>,
+    /// The last [`LOG_KEEP`] event lines, unredacted.
+    pub log: VecDeque<String>,
+    /// The events of the last action (for the record).
+    pub last_events: Vec<String>,
+}
+
+impl Live {
+    /// Number of actions applied (AI actions included).
+    pub fn version(&self) -> u64 {
+        self.actions.len() as u64
+    }
+
+    /// The role a token gives, or 403.
+    pub fn role(&self, token: Option<&str>) -> Result<Role, ApiError> {
+        let Some(t) = token.filter(|t| !t.is_empty()) else {
+            return Err(ApiError::Forbidden(
+                "a token is required (the secret link of a seat or of spectators)".into(),
+            ));
+        };
+        // Compare with every token, so timing does not tell which matched.
+        let mut found = None;
+        for (i, s) in self.meta.tokens.seats.iter().enumerate() {
+            if s.as_deref().is_some_and(|s| token::same(t, s)) {
+                found = Some(Role::Seat(Seat(i as u8)));
+            }
+        }
+        if token::same(t, &self.meta.tokens.spectator) {
+            found = Some(Role::Spectator);
+        }
+        found.ok_or_else(|| ApiError::Forbidden("unknown token for this game".into()))
+    }
+
+    /// The name of a seat ("French").
+    pub fn seat_name(&self, seat: Seat) -> String {
+        let names = self.game.seat_names();
+        names[usize::from(seat.0 & 1)].clone()
+    }
+
+    /// What a role may not learn now.
+    pub fn hidden(&self, role: Role) -> Vec<String> {
+        hidden_for(self.game.as_ref(), role)
+    }
+
+    /// The redactor for a role now.
+    pub fn redactor(&self, role: Role) -> Redactor {
+        Redactor::new(self.hidden(role))
+    }
+}
+
+/// What a role may not learn in a game.
+pub fn hidden_for(game: &dyn DynGame, role: Role) -> Vec<String> {
+    match role {
+        Role::Seat(s) => game.hidden_from(s),
+        Role::Spectator => game.hidden_from_public(),
+    }
+}
+
+/// What a role may see of a game, unredacted.
+pub fn view_for(game: &dyn DynGame, role: Role) -> serde_json::Value {
+    match role {
+        Role::Seat(s) => game.view_json(Some(s)),
+        Role::Spectator => game.public_view(),
+    }
+}
+
+/// Add lines to a log, keeping the last [`LOG_KEEP`].
+pub fn push_log<I: IntoIterator<Item = String>>(log: &mut VecDeque<String>, lines: I) {
+    for l in lines {
+        if log.len() == LOG_KEEP {
+            log.pop_front();
+        }
+        log.push_back(l);
+    }
+}
+
+/// A game rebuilt from its scenario, options, seed and actions.
+pub struct Rebuilt {
+    /// The game.
+    pub game: Box<dyn DynGame>,
+    /// Its last [`LOG_KEEP`] event lines.
+    pub log: VecDeque<String>,
+    /// The events of the last action (of the start if none).
+    pub last_events: Vec<String>,
+}
+
+/// Replay a game from the start: the action list is the game.
+pub fn rebuild(
+    scenario: &str,
+    options: &[String],
+    seed: u64,
+    actions: &[String],
+    data_dir: Option<&Path>,
+) -> Result<Rebuilt, catalog::CatalogError> {
+    let (mut game, start) = catalog::open(scenario, options, data_dir, seed)?;
+    let mut log = VecDeque::new();
+    push_log(&mut log, start.iter().cloned());
+    let mut last_events = start;
+    for (i, a) in actions.iter().enumerate() {
+        let ev = game.apply(a).map_err(|e| catalog::CatalogError::Replay {
+            index: i + 1,
+            action: a.clone(),
+            reason: e.to_string(),
+        })?;
+        push_log(&mut log, ev.iter().cloned());
+        last_events = ev;
+    }
+    Ok(Rebuilt {
+        game,
+        log,
+        last_events,
+    })
+}
+
+/// Let the server's agent play its seat until a person decides or the game ends. Each choice is
+/// seeded by the game's seed and the version, so the same game gets the same answers.
+pub fn play_ai(
+    game: &mut dyn DynGame,
+    ai_seat: Option<u8>,
+    seed: u64,
+    version: u64,
+    actions: &mut Vec<String>,
+    events: &mut Vec<String>,
+) -> Result<(), String> {
+    let Some(ai) = ai_seat else { return Ok(()) };
+    let mut v = version;
+    let mut n = 0;
+    while game.decider() == Some(Seat(ai)) {
+        if n >= AI_MAX_ACTIONS {
+            return Err(format!("the agent took {n} actions in a row"));
+        }
+        let mut agent = ai::agent(AI_AGENT, seed ^ v.wrapping_mul(0x9e37_79b9_7f4a_7c15))?;
+        let i = agent.choose(&*game);
+        let (id, ev) = game
+            .apply_index(i)
+            .map_err(|e| format!("the agent's action failed: {e}"))?;
+        actions.push(id);
+        events.extend(ev);
+        v += 1;
+        n += 1;
+    }
+    Ok(())
+}
+
+/// One game's place in the cache: its lock, and the channel that tells its version.
+pub struct Slot {
+    /// The game; one lock per game, so two submissions for it are taken one after the other.
+    pub live: Mutex<Live>,
+    /// The current version, for live updates.
+    pub version: watch::Sender<u64>,
+    last_used: AtomicU64,
+}
+
+impl Slot {
+    fn new(live: Live) -> Arc<Self> {
+        let (tx, _) = watch::channel(live.version());
+        Arc::new(Self {
+            live: Mutex::new(live),
+            version: tx,
+            last_used: AtomicU64::new(0),
+        })
+    }
+}
+
+type Cell = Arc<OnceCell<Arc<Slot>>>;
+
+/// The games in play: a cache in front of the store.
+pub struct Hub {
+    store: Arc<dyn Store>,
+    data_dir: Option<PathBuf>,
+    cache: StdMutex<HashMap<String, Cell>>,
+    clock: AtomicU64,
+    capacity: usize,
+}
+
+impl Hub {
+    /// A hub over a store, keeping at most `capacity` idle games in memory.
+    pub fn new(store: Arc<dyn Store>, data_dir: Option<PathBuf>, capacity: usize) -> Self {
+        Self {
+            store,
+            data_dir,
+            cache: StdMutex::new(HashMap::new()),
+            clock: AtomicU64::new(1),
+            capacity,
+        }
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Arc<dyn Store> {
+        &self.store
+    }
+
+    /// The scenario data directory.
+    pub fn data_dir(&self) -> Option<&Path> {
+        self.data_dir.as_deref()
+    }
+
+    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<String, Cell>> {
+        // A panic while holding this lock cannot leave the map inconsistent (each operation is
+        // one insert or remove), so a poisoned lock is used as it is.
+        self.cache.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn touch(&self, slot: &Slot) {
+        slot.last_used.store(
+            self.clock.fetch_add(1, Ordering::Relaxed),
+            Ordering::Relaxed,
+        );
+    }
+
+    /// A game by id: from the cache, or rebuilt from the store (404 if unknown).
+    pub async fn get(&self, id: &str) -> Result<Arc<Slot>, ApiError> {
+        if !token::plausible_id(id) {
+            return Err(ApiError::NotFound(format!("no game {id:?}")));
+        }
+        let cell = self.map().entry(id.to_string()).or_default().clone();
+        match cell.get_or_try_init(|| self.load(id)).await {
+            Ok(slot) => {
+                let slot = slot.clone();
+                self.touch(&slot);
+                self.evict();
+                Ok(slot)
+            }
+            Err(e) => {
+                let mut map = self.map();
+                if map
+                    .get(id)
+                    .is_some_and(|c| Arc::ptr_eq(c, &cell) && !c.initialized())
+                {
+                    map.remove(id);
+                }
+                Err(e)
+            }
+        }
+    }
+
+    async fn load(&self, id: &str) -> Result<Arc<Slot>, ApiError> {
+        let Some((meta, actions)) = self.store.load(id).await? else {
+            return Err(ApiError::NotFound(format!("no game {id:?}")));
+        };
+        let dd = self.data_dir.clone();
+        let (m, a) = (meta.clone(), actions.clone());
+        let rebuilt = tokio::task::spawn_blocking(move || {
+            rebuild(&m.scenario, &m.options, m.seed, &a, dd.as_deref())
+        })
+        .await?
+        .map_err(|e| ApiError::Internal(format!("stored game {id} does not replay: {e}")))?;
+        let mut live = Live {
+            meta,
+            game: rebuilt.game,
+            actions,
+            log: rebuilt.log,
+            last_events: rebuilt.last_events,
+        };
+        // A game stored while the agent was to move (it cannot happen through this server, whose
+        // writes include the agent's answers, but a store may be shared): let it move now.
+        let mut more = Vec::new();
+        let mut events = Vec::new();
+        let version = live.version();
+        play_ai(
+            live.game.as_mut(),
+            live.meta.ai_seat,
+            live.meta.seed,
+            version,
+            &mut more,
+            &mut events,
+        )
+        .map_err(ApiError::Internal)?;
+        if !more.is_empty() {
+            self.store
+                .append(id, live.version() + 1, &more)
+                .await
+                .map_err(ApiError::from)?;
+            live.actions.extend(more);
+            push_log(&mut live.log, events.iter().cloned());
+            live.last_events = events;
+        }
+        Ok(Slot::new(live))
+    }
+
+    /// Store a new game (with its first actions) and put it in play.
+    pub async fn create(&self, live: Live) -> Result<Arc<Slot>, ApiError> {
+        self.store.create(&live.meta, &live.actions).await?;
+        let id = live.meta.id.clone();
+        let slot = Slot::new(live);
+        self.touch(&slot);
+        let cell: Cell = Arc::new(OnceCell::new_with(Some(slot.clone())));
+        self.map().insert(id, cell);
+        self.evict();
+        Ok(slot)
+    }
+
+    /// Drop a game from the cache (after the store refused a write the cache thought valid: the
+    /// next request rebuilds it from the store).
+    pub fn forget(&self, id: &str, slot: &Arc<Slot>) {
+        let mut map = self.map();
+        if map
+            .get(id)
+            .and_then(|c| c.get())
+            .is_some_and(|s| Arc::ptr_eq(s, slot))
+        {
+            map.remove(id);
+        }
+    }
+
+    /// Number of games in memory.
+    pub fn cached(&self) -> usize {
+        self.map().len()
+    }
+
+    /// Drop the least recently used idle games beyond the capacity. A game is idle when nobody
+    /// holds it (no request, no live-update stream).
+    fn evict(&self) {
+        let mut map = self.map();
+        if map.len() <= self.capacity {
+            return;
+        }
+        let mut idle: Vec<(u64, String)> = map
+            .iter()
+            .filter(|(_, c)| Arc::strong_count(c) == 1)
+            .filter_map(|(k, c)| {
+                let s = c.get()?;
+                (Arc::strong_count(s) == 1)
+                    .then(|| (s.last_used.load(Ordering::Relaxed), k.clone()))
+            })
+            .collect();
+        idle.sort();
+        let excess = map.len() - self.capacity;
+        for (_, k) in idle.into_iter().take(excess) {
+            map.remove(&k);
+        }
+    }
+}

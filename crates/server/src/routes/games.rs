@@ -1,0 +1,540 @@
+//! Games: create, show, act, live updates, record, replay, import.
+
+use super::{JsonBody, body_bytes};
+use crate::error::ApiError;
+use crate::live::{Live, Rebuilt, Role, hidden_for, play_ai, push_log, rebuild, view_for};
+use crate::redact::Redactor;
+use crate::store::{GameMeta, Mode, StoreError, Tokens};
+use crate::{AppState, IMPORT_LIMIT, token};
+use axum::extract::rejection::{PathRejection, QueryRejection};
+use axum::extract::{DefaultBodyLimit, Path, Query, Request, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use engine::{ApplyError, DynGame, GameRecord, Seat};
+use futures_util::{Stream, StreamExt};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::convert::Infallible;
+use tokio_stream::wrappers::WatchStream;
+
+/// `/api/games…` and `/api/import`.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/games", post(create))
+        .route("/api/games/{id}", get(show))
+        .route("/api/games/{id}/actions", post(act))
+        .route("/api/games/{id}/events", get(events))
+        .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/replay", get(replay))
+        .route(
+            "/api/import",
+            post(import).layer(DefaultBodyLimit::max(IMPORT_LIMIT)),
+        )
+}
+
+/// `?token=T` (and `&upto=N` for the replay).
+#[derive(Deserialize)]
+struct Access {
+    token: Option<String>,
+    upto: Option<u64>,
+}
+
+type IdPath = Result<Path<String>, PathRejection>;
+type AccessQuery = Result<Query<Access>, QueryRejection>;
+
+fn id_of(p: IdPath) -> Result<String, ApiError> {
+    p.map(|Path(id)| id)
+        .map_err(|e| ApiError::BadRequest(e.body_text()))
+}
+
+fn access_of(q: AccessQuery) -> Result<Access, ApiError> {
+    q.map(|Query(a)| a)
+        .map_err(|e| ApiError::BadRequest(e.body_text()))
+}
+
+fn internal<E: std::fmt::Display>(e: E) -> ApiError {
+    ApiError::Internal(e.to_string())
+}
+
+// ---------------------------------------------------------------------------------- create
+
+/// `POST /api/games` body.
+#[derive(Deserialize)]
+struct NewGame {
+    scenario: String,
+    #[serde(default)]
+    options: Vec<String>,
+    seed: Option<u64>,
+    mode: String,
+    human: Option<String>,
+}
+
+fn seat_index(names: &[String; 2], name: &str) -> Result<u8, ApiError> {
+    names
+        .iter()
+        .position(|n| n.eq_ignore_ascii_case(name))
+        .map(|i| i as u8)
+        .ok_or_else(|| {
+            ApiError::BadRequest(format!(
+                "unknown side {name:?} (this game's sides: {} and {})",
+                names[0], names[1]
+            ))
+        })
+}
+
+fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
+        .unwrap_or(0)
+}
+
+fn tokens_for(ai_seat: Option<u8>) -> Result<Tokens, ApiError> {
+    let mut seats: [Option<String>; 2] = [None, None];
+    for (i, s) in seats.iter_mut().enumerate() {
+        if ai_seat != Some(i as u8) {
+            *s = Some(token::new_token().map_err(internal)?);
+        }
+    }
+    Ok(Tokens {
+        seats,
+        spectator: token::new_token().map_err(internal)?,
+    })
+}
+
+/// The page's address as the browser reached it (`http://host:port`), or "" (relative links).
+fn base_url(headers: &HeaderMap) -> String {
+    headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .filter(|h| {
+            !h.is_empty()
+                && h.bytes()
+                    .all(|c| c.is_ascii_alphanumeric() || b".-:[]".contains(&c))
+        })
+        .map(|h| format!("http://{h}"))
+        .unwrap_or_default()
+}
+
+/// The 201 answer of a new game: its id, the tokens, the secret links.
+fn created_json(live: &Live, base: &str) -> Value {
+    let names = live.game.seat_names();
+    let id = &live.meta.id;
+    let link = |t: &str| format!("{base}/play/{id}?token={t}");
+    let mut seats = serde_json::Map::new();
+    let mut links = serde_json::Map::new();
+    for (i, t) in live.meta.tokens.seats.iter().enumerate() {
+        if let Some(t) = t {
+            seats.insert(names[i].clone(), json!(t));
+            links.insert(names[i].clone(), json!(link(t)));
+        }
+    }
+    links.insert("spectator".into(), json!(link(&live.meta.tokens.spectator)));
+    json!({
+        "game": id,
+        "scenario": live.meta.scenario,
+        "mode": live.meta.mode.as_str(),
+        "ai_seat": live.meta.ai_seat.map(|s| names[usize::from(s & 1)].clone()),
+        "version": live.version(),
+        "seats": seats,
+        "spectator": live.meta.tokens.spectator,
+        "links": links,
+    })
+}
+
+async fn create(
+    State(st): State<AppState>,
+    headers: HeaderMap,
+    JsonBody(body): JsonBody<NewGame>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let mode = Mode::parse(&body.mode).ok_or_else(|| {
+        ApiError::BadRequest(format!(
+            "unknown mode {:?} (\"ai\", \"hotseat\" or \"friend\")",
+            body.mode
+        ))
+    })?;
+    if body.seed.is_some() && mode == Mode::Friend {
+        return Err(ApiError::BadRequest(
+            "a game against a friend takes no seed: whoever chose it could foresee the dice".into(),
+        ));
+    }
+    let seed = match body.seed {
+        Some(s) => s,
+        None => token::new_seed().map_err(internal)?,
+    };
+    let dd = st.hub().data_dir().map(|p| p.to_path_buf());
+    let (scenario, options) = (body.scenario.clone(), body.options.clone());
+    let (mut game, start) = tokio::task::spawn_blocking(move || {
+        catalog::open(&scenario, &options, dd.as_deref(), seed)
+    })
+    .await?
+    .map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    let names = game.seat_names();
+    let ai_seat = match mode {
+        Mode::Ai => {
+            let human = match body.human.as_deref() {
+                None => 0,
+                Some(h) => seat_index(&names, h)?,
+            };
+            Some(1 - human)
+        }
+        Mode::Hotseat | Mode::Friend => None,
+    };
+    let tokens = tokens_for(ai_seat)?;
+    let mut actions = Vec::new();
+    let mut events = Vec::new();
+    play_ai(game.as_mut(), ai_seat, seed, 0, &mut actions, &mut events)
+        .map_err(ApiError::Internal)?;
+    let mut log = std::collections::VecDeque::new();
+    push_log(&mut log, start.iter().cloned());
+    push_log(&mut log, events.iter().cloned());
+    let meta = GameMeta {
+        id: token::new_game_id().map_err(internal)?,
+        ruleset: game.ruleset_id(),
+        scenario: body.scenario,
+        options: body.options,
+        seed,
+        mode,
+        ai_seat,
+        tokens,
+        created: now(),
+    };
+    let live = Live {
+        meta,
+        game,
+        actions,
+        log,
+        last_events: if events.is_empty() { start } else { events },
+    };
+    let answer = created_json(&live, &base_url(&headers));
+    st.hub().create(live).await?;
+    Ok((StatusCode::CREATED, Json(answer)))
+}
+
+// ---------------------------------------------------------------------------------- show
+
+fn seat_json(game: &dyn DynGame, seat: Option<Seat>) -> Value {
+    let names = game.seat_names();
+    seat.map_or(Value::Null, |s| json!(names[usize::from(s.0 & 1)]))
+}
+
+fn outcome_json(game: &dyn DynGame, r: &Redactor) -> Value {
+    game.outcome().map_or(Value::Null, |o| {
+        json!({
+            "winner": seat_json(game, o.winner),
+            "level": r.text(&o.level),
+            "rule": r.text(&o.rule),
+        })
+    })
+}
+
+/// What a role sees of a game: everything redacted for it.
+fn game_json(live: &Live, role: Role) -> Value {
+    let r = live.redactor(role);
+    let g = live.game.as_ref();
+    let decider = g.decider();
+    let view = r.json(view_for(g, role));
+    let decision = view
+        .get("decision")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .unwrap_or_else(|| match decider {
+            Some(s) => format!("{} to decide", live.seat_name(s)),
+            None => "the game is over".into(),
+        });
+    let seat = match role {
+        Role::Seat(s) => Some(s),
+        Role::Spectator => None,
+    };
+    let legal = match seat {
+        Some(s) if decider == Some(s) => {
+            r.json(serde_json::to_value(g.legal()).unwrap_or_else(|_| json!([])))
+        }
+        _ => json!([]),
+    };
+    json!({
+        "game": live.meta.id,
+        "ruleset": live.meta.ruleset,
+        "scenario": live.meta.scenario,
+        "options": live.meta.options,
+        "mode": live.meta.mode.as_str(),
+        "ai_seat": seat_json(g, live.meta.ai_seat.map(Seat)),
+        "seats": g.seat_names(),
+        "version": live.version(),
+        "seat": seat_json(g, seat),
+        "decider": seat_json(g, decider),
+        "decision": decision,
+        "legal": legal,
+        "view": view,
+        "log": r.lines(&live.log),
+        "outcome": outcome_json(g, &r),
+    })
+}
+
+async fn show(
+    State(st): State<AppState>,
+    id: IdPath,
+    q: AccessQuery,
+) -> Result<Json<Value>, ApiError> {
+    let (id, q) = (id_of(id)?, access_of(q)?);
+    let slot = st.hub().get(&id).await?;
+    let live = slot.live.lock().await;
+    let role = live.role(q.token.as_deref())?;
+    Ok(Json(game_json(&live, role)))
+}
+
+// ---------------------------------------------------------------------------------- act
+
+/// `POST /api/games/{id}/actions` body.
+#[derive(Deserialize)]
+struct Submit {
+    token: String,
+    action: String,
+    version: u64,
+}
+
+async fn act(
+    State(st): State<AppState>,
+    id: IdPath,
+    JsonBody(body): JsonBody<Submit>,
+) -> Result<Json<Value>, ApiError> {
+    let id = id_of(id)?;
+    let slot = st.hub().get(&id).await?;
+    // One lock per game: a second submission for the same decision waits here, then finds the
+    // version moved on and gets 409.
+    let mut live = slot.live.lock().await;
+    let role = live.role(Some(&body.token))?;
+    let Role::Seat(seat) = role else {
+        return Err(ApiError::Forbidden(
+            "the spectators' link cannot act".into(),
+        ));
+    };
+    let version = live.version();
+    if body.version != version {
+        return Err(ApiError::Conflict(format!(
+            "stale version {}: the game is at version {version} (that decision was already taken; fetch the game again)",
+            body.version
+        )));
+    }
+    let Some(decider) = live.game.decider() else {
+        return Err(ApiError::Conflict("the game is over".into()));
+    };
+    if decider != seat {
+        return Err(ApiError::Forbidden(format!(
+            "the {} decide now, not the {}",
+            live.seat_name(decider),
+            live.seat_name(seat)
+        )));
+    }
+    let mut next = live.game.boxed_clone();
+    let mut events = next.apply(&body.action).map_err(|e| match e {
+        ApplyError::Illegal(_) => {
+            ApiError::Unprocessable(format!("{:?} is not a legal action now", body.action))
+        }
+        ApplyError::GameOver => ApiError::Conflict("the game is over".into()),
+        ApplyError::Internal(m) => ApiError::Internal(m),
+    })?;
+    let mut new = vec![body.action];
+    play_ai(
+        next.as_mut(),
+        live.meta.ai_seat,
+        live.meta.seed,
+        version + 1,
+        &mut new,
+        &mut events,
+    )
+    .map_err(ApiError::Internal)?;
+    // The player's action and the agent's answers: one transaction. Nothing changes in memory
+    // unless it is stored.
+    let gid = live.meta.id.clone();
+    if let Err(e) = st.store().append(&gid, version + 1, &new).await {
+        if matches!(e, StoreError::Conflict(_)) {
+            st.hub().forget(&gid, &slot);
+        }
+        return Err(e.into());
+    }
+    live.game = next;
+    live.actions.extend(new);
+    push_log(&mut live.log, events.iter().cloned());
+    let now = live.version();
+    slot.version.send_replace(now);
+    let r = live.redactor(role);
+    let answer = json!({
+        "version": now,
+        "events": r.lines(&events),
+        "decider": seat_json(live.game.as_ref(), live.game.decider()),
+        "outcome": outcome_json(live.game.as_ref(), &r),
+    });
+    live.last_events = events;
+    Ok(Json(answer))
+}
+
+// ---------------------------------------------------------------------------------- events
+
+async fn events(
+    State(st): State<AppState>,
+    id: IdPath,
+    q: AccessQuery,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    let (id, q) = (id_of(id)?, access_of(q)?);
+    let slot = st.hub().get(&id).await?;
+    slot.live.lock().await.role(q.token.as_deref())?;
+    let rx = slot.version.subscribe();
+    // The stream holds the game, so it stays in memory (and its channel alive) while watched.
+    let held = slot.clone();
+    let stream = WatchStream::new(rx)
+        .map(move |v| {
+            let _ = &held;
+            Ok(Event::default()
+                .event("version")
+                .id(v.to_string())
+                .data(format!("{{\"version\":{v}}}")))
+        })
+        .take_until(st.shutting_down());
+    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+}
+
+// ---------------------------------------------------------------------------------- record
+
+async fn record(
+    State(st): State<AppState>,
+    id: IdPath,
+    q: AccessQuery,
+) -> Result<Json<GameRecord>, ApiError> {
+    let (id, q) = (id_of(id)?, access_of(q)?);
+    let slot = st.hub().get(&id).await?;
+    let live = slot.live.lock().await;
+    let role = live.role(q.token.as_deref())?;
+    let over = live.game.decider().is_none();
+    let hotseat_player = live.meta.mode == Mode::Hotseat && matches!(role, Role::Seat(_));
+    if !over && !hotseat_player {
+        return Err(ApiError::Conflict(
+            "the record of a game in play holds what a side may not see (hidden stacks, the \
+             dice's seed): it is given once the game is over (at any time to the players of a \
+             hot-seat game)"
+                .into(),
+        ));
+    }
+    Ok(Json(catalog::record(
+        live.game.as_ref(),
+        &live.meta.scenario,
+        &live.meta.options,
+        live.meta.seed,
+        live.actions.clone(),
+        live.last_events.clone(),
+    )))
+}
+
+// ---------------------------------------------------------------------------------- replay
+
+async fn replay(
+    State(st): State<AppState>,
+    id: IdPath,
+    q: AccessQuery,
+) -> Result<Json<Value>, ApiError> {
+    let (id, q) = (id_of(id)?, access_of(q)?);
+    let slot = st.hub().get(&id).await?;
+    let (meta, mut actions, role, hidden_now) = {
+        let live = slot.live.lock().await;
+        let role = live.role(q.token.as_deref())?;
+        (
+            live.meta.clone(),
+            live.actions.clone(),
+            role,
+            live.hidden(role),
+        )
+    };
+    let total = actions.len() as u64;
+    let upto = q.upto.unwrap_or(total);
+    if upto > total {
+        return Err(ApiError::BadRequest(format!(
+            "upto {upto} is beyond the game's {total} actions"
+        )));
+    }
+    actions.truncate(usize::try_from(upto).unwrap_or(usize::MAX));
+    let dd = st.hub().data_dir().map(|p| p.to_path_buf());
+    let answer = tokio::task::spawn_blocking(move || -> Result<Value, ApiError> {
+        let rb = rebuild(
+            &meta.scenario,
+            &meta.options,
+            meta.seed,
+            &actions,
+            dd.as_deref(),
+        )
+        .map_err(internal)?;
+        let g = rb.game.as_ref();
+        // Hidden then or hidden now: neither is told.
+        let r = Redactor::new(hidden_for(g, role).into_iter().chain(hidden_now));
+        Ok(json!({
+            "upto": upto,
+            "total": total,
+            "action": actions.last().map(|a| r.text(a)),
+            "decider": seat_json(g, g.decider()),
+            "view": r.json(view_for(g, role)),
+            "events": r.lines(&rb.last_events),
+            "log": r.lines(&rb.log),
+        }))
+    })
+    .await??;
+    Ok(Json(answer))
+}
+
+// ---------------------------------------------------------------------------------- import
+
+async fn import(
+    State(st): State<AppState>,
+    headers: HeaderMap,
+    req: Request,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let bytes = body_bytes(req, &st).await?;
+    let text = std::str::from_utf8(&bytes)
+        .map_err(|_| ApiError::BadRequest("the record is not UTF-8 text".into()))?;
+    let rec = GameRecord::from_json(text).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    let dd = st.hub().data_dir().map(|p| p.to_path_buf());
+    let checked = rec.clone();
+    // Replay the record and check that it reaches the state it holds before accepting it.
+    let rebuilt: Rebuilt = tokio::task::spawn_blocking(move || -> Result<Rebuilt, ApiError> {
+        let r = &checked;
+        if !catalog::scenarios()
+            .iter()
+            .any(|s| s.ruleset == r.ruleset && s.id == r.scenario)
+        {
+            return Err(ApiError::Unprocessable(format!(
+                "unknown scenario {:?} of ruleset {:?}",
+                r.scenario, r.ruleset
+            )));
+        }
+        let rb = rebuild(&r.scenario, &r.options, r.seed, &r.actions, dd.as_deref())
+            .map_err(|e| ApiError::Unprocessable(e.to_string()))?;
+        if rb.game.state_json() != r.state {
+            return Err(ApiError::Unprocessable(
+                catalog::CatalogError::Mismatch.to_string(),
+            ));
+        }
+        Ok(rb)
+    })
+    .await??;
+    let meta = GameMeta {
+        id: token::new_game_id().map_err(internal)?,
+        ruleset: rec.ruleset,
+        scenario: rec.scenario,
+        options: rec.options,
+        seed: rec.seed,
+        mode: Mode::Hotseat,
+        ai_seat: None,
+        tokens: tokens_for(None)?,
+        created: now(),
+    };
+    let live = Live {
+        meta,
+        game: rebuilt.game,
+        actions: rec.actions,
+        log: rebuilt.log,
+        last_events: rebuilt.last_events,
+    };
+    let answer = created_json(&live, &base_url(&headers));
+    st.hub().create(live).await?;
+    Ok((StatusCode::CREATED, Json(answer)))
+}

@@ -1,0 +1,203 @@
+//! Storage behind a trait: the action list is the game. A game is its metadata (scenario,
+//! options, seed, mode, tokens) and its actions, each a row keyed by `(game_id, seq)`; a write is
+//! one transaction. SQLite in a file by default, PostgreSQL with a `postgres://` URL.
+
+mod postgres;
+mod sqlite;
+
+pub use postgres::PostgresStore;
+pub use sqlite::SqliteStore;
+
+use async_trait::async_trait;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// How the seats of a game are held.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// One person against the server's agent.
+    Ai,
+    /// Two people at one screen (one browser holds both seats).
+    Hotseat,
+    /// Two people in two browsers, one secret link each.
+    Friend,
+}
+
+impl Mode {
+    /// The name used in the API and the database.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Ai => "ai",
+            Mode::Hotseat => "hotseat",
+            Mode::Friend => "friend",
+        }
+    }
+
+    /// Parse the API/database name.
+    pub fn parse(s: &str) -> Option<Mode> {
+        match s {
+            "ai" => Some(Mode::Ai),
+            "hotseat" => Some(Mode::Hotseat),
+            "friend" => Some(Mode::Friend),
+            _ => None,
+        }
+    }
+}
+
+/// The capabilities of a game: one secret token per seat held by a person (none for the AI's
+/// seat) and one for spectators.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tokens {
+    /// Seat 0's and seat 1's tokens.
+    pub seats: [Option<String>; 2],
+    /// The read-only token.
+    pub spectator: String,
+}
+
+/// What the store keeps of a game besides its actions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameMeta {
+    /// Game id.
+    pub id: String,
+    /// Ruleset id.
+    pub ruleset: String,
+    /// Scenario id.
+    pub scenario: String,
+    /// Game options.
+    pub options: Vec<String>,
+    /// Seed of the dice.
+    pub seed: u64,
+    /// How the seats are held.
+    pub mode: Mode,
+    /// The seat the server plays (mode `ai`).
+    pub ai_seat: Option<u8>,
+    /// The capabilities.
+    pub tokens: Tokens,
+    /// Creation time, seconds since the Unix epoch.
+    pub created: i64,
+}
+
+/// Storage failures.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// A sequence number or game id already taken (another writer was first), or a gap.
+    #[error("{0}")]
+    Conflict(String),
+    /// Actions for a game that does not exist.
+    #[error("no game {0:?}")]
+    UnknownGame(String),
+    /// The database failed.
+    #[error("database: {0}")]
+    Database(String),
+    /// A row that does not decode.
+    #[error("corrupt row: {0}")]
+    Corrupt(String),
+}
+
+/// Where games live. Every method is one transaction.
+#[async_trait]
+pub trait Store: Send + Sync + 'static {
+    /// Store a new game with its first actions (seq 1, 2, …), all or nothing.
+    async fn create(&self, meta: &GameMeta, actions: &[String]) -> Result<(), StoreError>;
+    /// Append actions numbered `first_seq`, `first_seq + 1`, … to a game, all or nothing.
+    /// `first_seq` must be one more than the number of actions stored, else
+    /// [`StoreError::Conflict`] (two writers for one decision: the second fails).
+    async fn append(
+        &self,
+        game: &str,
+        first_seq: u64,
+        actions: &[String],
+    ) -> Result<(), StoreError>;
+    /// A game's metadata and every action in order; `None` for an unknown id.
+    async fn load(&self, game: &str) -> Result<Option<(GameMeta, Vec<String>)>, StoreError>;
+    /// Ids of every stored game, oldest first.
+    async fn game_ids(&self) -> Result<Vec<String>, StoreError>;
+    /// A short description for the log ("SQLite file x.db").
+    fn describe(&self) -> String;
+}
+
+/// Open the store a URL names: `postgres://…` or `postgresql://…` for PostgreSQL; `sqlite://…`,
+/// `sqlite:…` or a plain file path for SQLite (the file is created if missing).
+pub async fn connect(url: &str) -> Result<Arc<dyn Store>, StoreError> {
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        Ok(Arc::new(PostgresStore::connect(url).await?))
+    } else {
+        Ok(Arc::new(SqliteStore::open(url).await?))
+    }
+}
+
+/// Database error to store error: a unique or primary key violation is a conflict, a foreign key
+/// violation an unknown game.
+pub(crate) fn db_error(e: sqlx::Error, game: &str) -> StoreError {
+    if let sqlx::Error::Database(d) = &e {
+        if d.is_unique_violation() {
+            return StoreError::Conflict(
+                "this decision was already taken (the action's sequence number is stored)".into(),
+            );
+        }
+        if d.is_foreign_key_violation() {
+            return StoreError::UnknownGame(game.to_string());
+        }
+    }
+    StoreError::Database(e.to_string())
+}
+
+/// Seats' JSON column.
+pub(crate) fn encode_tokens(t: &Tokens) -> String {
+    // A struct of strings always serialises.
+    serde_json::to_string(t).unwrap_or_default()
+}
+
+/// Options' JSON column.
+pub(crate) fn encode_options(o: &[String]) -> String {
+    // A list of strings always serialises.
+    serde_json::to_string(o).unwrap_or_default()
+}
+
+/// Decode a game row's columns.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn decode_meta(
+    id: String,
+    ruleset: String,
+    scenario: String,
+    options: &str,
+    seed: i64,
+    mode: &str,
+    ai_seat: Option<i32>,
+    tokens: &str,
+    created: i64,
+) -> Result<GameMeta, StoreError> {
+    let options: Vec<String> = serde_json::from_str(options)
+        .map_err(|e| StoreError::Corrupt(format!("game {id}: options: {e}")))?;
+    let tokens: Tokens = serde_json::from_str(tokens)
+        .map_err(|e| StoreError::Corrupt(format!("game {id}: tokens: {e}")))?;
+    let mode = Mode::parse(mode)
+        .ok_or_else(|| StoreError::Corrupt(format!("game {id}: mode {mode:?}")))?;
+    let ai_seat = match ai_seat {
+        None => None,
+        Some(s @ (0 | 1)) => Some(s as u8),
+        Some(s) => return Err(StoreError::Corrupt(format!("game {id}: ai seat {s}"))),
+    };
+    Ok(GameMeta {
+        id,
+        ruleset,
+        scenario,
+        options,
+        seed: u64::from_le_bytes(seed.to_le_bytes()),
+        mode,
+        ai_seat,
+        tokens,
+        created,
+    })
+}
+
+/// The seed as the signed 64-bit integer both databases store (bit for bit).
+pub(crate) fn seed_column(seed: u64) -> i64 {
+    i64::from_le_bytes(seed.to_le_bytes())
+}
+
+/// A sequence number as a database integer.
+pub(crate) fn seq_column(seq: u64) -> Result<i64, StoreError> {
+    i64::try_from(seq).map_err(|_| StoreError::Conflict(format!("sequence number {seq} too large")))
+}

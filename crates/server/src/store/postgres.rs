@@ -1,0 +1,172 @@
+//! PostgreSQL: a pool of connections; every write is one transaction, and the primary key
+//! `(game_id, seq)` makes the second of two writers for one decision fail.
+
+use super::{
+    GameMeta, Store, StoreError, db_error, decode_meta, encode_options, encode_tokens, seed_column,
+    seq_column,
+};
+use async_trait::async_trait;
+use sqlx::Row;
+use sqlx::postgres::{PgPool, PgPoolOptions};
+
+const SCHEMA: [&str; 2] = [
+    "CREATE TABLE IF NOT EXISTS games (
+        id TEXT PRIMARY KEY,
+        ruleset TEXT NOT NULL,
+        scenario TEXT NOT NULL,
+        options TEXT NOT NULL,
+        seed BIGINT NOT NULL,
+        mode TEXT NOT NULL,
+        ai_seat INTEGER,
+        tokens TEXT NOT NULL,
+        created BIGINT NOT NULL
+    )",
+    "CREATE TABLE IF NOT EXISTS actions (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        seq BIGINT NOT NULL,
+        action TEXT NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    )",
+];
+
+/// Games in a PostgreSQL database.
+pub struct PostgresStore {
+    pool: PgPool,
+    where_: String,
+}
+
+impl PostgresStore {
+    /// Connect to `postgres://user@host:port/db` and create the tables if missing.
+    pub async fn connect(url: &str) -> Result<Self, StoreError> {
+        let pool = PgPoolOptions::new()
+            .max_connections(8)
+            .connect(url)
+            .await
+            .map_err(|e| StoreError::Database(format!("cannot connect to PostgreSQL: {e}")))?;
+        for stmt in SCHEMA {
+            sqlx::query(stmt)
+                .execute(&pool)
+                .await
+                .map_err(|e| StoreError::Database(format!("PostgreSQL schema: {e}")))?;
+        }
+        // Say where, without the password.
+        let where_ = match url.rsplit_once('@') {
+            Some((_, host)) => format!("postgres://…@{host}"),
+            None => url.to_string(),
+        };
+        Ok(Self { pool, where_ })
+    }
+}
+
+#[async_trait]
+impl Store for PostgresStore {
+    async fn create(&self, meta: &GameMeta, actions: &[String]) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await.map_err(|e| db_error(e, &meta.id))?;
+        sqlx::query(
+            "INSERT INTO games (id, ruleset, scenario, options, seed, mode, ai_seat, tokens, created)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        )
+        .bind(&meta.id)
+        .bind(&meta.ruleset)
+        .bind(&meta.scenario)
+        .bind(encode_options(&meta.options))
+        .bind(seed_column(meta.seed))
+        .bind(meta.mode.as_str())
+        .bind(meta.ai_seat.map(i32::from))
+        .bind(encode_tokens(&meta.tokens))
+        .bind(meta.created)
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| db_error(e, &meta.id))?;
+        for (i, a) in actions.iter().enumerate() {
+            sqlx::query("INSERT INTO actions (game_id, seq, action) VALUES ($1, $2, $3)")
+                .bind(&meta.id)
+                .bind(seq_column(i as u64 + 1)?)
+                .bind(a)
+                .execute(&mut *tx)
+                .await
+                .map_err(|e| db_error(e, &meta.id))?;
+        }
+        tx.commit().await.map_err(|e| db_error(e, &meta.id))
+    }
+
+    async fn append(
+        &self,
+        game: &str,
+        first_seq: u64,
+        actions: &[String],
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await.map_err(|e| db_error(e, game))?;
+        let stored: i64 =
+            sqlx::query_scalar("SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = $1")
+                .bind(game)
+                .fetch_one(&mut *tx)
+                .await
+                .map_err(|e| db_error(e, game))?;
+        if stored != seq_column(first_seq)? - 1 {
+            return Err(StoreError::Conflict(format!(
+                "the game has {stored} actions stored, not {}: another decision was taken first",
+                first_seq.saturating_sub(1)
+            )));
+        }
+        for (i, a) in actions.iter().enumerate() {
+            sqlx::query("INSERT INTO actions (game_id, seq, action) VALUES ($1, $2, $3)")
+                .bind(game)
+                .bind(seq_column(first_seq + i as u64)?)
+                .bind(a)
+                .execute(&mut *tx)
+                .await
+                .map_err(|e| db_error(e, game))?;
+        }
+        tx.commit().await.map_err(|e| db_error(e, game))
+    }
+
+    async fn load(&self, game: &str) -> Result<Option<(GameMeta, Vec<String>)>, StoreError> {
+        // REPEATABLE READ: the metadata and the actions are read from one snapshot.
+        let mut tx = self.pool.begin().await.map_err(|e| db_error(e, game))?;
+        sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| db_error(e, game))?;
+        let row = sqlx::query(
+            "SELECT id, ruleset, scenario, options, seed, mode, ai_seat, tokens, created
+             FROM games WHERE id = $1",
+        )
+        .bind(game)
+        .fetch_optional(&mut *tx)
+        .await
+        .map_err(|e| db_error(e, game))?;
+        let Some(row) = row else { return Ok(None) };
+        let get = |e: sqlx::Error| StoreError::Corrupt(e.to_string());
+        let meta = decode_meta(
+            row.try_get("id").map_err(get)?,
+            row.try_get("ruleset").map_err(get)?,
+            row.try_get("scenario").map_err(get)?,
+            row.try_get::<String, _>("options").map_err(get)?.as_str(),
+            row.try_get("seed").map_err(get)?,
+            row.try_get::<String, _>("mode").map_err(get)?.as_str(),
+            row.try_get("ai_seat").map_err(get)?,
+            row.try_get::<String, _>("tokens").map_err(get)?.as_str(),
+            row.try_get("created").map_err(get)?,
+        )?;
+        let actions: Vec<String> =
+            sqlx::query_scalar("SELECT action FROM actions WHERE game_id = $1 ORDER BY seq")
+                .bind(game)
+                .fetch_all(&mut *tx)
+                .await
+                .map_err(|e| db_error(e, game))?;
+        tx.commit().await.map_err(|e| db_error(e, game))?;
+        Ok(Some((meta, actions)))
+    }
+
+    async fn game_ids(&self) -> Result<Vec<String>, StoreError> {
+        sqlx::query_scalar("SELECT id FROM games ORDER BY created, id")
+            .fetch_all(&self.pool)
+            .await
+            .map_err(|e| db_error(e, ""))
+    }
+
+    fn describe(&self) -> String {
+        format!("PostgreSQL at {}", self.where_)
+    }
+}

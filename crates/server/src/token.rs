@@ -1,0 +1,70 @@
+//! Capabilities: unguessable tokens (128 random bits, URL-safe base64) and their comparison.
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+
+/// A new random token: 128 bits from the operating system's generator, URL-safe base64 (22
+/// characters).
+pub fn new_token() -> Result<String, getrandom::Error> {
+    random_b64::<16>()
+}
+
+/// A new game id: 72 random bits, URL-safe base64 (12 characters). Ids are not secrets (the
+/// tokens are), but random ids do not tell how many games a server holds.
+pub fn new_game_id() -> Result<String, getrandom::Error> {
+    random_b64::<9>()
+}
+
+/// A random 64-bit seed for the dice.
+pub fn new_seed() -> Result<u64, getrandom::Error> {
+    let mut b = [0u8; 8];
+    getrandom::fill(&mut b)?;
+    Ok(u64::from_le_bytes(b))
+}
+
+fn random_b64<const N: usize>() -> Result<String, getrandom::Error> {
+    let mut b = [0u8; N];
+    getrandom::fill(&mut b)?;
+    Ok(URL_SAFE_NO_PAD.encode(b))
+}
+
+/// Compare a presented token with a stored one in time independent of where they differ.
+pub fn same(presented: &str, stored: &str) -> bool {
+    let (a, b) = (presented.as_bytes(), stored.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// Whether a string can be a game id (so that junk never reaches the database).
+pub fn plausible_id(id: &str) -> bool {
+    (1..=64).contains(&id.len())
+        && id
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_are_128_bits_of_url_safe_base64_and_differ() {
+        let a = new_token().expect("os random");
+        let b = new_token().expect("os random");
+        assert_eq!(a.len(), 22);
+        assert_ne!(a, b);
+        assert!(plausible_id(&a));
+        assert_eq!(URL_SAFE_NO_PAD.decode(&a).expect("base64").len(), 16);
+    }
+
+    #[test]
+    fn comparison() {
+        assert!(same("abc", "abc"));
+        assert!(!same("abd", "abc"));
+        assert!(!same("ab", "abc"));
+        assert!(!plausible_id(""));
+        assert!(!plausible_id("a/b"));
+    }
+}

@@ -1,0 +1,197 @@
+//! Shared test helpers: an in-process server over a temporary SQLite file, requests through
+//! `tower::ServiceExt::oneshot`, a tiny seeded generator, and a throwaway PostgreSQL server.
+#![allow(dead_code)]
+
+pub mod pg;
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Method, Request, StatusCode};
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use server::{AppState, Store};
+use std::sync::Arc;
+use tower::ServiceExt;
+
+/// A server in this process.
+pub struct Api {
+    pub app: Router,
+    pub state: AppState,
+    pub dir: Option<tempfile::TempDir>,
+}
+
+/// An answer.
+#[derive(Debug)]
+pub struct Resp {
+    pub status: StatusCode,
+    pub content_type: String,
+    pub body: String,
+}
+
+impl Resp {
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
+    }
+    /// The `error` reason of an error answer (and it must be one).
+    pub fn error(&self) -> String {
+        let v = self.json();
+        v["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no error field: {}", self.body))
+            .to_string()
+    }
+}
+
+impl Api {
+    /// A server over a new SQLite file.
+    pub async fn sqlite() -> Api {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let url = format!("sqlite://{}", dir.path().join("games.db").display());
+        let store = server::connect(&url).await.expect("open SQLite");
+        let mut api = Api::over(store);
+        api.dir = Some(dir);
+        api
+    }
+
+    /// A server over a store.
+    pub fn over(store: Arc<dyn Store>) -> Api {
+        let state = AppState::new(store, None);
+        Api {
+            app: server::app(state.clone()),
+            state,
+            dir: None,
+        }
+    }
+
+    pub async fn request(&self, method: Method, uri: &str, body: Option<String>) -> Resp {
+        let req = Request::builder()
+            .method(method)
+            .uri(uri)
+            .header("content-type", "application/json")
+            .body(body.map(Body::from).unwrap_or_else(Body::empty))
+            .expect("request");
+        let res = self.app.clone().oneshot(req).await.expect("infallible");
+        let status = res.status();
+        let content_type = res
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_string();
+        let bytes = res.into_body().collect().await.expect("body").to_bytes();
+        Resp {
+            status,
+            content_type,
+            body: String::from_utf8_lossy(&bytes).into_owned(),
+        }
+    }
+
+    pub async fn get(&self, uri: &str) -> Resp {
+        self.request(Method::GET, uri, None).await
+    }
+
+    pub async fn post(&self, uri: &str, body: &Value) -> Resp {
+        self.request(Method::POST, uri, Some(body.to_string()))
+            .await
+    }
+
+    /// Create a game; panics unless 201.
+    pub async fn create(&self, body: Value) -> Created {
+        let r = self.post("/api/games", &body).await;
+        assert_eq!(r.status, StatusCode::CREATED, "{}", r.body);
+        Created::of(&r.json())
+    }
+
+    pub async fn game(&self, c: &Created, token: &str) -> Value {
+        let r = self
+            .get(&format!("/api/games/{}?token={token}", c.id))
+            .await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+        r.json()
+    }
+
+    pub async fn act(&self, c: &Created, token: &str, action: &str, version: u64) -> Resp {
+        self.post(
+            &format!("/api/games/{}/actions", c.id),
+            &json!({"token": token, "action": action, "version": version}),
+        )
+        .await
+    }
+
+    /// Play one random legal action for whoever decides (both seats' tokens needed unless an
+    /// agent holds the other); returns the action and the answer, or None if the game is over.
+    pub async fn play_one(&self, c: &Created, rng: &mut Rng) -> Option<(String, Value)> {
+        let any = c.any_token();
+        let g = self.game(c, any).await;
+        let decider = g["decider"].as_str()?.to_string();
+        let token = c
+            .seat(&decider)
+            .unwrap_or_else(|| panic!("no token for the deciding seat {decider}"));
+        let g = self.game(c, token).await;
+        let legal = g["legal"].as_array().expect("legal").clone();
+        assert!(!legal.is_empty(), "the decider has no legal action");
+        let pick = legal[rng.below(legal.len())]["id"]
+            .as_str()
+            .expect("id")
+            .to_string();
+        let v = g["version"].as_u64().expect("version");
+        let r = self.act(c, token, &pick, v).await;
+        assert_eq!(r.status, StatusCode::OK, "{pick}: {}", r.body);
+        Some((pick, r.json()))
+    }
+}
+
+/// The answer to a game's creation.
+#[derive(Clone, Debug)]
+pub struct Created {
+    pub id: String,
+    pub french: Option<String>,
+    pub allies: Option<String>,
+    pub spectator: String,
+    pub raw: Value,
+}
+
+impl Created {
+    pub fn of(v: &Value) -> Created {
+        let s = |k: &str| v["seats"][k].as_str().map(str::to_string);
+        Created {
+            id: v["game"].as_str().expect("game id").to_string(),
+            french: s("French"),
+            allies: s("Allies"),
+            spectator: v["spectator"].as_str().expect("spectator").to_string(),
+            raw: v.clone(),
+        }
+    }
+    pub fn seat(&self, name: &str) -> Option<&str> {
+        match name {
+            "French" => self.french.as_deref(),
+            "Allies" => self.allies.as_deref(),
+            _ => None,
+        }
+    }
+    pub fn any_token(&self) -> &str {
+        self.french
+            .as_deref()
+            .or(self.allies.as_deref())
+            .unwrap_or(&self.spectator)
+    }
+}
+
+/// A small seeded generator (splitmix64) for reproducible random play.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}

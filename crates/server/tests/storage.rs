@@ -1,0 +1,193 @@
+//! The storage suite, run against SQLite (a temporary file) and PostgreSQL (a throwaway server
+//! this test starts itself): the action list is the game, every write is one transaction, and a
+//! second writer for one decision fails.
+
+mod common;
+
+use common::{Api, Created, Rng, pg::Postgres};
+use serde_json::json;
+use server::store::{GameMeta, Mode, Tokens};
+use server::{Store, StoreError};
+use std::sync::Arc;
+
+fn meta(id: &str, seed: u64) -> GameMeta {
+    GameMeta {
+        id: id.to_string(),
+        ruleset: "saxe".into(),
+        scenario: "hastenbeck".into(),
+        options: vec!["perception".into()],
+        seed,
+        mode: Mode::Ai,
+        ai_seat: Some(1),
+        tokens: Tokens {
+            seats: [Some("french-token".into()), None],
+            spectator: "spectator-token".into(),
+        },
+        created: 1_764_000_000,
+    }
+}
+
+fn ids(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| s.to_string()).collect()
+}
+
+/// The suite every store passes. `reopen` opens the same database anew.
+async fn suite<F, Fut>(store: Arc<dyn Store>, reopen: F)
+where
+    F: Fn() -> Fut,
+    Fut: std::future::Future<Output = Arc<dyn Store>>,
+{
+    // Create with the agent's opening actions; read back bit for bit (a seed above i64::MAX).
+    let m = meta("game-a", u64::MAX - 7);
+    store.create(&m, &ids(&["a1", "a2"])).await.expect("create");
+    let (got, actions) = store.load("game-a").await.expect("load").expect("exists");
+    assert_eq!(got, m);
+    assert_eq!(actions, ids(&["a1", "a2"]));
+    assert!(store.load("nothing").await.expect("load").is_none());
+
+    // Append in order: one transaction for several actions.
+    store
+        .append("game-a", 3, &ids(&["a3", "a4", "a5"]))
+        .await
+        .expect("append");
+    let (_, actions) = store.load("game-a").await.expect("load").expect("exists");
+    assert_eq!(actions, ids(&["a1", "a2", "a3", "a4", "a5"]));
+
+    // A seq already taken, a gap, an unknown game, a duplicate game: refused, nothing changed.
+    assert!(matches!(
+        store.append("game-a", 5, &ids(&["x"])).await,
+        Err(StoreError::Conflict(_))
+    ));
+    assert!(matches!(
+        store.append("game-a", 3, &ids(&["x", "y", "z", "w"])).await,
+        Err(StoreError::Conflict(_))
+    ));
+    assert!(matches!(
+        store.append("game-a", 8, &ids(&["x"])).await,
+        Err(StoreError::Conflict(_))
+    ));
+    assert!(matches!(
+        store.append("no-such-game", 1, &ids(&["x"])).await,
+        Err(StoreError::UnknownGame(_))
+    ));
+    assert!(matches!(
+        store.create(&meta("game-a", 1), &[]).await,
+        Err(StoreError::Conflict(_))
+    ));
+    let (got, actions) = store.load("game-a").await.expect("load").expect("exists");
+    assert_eq!(got, m);
+    assert_eq!(actions.len(), 5);
+
+    // A second game, hot-seat, no actions.
+    let mut m2 = meta("game-b", 0);
+    m2.mode = Mode::Hotseat;
+    m2.ai_seat = None;
+    m2.options.clear();
+    m2.tokens.seats = [Some("f".into()), Some("a".into())];
+    store.create(&m2, &[]).await.expect("create b");
+    assert_eq!(
+        store.load("game-b").await.expect("load").expect("exists"),
+        (m2.clone(), Vec::new())
+    );
+    let mut all = store.game_ids().await.expect("ids");
+    all.sort();
+    assert_eq!(all, ids(&["game-a", "game-b"]));
+
+    // Eight writers for the same decision at once: exactly one is stored.
+    let mut tasks = Vec::new();
+    for i in 0..8 {
+        let s = store.clone();
+        tasks.push(tokio::spawn(async move {
+            s.append("game-a", 6, &[format!("w{i}")]).await
+        }));
+    }
+    let mut winners = Vec::new();
+    for (i, t) in tasks.into_iter().enumerate() {
+        match t.await.expect("task") {
+            Ok(()) => winners.push(format!("w{i}")),
+            Err(StoreError::Conflict(_)) => {}
+            Err(e) => panic!("writer {i}: unexpected {e}"),
+        }
+    }
+    assert_eq!(winners.len(), 1, "exactly one writer wins: {winners:?}");
+    let (_, actions) = store.load("game-a").await.expect("load").expect("exists");
+    assert_eq!(actions.len(), 6);
+    assert_eq!(actions[5], winners[0]);
+
+    // Everything is there for a new connection.
+    let again = reopen().await;
+    let (got, actions) = again.load("game-a").await.expect("load").expect("exists");
+    assert_eq!(got, m);
+    assert_eq!(actions.len(), 6);
+    assert_eq!(again.load("game-b").await.expect("load").expect("b").0, m2);
+}
+
+/// A game played through the API over a store, then rebuilt by a new server (empty cache) from
+/// the same database: same version, same view, and it goes on.
+async fn played_and_rebuilt<F, Fut>(store: Arc<dyn Store>, reopen: F)
+where
+    F: Fn() -> Fut,
+    Fut: std::future::Future<Output = Arc<dyn Store>>,
+{
+    let api = Api::over(store);
+    let c: Created = api
+        .create(json!({"scenario": "hastenbeck", "mode": "hotseat", "seed": 21}))
+        .await;
+    let mut rng = Rng::new(5);
+    for _ in 0..25 {
+        api.play_one(&c, &mut rng).await.expect("game goes on");
+    }
+    let before = api.game(&c, c.any_token()).await;
+    assert_eq!(before["version"], 25);
+
+    let api2 = Api::over(reopen().await);
+    let after = api2.game(&c, c.any_token()).await;
+    assert_eq!(after["version"], 25);
+    assert_eq!(after["view"], before["view"]);
+    assert_eq!(after["log"], before["log"]);
+    api2.play_one(&c, &mut rng).await.expect("goes on");
+    assert_eq!(api2.game(&c, c.any_token()).await["version"], 26);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_store() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let url = format!("sqlite://{}", dir.path().join("t.db").display());
+    let open = || async { server::connect(&url).await.expect("open SQLite") };
+    suite(open().await, open).await;
+    let url2 = format!("sqlite://{}", dir.path().join("t2.db").display());
+    let open2 = || async { server::connect(&url2).await.expect("open SQLite") };
+    played_and_rebuilt(open2().await, open2).await;
+    // The file is in WAL mode.
+    let pool = sqlx::SqlitePool::connect(&url).await.expect("open");
+    let mode: String = sqlx::query_scalar("PRAGMA journal_mode")
+        .fetch_one(&pool)
+        .await
+        .expect("pragma");
+    assert_eq!(mode, "wal");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_refuses_a_memory_database() {
+    assert!(server::connect("sqlite::memory:").await.is_err());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_store() {
+    let pg = Postgres::start().await;
+    let url = pg.url.clone();
+    let open = || async { server::connect(&url).await.expect("connect to PostgreSQL") };
+    suite(open().await, open).await;
+
+    // The same game test as for SQLite, in a database of its own.
+    let admin = sqlx::PgPool::connect(&pg.admin_url).await.expect("admin");
+    sqlx::query("CREATE DATABASE tricorne_game")
+        .execute(&admin)
+        .await
+        .expect("create database");
+    admin.close().await;
+    let url2 = pg.url.replace("/tricorne_test", "/tricorne_game");
+    let open2 = || async { server::connect(&url2).await.expect("connect to PostgreSQL") };
+    played_and_rebuilt(open2().await, open2).await;
+    drop(pg);
+}
