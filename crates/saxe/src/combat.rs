@@ -888,30 +888,10 @@ impl Saxe {
                         self.commander_casualty(s, c, to, true, ev);
                     }
                 }
-                let alive: Vec<UnitIx> = r
-                    .units
-                    .iter()
-                    .copied()
-                    .filter(|&u| self.alive(s, u))
-                    .collect();
-                if !self.morale_test(s, &alive, 2, false, "retreat into a front hex", "11.2", ev) {
-                    for &u in &alive {
-                        self.disorganise(s, u, true, "11.2", ev);
-                    }
-                }
+                self.test_or_disorganise(s, &r.units, 2, "retreat into a front hex", "11.2", ev);
             }
             Some(Arc::Flank) => {
-                let alive: Vec<UnitIx> = r
-                    .units
-                    .iter()
-                    .copied()
-                    .filter(|&u| self.alive(s, u))
-                    .collect();
-                if !self.morale_test(s, &alive, 1, false, "retreat into a flank hex", "11.2", ev) {
-                    for &u in &alive {
-                        self.disorganise(s, u, true, "11.2", ev);
-                    }
-                }
+                self.test_or_disorganise(s, &r.units, 1, "retreat into a flank hex", "11.2", ev);
             }
             _ => {}
         }

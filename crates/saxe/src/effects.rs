@@ -305,6 +305,29 @@ impl Saxe {
         total <= mv
     }
 
+    /// A morale test of the surviving `units` (top unit's morale); on failure each is disorganised
+    /// (a disorganised unit routs), as combat and fire results and retreats require (11.1, 11.2).
+    pub fn test_or_disorganise(
+        &self,
+        s: &mut State,
+        units: &[UnitIx],
+        drm: i32,
+        reason: &str,
+        rule: &str,
+        ev: &mut Vec<Event>,
+    ) {
+        let alive: Vec<UnitIx> = units
+            .iter()
+            .copied()
+            .filter(|&u| self.alive(s, u))
+            .collect();
+        if !self.morale_test(s, &alive, drm, false, reason, rule, ev) {
+            for &u in &alive {
+                self.disorganise(s, u, true, rule, ev);
+            }
+        }
+    }
+
     /// Apply a fire or combat outcome to the units of one hex, except the step losses (done by the
     /// caller) and the retreat (queued and returned).
     pub fn apply_effects(
