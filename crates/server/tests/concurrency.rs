@@ -4,14 +4,28 @@
 mod common;
 
 use axum::http::StatusCode;
-use common::{Api, Rng};
+use common::{Api, Rng, pg::Postgres};
 use serde_json::json;
 use std::sync::Arc;
 use tokio::sync::Barrier;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_submissions_for_one_decision_one_wins() {
-    let api = Arc::new(Api::sqlite().await);
+    one_wins(Arc::new(Api::sqlite().await)).await;
+}
+
+/// The same race over PostgreSQL (a throwaway server the test starts itself).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_submissions_for_one_decision_one_wins_postgres() {
+    let pg = Postgres::start().await;
+    let store = server::connect(&pg.url)
+        .await
+        .expect("connect to PostgreSQL");
+    one_wins(Arc::new(Api::over(store))).await;
+    drop(pg);
+}
+
+async fn one_wins(api: Arc<Api>) {
     let c = api
         .create(json!({"scenario": "hastenbeck", "mode": "hotseat", "seed": 17}))
         .await;
