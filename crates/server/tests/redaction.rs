@@ -102,7 +102,21 @@ async fn the_historical_set_up_hides_the_named_stacks() {
 /// them then.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_answer_ever_reveals_a_hidden_name() {
-    let api = Api::sqlite().await;
+    never_reveals(Api::sqlite().await).await;
+}
+
+/// The same games over PostgreSQL: games rebuilt from that store hide the same names.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_answer_ever_reveals_a_hidden_name_postgres() {
+    let pg = common::pg::Postgres::start().await;
+    let store = server::connect(&pg.url)
+        .await
+        .expect("connect to PostgreSQL");
+    never_reveals(Api::over(store)).await;
+    drop(pg);
+}
+
+async fn never_reveals(api: Api) {
     let mut checked_nonempty = 0;
     for (scenario, seed, steps) in [("hastenbeck", 41u64, 220), ("hastenbeck-free", 42, 120)] {
         let c: Created = api
