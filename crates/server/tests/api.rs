@@ -199,7 +199,21 @@ async fn links_use_the_host_the_browser_reached() {
 /// Every refusal: the status, a short reason, and the game exactly as it was.
 #[tokio::test]
 async fn refusals_are_4xx_with_a_reason_and_change_nothing() {
-    let api = Api::sqlite().await;
+    refusals(Api::sqlite().await).await;
+}
+
+/// The same refusals with the games in PostgreSQL.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn refusals_are_4xx_with_a_reason_and_change_nothing_postgres() {
+    let pg = common::pg::Postgres::start().await;
+    let store = server::connect(&pg.url)
+        .await
+        .expect("connect to PostgreSQL");
+    refusals(Api::over(store)).await;
+    drop(pg);
+}
+
+async fn refusals(api: Api) {
     let c = hotseat(&api, 8).await;
     let (f, a) = (
         c.french.clone().expect("French"),
