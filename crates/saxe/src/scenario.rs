@@ -358,10 +358,6 @@ impl Outcome {
             o.star = true;
             rest = r;
         }
-        for part in rest.split('-').filter(|p| !p.is_empty()) {
-            // "TM-1" splits into "TM" and "1": handle the sign via a look-back below.
-            let _ = part;
-        }
         // Tokenise by hand to keep "TM-1" together.
         let b = rest.as_bytes();
         let mut i = 0;
