@@ -115,13 +115,35 @@ pub struct PlaceEntry {
     pub prov: Provenance,
 }
 
-/// Friendly map edges.
+/// One name or a list of names.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+pub enum OneOrMany {
+    /// One.
+    One(String),
+    /// Several.
+    Many(Vec<String>),
+}
+
+impl OneOrMany {
+    /// The names.
+    pub fn names(&self) -> Vec<&str> {
+        match self {
+            OneOrMany::One(s) => vec![s.as_str()],
+            OneOrMany::Many(v) => v.iter().map(String::as_str).collect(),
+        }
+    }
+}
+
+/// Friendly map edges, in grid terms: north = lowest rows, south = highest rows, east = lowest
+/// columns, west = highest columns. A side may have several (Fontenoy 16.1: "south-west and
+/// south-east").
 #[derive(Clone, Debug, Deserialize)]
 pub struct Edges {
-    /// French edge.
-    pub french: String,
-    /// Allied edge.
-    pub allies: String,
+    /// French edge(s).
+    pub french: OneOrMany,
+    /// Allied edge(s).
+    pub allies: OneOrMany,
     /// Provenance.
     #[serde(flatten)]
     pub prov: Provenance,
@@ -172,6 +194,9 @@ pub struct FormationEntry {
     pub commander: String,
     /// Printed demoralisation value.
     pub demoralisation: u32,
+    /// Nationality, for activation values by nationality (Fontenoy/Lauffeld 16.1, 16.2).
+    #[serde(default)]
+    pub nationality: Option<String>,
     /// Provenance.
     #[serde(flatten)]
     pub prov: Provenance,
@@ -211,6 +236,16 @@ pub struct UnitEntry {
     /// Grenadiers.
     #[serde(default)]
     pub grenadiers: bool,
+    /// Nationality (independent units; for display).
+    #[serde(default)]
+    pub nationality: Option<String>,
+    /// A unit of the King's Household (Maison du Roi; Fontenoy/Lauffeld 16.1, 16.2).
+    #[serde(default)]
+    pub household: bool,
+    /// Grassin's arquebusiers: light in rough terrain, abattis and woods, normal elsewhere
+    /// (Fontenoy/Lauffeld 1.3.1).
+    #[serde(default)]
+    pub grassin: bool,
     /// In play only with this game option (a counter of an optional rule).
     #[serde(default)]
     pub optional: Option<String>,
@@ -224,8 +259,27 @@ pub struct UnitEntry {
 pub struct ScenarioFile {
     /// Header.
     pub scenario: ScenarioHeader,
-    /// Activation values.
-    pub activation: SideValues,
+    /// Activation values by side (Hastenbeck 16.1.2).
+    #[serde(default)]
+    pub activation: Option<SideValues>,
+    /// Activation values by nationality (Fontenoy/Lauffeld 16.1, 16.2).
+    #[serde(default)]
+    pub activation_by_nationality: Option<NationValues>,
+    /// Automatic activations (Fontenoy/Lauffeld 16.1, 16.2).
+    #[serde(default)]
+    pub automatic_activations: Vec<AutoActivationEntry>,
+    /// Reinforcements (Fontenoy/Lauffeld 8.8).
+    #[serde(default)]
+    pub reinforcements: Vec<ReinforcementEntry>,
+    /// Special rules.
+    #[serde(default)]
+    pub special: Option<SpecialEntry>,
+    /// Formations entering in march column (Fontenoy/Lauffeld 17).
+    #[serde(default)]
+    pub column_entries: Vec<ColumnEntryData>,
+    /// A side deploying freely inside a zone (Fontenoy 17.1 option 2).
+    #[serde(default)]
+    pub zone_setup: Option<ZoneSetupEntry>,
     /// Army demoralisation thresholds.
     pub army_demoralisation: SideValues,
     /// Objectives.
@@ -242,6 +296,97 @@ pub struct ScenarioFile {
     /// The free set-up rules (16.2), when the scenario has one.
     #[serde(default)]
     pub free_setup: Option<FreeSetupEntry>,
+}
+
+/// Activation values by nationality.
+#[derive(Clone, Debug, Deserialize)]
+pub struct NationValues {
+    /// French.
+    pub french: u8,
+    /// English.
+    pub english: u8,
+    /// Dutch.
+    pub dutch: u8,
+    /// Austrian.
+    pub austrian: u8,
+    /// Provenance.
+    #[serde(flatten)]
+    pub prov: Provenance,
+}
+
+/// Automatic activations of a side on a turn.
+#[derive(Clone, Debug, Deserialize)]
+pub struct AutoActivationEntry {
+    /// Turn number (as on the turn track).
+    pub turn: u8,
+    /// Side.
+    pub side: String,
+    /// How many.
+    pub count: u8,
+    /// Provenance.
+    #[serde(flatten)]
+    pub prov: Provenance,
+}
+
+/// A unit arriving as a reinforcement (8.8).
+#[derive(Clone, Debug, Deserialize)]
+pub struct ReinforcementEntry {
+    /// Unit id.
+    pub unit: String,
+    /// Turn number.
+    pub turn: u8,
+    /// Entry hexes (any one of them).
+    pub hexes: Vec<String>,
+    /// Facing on entry (default: away from the side's own edge, chosen by the owner).
+    #[serde(default)]
+    pub facing: Option<String>,
+    /// Provenance.
+    #[serde(flatten)]
+    pub prov: Provenance,
+}
+
+/// Scenario special rules.
+#[derive(Clone, Debug, Deserialize)]
+pub struct SpecialEntry {
+    /// The Household rule: "fontenoy" (16.1) or "lauffeld" (16.2).
+    #[serde(default)]
+    pub household: Option<String>,
+    /// Provenance.
+    #[serde(flatten)]
+    pub prov: Provenance,
+}
+
+/// Formations that enter in march column (17.1, 17.2).
+#[derive(Clone, Debug, Deserialize)]
+pub struct ColumnEntryData {
+    /// Side.
+    pub side: String,
+    /// Formation ids (and "independent" units by id).
+    pub formations: Vec<String>,
+    /// Independent units entering with them.
+    #[serde(default)]
+    pub units: Vec<String>,
+    /// Turn of entry.
+    pub turn: u8,
+    /// Entry hexes.
+    pub hexes: Vec<String>,
+    /// Provenance.
+    #[serde(flatten)]
+    pub prov: Provenance,
+}
+
+/// A side deploys freely in a zone (17.1 option 2).
+#[derive(Clone, Debug, Deserialize)]
+pub struct ZoneSetupEntry {
+    /// Side.
+    pub side: String,
+    /// Rows allowed.
+    pub rows: Range,
+    /// Columns allowed.
+    pub cols: Range,
+    /// Provenance.
+    #[serde(flatten)]
+    pub prov: Provenance,
 }
 
 /// The placement rules of a free set-up (Hastenbeck 16.2).
@@ -273,6 +418,15 @@ pub struct ScenarioHeader {
     pub turns: u8,
     /// First player.
     pub first_player: String,
+    /// Edition of the rules: "hastenbeck" (default) or "fontenoy-lauffeld".
+    #[serde(default)]
+    pub edition: Option<String>,
+    /// First turn on the turn track (Fontenoy 16.1: 4); default 1.
+    #[serde(default)]
+    pub first_turn: Option<u8>,
+    /// Who sets up first.
+    #[serde(default)]
+    pub sets_up_first: Option<String>,
     /// Provenance.
     #[serde(flatten)]
     pub prov: Provenance,
@@ -290,13 +444,11 @@ pub struct SideValues {
     pub prov: Provenance,
 }
 
-/// Victory objectives.
+/// Victory objectives: named places the victory conditions speak of.
 #[derive(Clone, Debug, Deserialize)]
 pub struct Objectives {
-    /// Place name of Hastenbeck.
-    pub hastenbeck: String,
-    /// Place name of Afferde.
-    pub afferde: String,
+    /// Key (used by the victory rules) → place name on the map.
+    pub places: BTreeMap<String, String>,
     /// Side holding them at the start.
     pub initial_control: String,
     /// Provenance.
@@ -313,6 +465,9 @@ pub struct SetupEntry {
     pub hex: String,
     /// Facing vertex.
     pub facing: String,
+    /// The printed zone when the book gives a range of hexes instead of one hex.
+    #[serde(default)]
+    pub zone: Vec<String>,
     /// Provenance.
     #[serde(flatten)]
     pub prov: Provenance,

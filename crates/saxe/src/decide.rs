@@ -1606,9 +1606,15 @@ impl Saxe {
             s.units[usize::from(u)].set(flag::REACTED, true);
         }
         let side = r.side;
-        let av = i32::from(self.sc.activation[side.ix()]);
-        let mut target_v = av;
         let f = self.sc.units[usize::from(unit)].formation;
+        let av = i32::from(self.activation_value(
+            s,
+            match f {
+                Some(f) => ActTarget::Formation(f),
+                None => ActTarget::Independent(unit),
+            },
+        ));
+        let mut target_v = av;
         let mut why = Vec::new();
         if let Some(f) = f {
             let c = self.formation_commander(f);

@@ -67,14 +67,14 @@ impl Saxe {
         let mut s = State {
             scenario: sc.id.clone(),
             options,
-            turn: 1,
+            turn: sc.first_turn,
             active: sc.first,
             second: false,
             phase: Phase::Rally,
             units,
             commanders,
             formations,
-            control: [sc.initial_control, sc.initial_control],
+            control: vec![sc.initial_control; sc.objectives.len()],
             frames: Vec::new(),
             dice: engine::Dice::new(seed),
             perception: Default::default(),
@@ -93,8 +93,9 @@ impl Saxe {
         ev.push(Event::rule(
             "16.1",
             format!(
-                "{} — turn 1 of {}; the {} player is first",
+                "{} — turn {} of {}; the {} player is first",
                 sc.name,
+                sc.first_turn,
                 sc.turns,
                 sc.first.name()
             ),
@@ -541,15 +542,13 @@ impl Saxe {
         self.update_control(s, ev);
     }
 
-    /// Control of Hastenbeck and Afferde (15): a side holds a place when it alone has combat units
-    /// in it; otherwise it keeps its last holder.
+    /// Control of the objectives (15: Hastenbeck and Afferde; Fontenoy and the pontoon bridge;
+    /// Lauffeld and Vlitingen): a side holds a place when it alone has combat units in it;
+    /// otherwise it keeps its last holder.
     pub fn update_control(&self, s: &mut State, ev: &mut Vec<Event>) {
-        for (i, hexes) in [&self.sc.hastenbeck, &self.sc.afferde]
-            .into_iter()
-            .enumerate()
-        {
+        for (i, obj) in self.sc.objectives.iter().enumerate() {
             let mut present = [false, false];
-            for &h in hexes.iter() {
+            for &h in obj.hexes.iter() {
                 for u in self.combat_units_at(s, h) {
                     if !self.has(s, u, flag::ROUTED) {
                         present[self.side_of(u).ix()] = true;
@@ -565,10 +564,9 @@ impl Saxe {
                 && s.control[i] != hd
             {
                 s.control[i] = hd;
-                let name = if i == 0 { "Hastenbeck" } else { "Afferde" };
                 ev.push(Event::rule(
                     "15",
-                    format!("{name} is now in {} hands", hd.name()),
+                    format!("{} is now in {} hands", obj.name, hd.name()),
                 ));
             }
         }
@@ -673,7 +671,7 @@ impl Saxe {
         }
         self.update_control(s, ev);
         // 15.1 automatic victory.
-        if s.control == [Side::French, Side::French] && self.army_demoralised(s, Side::Allies) {
+        if s.control.iter().all(|&c| c == Side::French) && self.army_demoralised(s, Side::Allies) {
             self.finish(
                 s,
                 Some(Side::French),
@@ -724,7 +722,9 @@ impl Saxe {
                     halted[0] = true;
                 }
                 if !french && t >= 7 {
-                    let level = if s.control[1] == Side::French {
+                    let level = if s.control[self.sc.objective_ix("afferde").unwrap_or(0)]
+                        == Side::French
+                    {
                         "Tremendous French victory"
                     } else if !s.perception[0].ever_halted {
                         "Brilliant French victory"
@@ -774,8 +774,8 @@ impl Saxe {
     pub fn standing(&self, s: &State) -> (Option<Side>, &'static str) {
         let f_dem = self.army_demoralised(s, Side::French);
         let a_dem = self.army_demoralised(s, Side::Allies);
-        let hast = s.control[0];
-        let aff = s.control[1];
+        let hast = s.control[self.sc.objective_ix("hastenbeck").unwrap_or(0)];
+        let aff = s.control[self.sc.objective_ix("afferde").unwrap_or(0)];
         let (winner, level) = if hast == Side::French {
             if a_dem && !f_dem {
                 (Some(Side::French), "Brilliant French victory")
@@ -821,7 +821,7 @@ impl Saxe {
         ev: &mut Vec<Event>,
     ) {
         let side = s.active;
-        let av = i32::from(self.sc.activation[side.ix()]);
+        let av = i32::from(self.activation_value(s, target));
         let army_hex = self.army_hex(s, side);
         let success = match target {
             ActTarget::Formation(f) => {
@@ -966,6 +966,31 @@ impl Saxe {
             ));
             let r = self.new_rout(s, u);
             s.frames.push(Frame::Rout(r));
+        }
+    }
+
+    /// The activation value of a formation or an independent unit (5.1, 5.2): Hastenbeck 16.1.2
+    /// gives one value per side; Fontenoy/Lauffeld 16.1/16.2 give one per nationality (17.2
+    /// option 5 raises the Austrians to 3) and independent units use their morale (F/L 5.2, 6.6).
+    pub fn activation_value(&self, s: &State, target: ActTarget) -> u8 {
+        match target {
+            ActTarget::Formation(f) => {
+                let fd = &self.sc.formations[usize::from(f)];
+                let v = self.sc.activation_value(fd.side, Some(f));
+                if s.options.austrians_fight
+                    && fd.nationality == Some(crate::scenario::Nationality::Austrian)
+                {
+                    v.max(3)
+                } else {
+                    v
+                }
+            }
+            ActTarget::Independent(u) => match self.edition {
+                crate::Edition::Hastenbeck => self.sc.activation_value(self.side_of(u), None),
+                crate::Edition::FontenoyLauffeld => {
+                    u8::try_from(self.morale(s, u).max(0)).unwrap_or(0)
+                }
+            },
         }
     }
 

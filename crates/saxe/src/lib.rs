@@ -55,6 +55,22 @@ impl Edition {
     pub fn mandatory_attacks(self) -> bool {
         matches!(self, Edition::Hastenbeck)
     }
+    /// A formation's demoralisation value from its initial steps: a third, rounded up (Hastenbeck
+    /// 13.1) or to the nearest whole number (Fontenoy/Lauffeld 13.1: "redondeando al entero más
+    /// cercano"; its example 29 → 10).
+    pub fn demoralisation_value(self, steps: u32) -> u32 {
+        match self {
+            Edition::Hastenbeck => steps.div_ceil(3),
+            Edition::FontenoyLauffeld => (steps + 1) / 3,
+        }
+    }
+    /// Short id as in the scenario files.
+    pub fn id(self) -> &'static str {
+        match self {
+            Edition::Hastenbeck => "hastenbeck",
+            Edition::FontenoyLauffeld => "fontenoy-lauffeld",
+        }
+    }
 }
 
 /// A scenario the catalogue offers.
@@ -66,72 +82,149 @@ pub struct ScenarioInfo {
     pub name: &'static str,
     /// Options it accepts.
     pub options: Vec<&'static str>,
+    /// The battle (directory under `scenarios/`).
+    pub battle: &'static str,
+    /// The scenario file in that directory.
+    pub file: &'static str,
 }
+
+/// Options of the Lauffeld scenarios (17.2 options 1, 2 and 5).
+const LAUFFELD_OPTIONS: [&str; 3] = ["fortify-lauffeld", "fortify-both", "austrians-fight"];
 
 /// Scenarios built in.
 pub fn catalogue() -> Vec<ScenarioInfo> {
+    let s = |id, name, options: &[&'static str], battle, file| ScenarioInfo {
+        id,
+        name,
+        options: options.to_vec(),
+        battle,
+        file,
+    };
     vec![
-        ScenarioInfo {
-            id: "hastenbeck",
-            name: "Hastenbeck 1757 — historical scenario (16.1)",
-            options: vec!["perception", "armentieres-artillery"],
-        },
-        ScenarioInfo {
-            id: "hastenbeck-free",
-            name: "Hastenbeck 1757 — free set-up (16.2)",
-            options: vec!["perception", "armentieres-artillery"],
-        },
+        s(
+            "hastenbeck",
+            "Hastenbeck 1757 — historical scenario (16.1)",
+            &["perception", "armentieres-artillery"],
+            "hastenbeck",
+            "scenario.toml",
+        ),
+        s(
+            "hastenbeck-free",
+            "Hastenbeck 1757 — free set-up (16.2)",
+            &["perception", "armentieres-artillery"],
+            "hastenbeck",
+            "free.toml",
+        ),
+        s(
+            "fontenoy",
+            "Fontenoy 1745 — historical scenario (16.1)",
+            &[],
+            "fontenoy",
+            "scenario.toml",
+        ),
+        s(
+            "fontenoy-surprise",
+            "Fontenoy 1745 — Saxe caught off guard (17.1 option 1)",
+            &[],
+            "fontenoy",
+            "alt1.toml",
+        ),
+        s(
+            "fontenoy-free",
+            "Fontenoy 1745 — the French deploy as they see fit (17.1 option 2)",
+            &[],
+            "fontenoy",
+            "alt2.toml",
+        ),
+        s(
+            "lauffeld",
+            "Lauffeld 1747 — historical scenario (16.2)",
+            &LAUFFELD_OPTIONS,
+            "lauffeld",
+            "scenario.toml",
+        ),
+        s(
+            "lauffeld-french-arrive",
+            "Lauffeld 1747 — the French army arrives (17.2 option 3)",
+            &LAUFFELD_OPTIONS,
+            "lauffeld",
+            "alt3.toml",
+        ),
+        s(
+            "lauffeld-both-arrive",
+            "Lauffeld 1747 — both armies arrive (17.2 options 3 and 4)",
+            &["austrians-fight"],
+            "lauffeld",
+            "alt34.toml",
+        ),
     ]
 }
 
+/// The built-in text of a data file (the repository's `scenarios/` at build time).
+fn builtin(battle: &str, file: &str) -> Option<&'static str> {
+    macro_rules! files {
+        ($($b:literal / $f:literal),* $(,)?) => {
+            match (battle, file) {
+                $(($b, $f) => Some(include_str!(concat!("../../../scenarios/", $b, "/", $f))),)*
+                _ => None,
+            }
+        };
+    }
+    files!(
+        "hastenbeck" / "map.toml",
+        "hastenbeck" / "oob.toml",
+        "hastenbeck" / "tables.toml",
+        "hastenbeck" / "scenario.toml",
+        "hastenbeck" / "free.toml",
+    )
+}
+
 /// The data files of a battle, built in (the repository's `scenarios/` at build time) or read from a
-/// directory a player edited (`dir/<battle>/…`).
+/// directory a player edited (`dir/<battle>/…`). A player's directory needs the map, the order of
+/// battle and the tables; scenario files it lacks are simply not offered.
 pub fn battle_files(
     battle: &str,
     dir: Option<&std::path::Path>,
 ) -> Result<data::BattleFiles, String> {
-    match dir {
-        None => match battle {
-            "hastenbeck" => Ok(data::BattleFiles {
-                map: include_str!("../../../scenarios/hastenbeck/map.toml").into(),
-                oob: include_str!("../../../scenarios/hastenbeck/oob.toml").into(),
-                tables: include_str!("../../../scenarios/hastenbeck/tables.toml").into(),
-                scenarios: [
-                    (
-                        "hastenbeck".to_string(),
-                        include_str!("../../../scenarios/hastenbeck/scenario.toml").to_string(),
-                    ),
-                    (
-                        "hastenbeck-free".to_string(),
-                        include_str!("../../../scenarios/hastenbeck/free.toml").to_string(),
-                    ),
-                ]
-                .into(),
-            }),
-            other => Err(format!("unknown battle {other:?}")),
-        },
-        Some(d) => {
-            let b = d.join(battle);
-            let read = |f: &str| {
-                std::fs::read_to_string(b.join(f))
-                    .map_err(|e| format!("{}: {e}", b.join(f).display()))
-            };
-            Ok(data::BattleFiles {
-                map: read("map.toml")?,
-                oob: read("oob.toml")?,
-                tables: read("tables.toml")?,
-                scenarios: {
-                    let mut m = std::collections::BTreeMap::new();
-                    m.insert("hastenbeck".to_string(), read("scenario.toml")?);
-                    // The free set-up file is optional in a player's data directory.
-                    if b.join("free.toml").exists() {
-                        m.insert("hastenbeck-free".to_string(), read("free.toml")?);
-                    }
-                    m
-                },
-            })
+    let entries: Vec<ScenarioInfo> = catalogue()
+        .into_iter()
+        .filter(|i| i.battle == battle)
+        .collect();
+    if entries.is_empty() {
+        return Err(format!("unknown battle {battle:?}"));
+    }
+    let read = |f: &str| -> Result<Option<String>, String> {
+        match dir {
+            None => Ok(builtin(battle, f).map(str::to_string)),
+            Some(d) => {
+                let p = d.join(battle).join(f);
+                if !p.exists() {
+                    return Ok(None);
+                }
+                std::fs::read_to_string(&p)
+                    .map(Some)
+                    .map_err(|e| format!("{}: {e}", p.display()))
+            }
+        }
+    };
+    let need = |f: &str| -> Result<String, String> {
+        read(f)?.ok_or_else(|| match dir {
+            None => format!("the built-in data of {battle} has no {f}"),
+            Some(d) => format!("{}: missing", d.join(battle).join(f).display()),
+        })
+    };
+    let mut scenarios = std::collections::BTreeMap::new();
+    for e in &entries {
+        if let Some(t) = read(e.file)? {
+            scenarios.insert(e.id.to_string(), t);
         }
     }
+    Ok(data::BattleFiles {
+        map: need("map.toml")?,
+        oob: need("oob.toml")?,
+        tables: need("tables.toml")?,
+        scenarios,
+    })
 }
 
 /// The ruleset bound to one scenario and its options.
@@ -167,11 +260,22 @@ impl Saxe {
             })?;
         let mut opts = Options::default();
         for o in options {
+            if !info.options.contains(&o.as_str()) {
+                return Err(vec![format!(
+                    "unknown option {o:?} for {scenario} (known: {})",
+                    if info.options.is_empty() {
+                        "none".to_string()
+                    } else {
+                        info.options.join(", ")
+                    }
+                )]);
+            }
             match o.as_str() {
-                "perception" if info.options.contains(&"perception") => opts.perception = true,
-                "armentieres-artillery" if info.options.contains(&"armentieres-artillery") => {
-                    opts.armentieres_artillery = true
-                }
+                "perception" => opts.perception = true,
+                "armentieres-artillery" => opts.armentieres_artillery = true,
+                "fortify-lauffeld" => opts.fortify_lauffeld = true,
+                "fortify-both" => opts.fortify_both = true,
+                "austrians-fight" => opts.austrians_fight = true,
                 other => {
                     return Err(vec![format!(
                         "unknown option {other:?} for {scenario} (known: {})",
@@ -180,12 +284,20 @@ impl Saxe {
                 }
             }
         }
-        let files = battle_files("hastenbeck", dir).map_err(|e| vec![e])?;
+        // 17.2: options 1 and 2 are alternatives (one or both villages fortified).
+        if opts.fortify_lauffeld && opts.fortify_both {
+            return Err(vec![
+                "options fortify-lauffeld (17.2 option 1) and fortify-both (option 2) exclude each other"
+                    .to_string(),
+            ]);
+        }
+        let files = battle_files(info.battle, dir).map_err(|e| vec![e])?;
         let sc = Scenario::build(&files, scenario)?;
+        let edition = sc.edition;
         Ok(Saxe {
             sc: Arc::new(sc),
             options: opts,
-            edition: Edition::Hastenbeck,
+            edition,
         })
     }
 

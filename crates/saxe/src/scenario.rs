@@ -191,6 +191,10 @@ pub struct UnitDef {
     pub steps: u8,
     /// In play only with this game option.
     pub optional: Option<String>,
+    /// A unit of the King's Household (Fontenoy/Lauffeld 16.1, 16.2).
+    pub household: bool,
+    /// Grassin's arquebusiers (Fontenoy/Lauffeld 1.3.1).
+    pub grassin: bool,
 }
 
 /// A formation.
@@ -208,6 +212,59 @@ pub struct FormationDef {
     pub demoralisation: u32,
     /// Initial steps incl. artillery, excl. redoubts (13.1).
     pub initial_steps: u32,
+    /// Nationality (activation values by nationality, Fontenoy/Lauffeld 16.1, 16.2).
+    pub nationality: Option<Nationality>,
+}
+
+/// Nationalities of the Fontenoy/Lauffeld activation tables (16.1, 16.2).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub enum Nationality {
+    /// French.
+    French,
+    /// English.
+    English,
+    /// Dutch.
+    Dutch,
+    /// Austrian.
+    Austrian,
+}
+
+impl Nationality {
+    fn parse(s: &str) -> Option<Nationality> {
+        Some(match s {
+            "french" => Nationality::French,
+            "english" => Nationality::English,
+            "dutch" => Nationality::Dutch,
+            "austrian" => Nationality::Austrian,
+            _ => return None,
+        })
+    }
+    /// Index 0..4.
+    pub fn ix(self) -> usize {
+        self as usize
+    }
+}
+
+/// The Household special rule (Fontenoy 16.1 / Lauffeld 16.2).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub enum HouseholdRule {
+    /// 16.1: the Household may not be activated until an enemy unit comes within three hexes of
+    /// Louis XV.
+    Fontenoy,
+    /// 16.2: the King may command the Household as a formation (CR 2); it may be activated only
+    /// once two French formations are demoralised or when it is attacked.
+    Lauffeld,
+}
+
+/// A unit arriving as a reinforcement (Fontenoy/Lauffeld 8.8).
+#[derive(Clone, Debug)]
+pub struct Reinforcement {
+    /// Unit.
+    pub unit: UnitIx,
+    /// Turn (as on the turn track).
+    pub turn: u8,
+    /// Entry hexes.
+    pub hexes: Vec<HexId>,
 }
 
 /// A commander counter.
@@ -221,6 +278,8 @@ pub struct CommanderDef {
     pub side: Side,
     /// Army commander.
     pub army: bool,
+    /// Louis XV (Fontenoy/Lauffeld 0.1: follows the army commanders' rules; 15.1).
+    pub king: bool,
     /// Command radius.
     pub radius: u8,
     /// Formation commanded.
@@ -241,8 +300,8 @@ pub struct Map {
     sides: HashMap<Hexside, u8>,
     /// Named places.
     pub places: Vec<(String, Vec<HexId>)>,
-    /// Friendly edges [French, Allies].
-    pub edges: [Edge; 2],
+    /// Friendly edges [French, Allies] (a side may have several).
+    pub edges: [Vec<Edge>; 2],
 }
 
 /// A map edge.
@@ -305,12 +364,16 @@ impl Map {
     }
     /// Distance from a hex to a side's friendly edge, in hexes (0 on the edge row/column).
     pub fn edge_distance(&self, side: Side, h: HexId) -> u32 {
-        match self.edges[side.ix()] {
-            Edge::North => u32::from(h.row.saturating_sub(self.rows.0)),
-            Edge::South => u32::from(self.rows.1.saturating_sub(h.row)),
-            Edge::East => u32::from(h.col.saturating_sub(self.cols.0)),
-            Edge::West => u32::from(self.cols.1.saturating_sub(h.col)),
-        }
+        self.edges[side.ix()]
+            .iter()
+            .map(|e| match e {
+                Edge::North => u32::from(h.row.saturating_sub(self.rows.0)),
+                Edge::South => u32::from(self.rows.1.saturating_sub(h.row)),
+                Edge::East => u32::from(h.col.saturating_sub(self.cols.0)),
+                Edge::West => u32::from(self.cols.1.saturating_sub(h.col)),
+            })
+            .min()
+            .unwrap_or(u32::MAX)
     }
     /// Every hexside with features, in a stable order.
     pub fn hexsides(&self) -> Vec<(Hexside, u8)> {
@@ -554,6 +617,28 @@ pub struct FreeSetup {
     pub column_min_distance: u32,
 }
 
+/// A victory objective: a named place.
+#[derive(Clone, Debug)]
+pub struct Objective {
+    /// Key the victory rules use ("fontenoy").
+    pub key: String,
+    /// The place's name on the map ("Fontenoy").
+    pub name: String,
+    /// Its hexes.
+    pub hexes: Vec<HexId>,
+}
+
+/// The order of the objectives a victory rule knows (the index into `State::control`); other keys
+/// follow in alphabetical order.
+pub const OBJECTIVE_ORDER: [&str; 6] = [
+    "hastenbeck",
+    "afferde",
+    "fontenoy",
+    "pontoon",
+    "lauffeld",
+    "vlitingen",
+];
+
 /// A playable scenario.
 #[derive(Clone, Debug)]
 pub struct Scenario {
@@ -567,15 +652,28 @@ pub struct Scenario {
     pub turns: u8,
     /// First player.
     pub first: Side,
-    /// Activation value per side (16.1.2).
+    /// Edition of the rules the scenario is played under.
+    pub edition: crate::Edition,
+    /// First turn on the turn track (Fontenoy 16.1: 4).
+    pub first_turn: u8,
+    /// Who sets up first.
+    pub sets_up_first: Side,
+    /// Activation value per side (Hastenbeck 16.1.2).
     pub activation: [u8; 2],
+    /// Activation value per nationality (Fontenoy/Lauffeld 16.1, 16.2), French/English/Dutch/Austrian.
+    pub activation_by_nationality: Option<[u8; 4]>,
+    /// Automatic activations: (turn, side, count).
+    pub auto_activations: Vec<(u8, Side, u8)>,
+    /// Reinforcements (8.8).
+    pub reinforcements: Vec<Reinforcement>,
+    /// The Household special rule.
+    pub household: Option<HouseholdRule>,
     /// Demoralised formations that demoralise the army (16.1.4).
     pub army_demoralisation: [u8; 2],
-    /// Hastenbeck hexes.
-    pub hastenbeck: Vec<HexId>,
-    /// Afferde hexes.
-    pub afferde: Vec<HexId>,
-    /// Initial holder of both.
+    /// Victory objectives: key (e.g. "hastenbeck") and hexes, in a fixed order (see
+    /// [`OBJECTIVE_ORDER`]); `State::control` follows this order.
+    pub objectives: Vec<Objective>,
+    /// Initial holder of the objectives.
     pub initial_control: Side,
     /// Units.
     pub units: Vec<UnitDef>,
@@ -691,7 +789,7 @@ impl Scenario {
             level: vec![0; n],
             sides: HashMap::new(),
             places: Vec::new(),
-            edges: [Edge::South, Edge::North],
+            edges: [vec![Edge::South], vec![Edge::North]],
         };
         let parse_hex = |s: &str, ctx: &str, errs: &mut Vec<String>, map: &Map| -> Option<HexId> {
             match s.parse::<HexId>() {
@@ -769,15 +867,27 @@ impl Scenario {
             map.places.push((p.name.clone(), hs));
         }
         mark(&mf.edges.prov, "map.toml [edges]", &mut prov);
-        let edge = |s: &str, errs: &mut Vec<String>| match s {
-            "north" => Edge::North,
-            "south" => Edge::South,
-            "east" => Edge::East,
-            "west" => Edge::West,
-            o => {
-                errs.push(format!("map.toml [edges]: unknown edge {o:?}"));
-                Edge::North
+        let edge = |e: &OneOrMany, errs: &mut Vec<String>| {
+            let v: Vec<Edge> = e
+                .names()
+                .into_iter()
+                .filter_map(|s| match s {
+                    "north" => Some(Edge::North),
+                    "south" => Some(Edge::South),
+                    "east" => Some(Edge::East),
+                    "west" => Some(Edge::West),
+                    o => {
+                        errs.push(format!(
+                            "map.toml [edges]: unknown edge {o:?} (north, south, east, west)"
+                        ));
+                        None
+                    }
+                })
+                .collect();
+            if v.is_empty() {
+                errs.push("map.toml [edges]: a side has no friendly edge".into());
             }
+            v
         };
         map.edges = [
             edge(&mf.edges.french, &mut errs),
@@ -796,12 +906,13 @@ impl Scenario {
                 errs.push(format!("{ctx}: side {:?} unknown", c.side));
                 Side::French
             });
-            let army = match c.kind.as_str() {
-                "army" => true,
-                "formation" => false,
+            let (army, king) = match c.kind.as_str() {
+                "army" => (true, false),
+                "formation" => (false, false),
+                "king" => (false, true),
                 o => {
-                    errs.push(format!("{ctx}: kind {o:?} unknown"));
-                    false
+                    errs.push(format!("{ctx}: kind {o:?} unknown (army, formation, king)"));
+                    (false, false)
                 }
             };
             if cmd_ix.insert(c.id.clone(), i as CommanderIx).is_some() {
@@ -812,6 +923,7 @@ impl Scenario {
                 name: c.name.clone(),
                 side,
                 army,
+                king,
                 radius: c.command_radius,
                 formation: None,
             });
@@ -842,6 +954,15 @@ impl Scenario {
                 commander: c,
                 demoralisation: f.demoralisation,
                 initial_steps: 0,
+                nationality: f.nationality.as_deref().and_then(|n| {
+                    let v = Nationality::parse(n);
+                    if v.is_none() {
+                        errs.push(format!(
+                            "{ctx}: nationality {n:?} unknown (french, english, dutch, austrian)"
+                        ));
+                    }
+                    v
+                }),
             });
             let _ = i;
         }
@@ -924,6 +1045,8 @@ impl Scenario {
                 grenadiers: u.grenadiers,
                 steps,
                 optional: u.optional.clone(),
+                household: u.household,
+                grassin: u.grassin,
             });
         }
         for u in &units {
@@ -1031,7 +1154,47 @@ impl Scenario {
         // ---- scenario
         let s = &sf.scenario;
         mark(&s.prov, "scenario [scenario]", &mut prov);
-        mark(&sf.activation.prov, "scenario [activation]", &mut prov);
+        let edition = match s.edition.as_deref() {
+            None | Some("hastenbeck") => crate::Edition::Hastenbeck,
+            Some("fontenoy-lauffeld") => crate::Edition::FontenoyLauffeld,
+            Some(o) => {
+                errs.push(format!(
+                    "scenario [scenario]: edition {o:?} unknown (hastenbeck, fontenoy-lauffeld)"
+                ));
+                crate::Edition::Hastenbeck
+            }
+        };
+        let first_turn = s.first_turn.unwrap_or(1);
+        if first_turn == 0 || first_turn > s.turns {
+            errs.push(format!(
+                "scenario [scenario]: first_turn {first_turn} is not within 1..={}",
+                s.turns
+            ));
+        }
+        let activation = match &sf.activation {
+            Some(a) => {
+                mark(&a.prov, "scenario [activation]", &mut prov);
+                [a.french, a.allies]
+            }
+            None => [0, 0],
+        };
+        let activation_by_nationality = sf.activation_by_nationality.as_ref().map(|a| {
+            mark(&a.prov, "scenario [activation_by_nationality]", &mut prov);
+            [a.french, a.english, a.dutch, a.austrian]
+        });
+        if sf.activation.is_none() && activation_by_nationality.is_none() {
+            errs.push("scenario: needs [activation] or [activation_by_nationality]".to_string());
+        }
+        if activation_by_nationality.is_some() {
+            for f in &formations {
+                if f.nationality.is_none() {
+                    errs.push(format!(
+                        "oob.toml [[formations]] {}: nationality missing (activation is by nationality)",
+                        f.id
+                    ));
+                }
+            }
+        }
         mark(
             &sf.army_demoralisation.prov,
             "scenario [army_demoralisation]",
@@ -1049,26 +1212,84 @@ impl Scenario {
             errs.push("scenario [objectives]: initial_control unknown".into());
             Side::Allies
         });
-        let hastenbeck = map
-            .place(&sf.objectives.hastenbeck)
-            .map(|p| p.to_vec())
-            .unwrap_or_else(|| {
-                errs.push(format!(
-                    "scenario [objectives]: no place {:?} on the map",
-                    sf.objectives.hastenbeck
-                ));
-                Vec::new()
+        let mut objectives: Vec<Objective> = Vec::new();
+        for (key, place) in &sf.objectives.places {
+            match map.place(place) {
+                Some(p) => objectives.push(Objective {
+                    key: key.clone(),
+                    name: place.clone(),
+                    hexes: p.to_vec(),
+                }),
+                None => errs.push(format!(
+                    "scenario [objectives]: no place {place:?} on the map"
+                )),
+            }
+        }
+        let rank = |k: &str| {
+            OBJECTIVE_ORDER
+                .iter()
+                .position(|x| *x == k)
+                .unwrap_or(OBJECTIVE_ORDER.len())
+        };
+        objectives.sort_by(|a, b| rank(&a.key).cmp(&rank(&b.key)).then(a.key.cmp(&b.key)));
+        let side_of = |s: &str, ctx: &str, errs: &mut Vec<String>| {
+            Side::parse(s).unwrap_or_else(|| {
+                errs.push(format!("{ctx}: side {s:?} unknown (french, allies)"));
+                Side::French
+            })
+        };
+        let sets_up_first = match &s.sets_up_first {
+            Some(x) => side_of(x, "scenario [scenario] sets_up_first", &mut errs),
+            None => first.other(),
+        };
+        let mut auto_activations = Vec::new();
+        for a in &sf.automatic_activations {
+            mark(&a.prov, "scenario [[automatic_activations]]", &mut prov);
+            let side = side_of(&a.side, "scenario [[automatic_activations]]", &mut errs);
+            auto_activations.push((a.turn, side, a.count));
+        }
+        let mut reinforcements = Vec::new();
+        for r in &sf.reinforcements {
+            let ctx = format!("scenario [[reinforcements]] {}", r.unit);
+            mark(&r.prov, &ctx, &mut prov);
+            let Some(&u) = unit_ix.get(&r.unit) else {
+                errs.push(format!("{ctx}: unit not in oob.toml"));
+                continue;
+            };
+            let hexes: Vec<HexId> = r
+                .hexes
+                .iter()
+                .filter_map(|h| parse_hex(h, &ctx, &mut errs, &map))
+                .collect();
+            if hexes.is_empty() {
+                errs.push(format!("{ctx}: no entry hex"));
+            }
+            if r.turn < first_turn || r.turn > s.turns {
+                errs.push(format!("{ctx}: turn {} is not played", r.turn));
+            }
+            reinforcements.push(Reinforcement {
+                unit: u,
+                turn: r.turn,
+                hexes,
             });
-        let afferde = map
-            .place(&sf.objectives.afferde)
-            .map(|p| p.to_vec())
-            .unwrap_or_else(|| {
-                errs.push(format!(
-                    "scenario [objectives]: no place {:?} on the map",
-                    sf.objectives.afferde
-                ));
-                Vec::new()
-            });
+        }
+        let household = match &sf.special {
+            Some(sp) => {
+                mark(&sp.prov, "scenario [special]", &mut prov);
+                match sp.household.as_deref() {
+                    None => None,
+                    Some("fontenoy") => Some(HouseholdRule::Fontenoy),
+                    Some("lauffeld") => Some(HouseholdRule::Lauffeld),
+                    Some(o) => {
+                        errs.push(format!(
+                            "scenario [special]: household {o:?} unknown (fontenoy, lauffeld)"
+                        ));
+                        None
+                    }
+                }
+            }
+            None => None,
+        };
         let mut setup = Vec::new();
         let mut placed: HashSet<UnitIx> = HashSet::new();
         for e in &sf.setup {
@@ -1081,6 +1302,16 @@ impl Scenario {
             let Some(h) = parse_hex(&e.hex, &ctx, &mut errs, &map) else {
                 continue;
             };
+            if !e.zone.is_empty() {
+                let zone: Vec<HexId> = e
+                    .zone
+                    .iter()
+                    .filter_map(|z| parse_hex(z, &ctx, &mut errs, &map))
+                    .collect();
+                if !zone.contains(&h) {
+                    errs.push(format!("{ctx}: hex {h} is outside its printed zone"));
+                }
+            }
             let Some(f) = parse_vertex(&e.facing) else {
                 errs.push(format!(
                     "{ctx}: facing {:?} is not one of N NE SE S SW NW",
@@ -1144,11 +1375,14 @@ impl Scenario {
                 column_min_distance: f.column_min_distance,
             }
         });
-        if free.is_none() && setup.len() != units.len() {
+        if free.is_none() && setup.len() + reinforcements.len() != units.len() {
             let missing: Vec<&str> = units
                 .iter()
                 .enumerate()
-                .filter(|(i, _)| !placed.contains(&(*i as UnitIx)))
+                .filter(|(i, _)| {
+                    !placed.contains(&(*i as UnitIx))
+                        && !reinforcements.iter().any(|r| usize::from(r.unit) == *i)
+                })
                 .map(|(_, u)| u.id.as_str())
                 .collect();
             errs.push(format!(
@@ -1163,10 +1397,16 @@ impl Scenario {
                 name: s.name.clone(),
                 turns: s.turns,
                 first,
-                activation: [sf.activation.french, sf.activation.allies],
+                edition,
+                first_turn,
+                sets_up_first,
+                activation,
+                activation_by_nationality,
+                auto_activations,
+                reinforcements,
+                household,
                 army_demoralisation: [sf.army_demoralisation.french, sf.army_demoralisation.allies],
-                hastenbeck,
-                afferde,
+                objectives,
                 initial_control,
                 units,
                 formations,
@@ -1183,7 +1423,8 @@ impl Scenario {
         }
     }
 
-    /// The demoralisation check of `validate`: recomputed value per formation vs the printed one.
+    /// The demoralisation check of `validate`: recomputed value per formation vs the printed one
+    /// (13.1: a third of the initial steps, rounded as the edition says).
     pub fn demoralisation_check(&self) -> Vec<(String, u32, u32, u32)> {
         self.formations
             .iter()
@@ -1191,11 +1432,40 @@ impl Scenario {
                 (
                     f.name.clone(),
                     f.initial_steps,
-                    f.initial_steps.div_ceil(3),
+                    self.edition.demoralisation_value(f.initial_steps),
                     f.demoralisation,
                 )
             })
             .collect()
+    }
+
+    /// Hexes of a victory objective by key ("hastenbeck", "fontenoy" …); empty if the scenario
+    /// has none.
+    pub fn objective(&self, key: &str) -> &[HexId] {
+        self.objectives
+            .iter()
+            .find(|o| o.key == key)
+            .map(|o| o.hexes.as_slice())
+            .unwrap_or(&[])
+    }
+
+    /// Index of an objective in `State::control`.
+    pub fn objective_ix(&self, key: &str) -> Option<usize> {
+        self.objectives.iter().position(|o| o.key == key)
+    }
+
+    /// The activation value of a formation or (for `None`) an independent unit's side (5.1, 5.2):
+    /// by nationality in Fontenoy/Lauffeld (16.1, 16.2), by side in Hastenbeck (16.1.2).
+    pub fn activation_value(&self, side: Side, formation: Option<FormationIx>) -> u8 {
+        match (self.activation_by_nationality, formation) {
+            (Some(v), Some(f)) => {
+                let n = self.formations[usize::from(f)]
+                    .nationality
+                    .unwrap_or(Nationality::French);
+                v[n.ix()]
+            }
+            _ => self.activation[side.ix()],
+        }
     }
 
     /// Unit index by id.

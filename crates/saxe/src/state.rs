@@ -393,6 +393,16 @@ pub struct Options {
     /// 16.2 option: the 6L artillery with Armentières.
     #[serde(default)]
     pub armentieres_artillery: bool,
+    /// Lauffeld 17.2 option 1: a redoubt in Lauffeld.
+    #[serde(default)]
+    pub fortify_lauffeld: bool,
+    /// Lauffeld 17.2 option 2: redoubts in Lauffeld and Vlitingen (the French must take both for
+    /// a brilliant victory).
+    #[serde(default)]
+    pub fortify_both: bool,
+    /// Lauffeld 17.2 option 5: the Austrian formations activate on 3 or less.
+    #[serde(default)]
+    pub austrians_fight: bool,
 }
 
 /// The whole state.
@@ -417,7 +427,7 @@ pub struct State {
     /// Formations.
     pub formations: Vec<FormationState>,
     /// Control of Hastenbeck and Afferde.
-    pub control: [Side; 2],
+    pub control: Vec<Side>,
     /// Pending frames (last = top).
     pub frames: Vec<Frame>,
     /// Dice.

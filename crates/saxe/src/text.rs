@@ -428,7 +428,7 @@ impl Saxe {
             "scenario": self.sc.id, "turn": s.turn, "turns": self.sc.turns, "active": s.active.name(),
             "phase": format!("{:?}", s.phase), "decider": self.decider_side(s).map(|x| x.name()),
             "decision": self.decision_text(s),
-            "control": { "Hastenbeck": s.control[0].name(), "Afferde": s.control[1].name() },
+            "control": self.sc.objectives.iter().zip(&s.control).map(|(o, c)| (o.name.clone(), json!(c.name()))).collect::<serde_json::Map<_, _>>(),
             "army_demoralised": { "French": self.army_demoralised(s, Side::French), "Allies": self.army_demoralised(s, Side::Allies) },
             "stacks": stacks, "commanders": commanders, "formations": formations,
             "standing": { "winner": standing.0.map(|w| w.name()), "level": standing.1, "rule": "15.2 (if the game ended now)" },
@@ -441,7 +441,7 @@ impl Saxe {
         let map = &self.sc.map;
         let mut out = String::new();
         out.push_str(&format!(
-            "{} — turn {}/{}, {} active, {:?}\nDecision: {}{}\nHastenbeck: {}   Afferde: {}\n\n",
+            "{} — turn {}/{}, {} active, {:?}\nDecision: {}{}\n{}\n\n",
             self.sc.name,
             s.turn,
             self.sc.turns,
@@ -451,8 +451,13 @@ impl Saxe {
                 .map(|d| format!("{} — ", d.name()))
                 .unwrap_or_default(),
             self.decision_text(s),
-            s.control[0].name(),
-            s.control[1].name()
+            self.sc
+                .objectives
+                .iter()
+                .zip(&s.control)
+                .map(|(o, c)| format!("{}: {}", o.name, c.name()))
+                .collect::<Vec<_>>()
+                .join("   ")
         ));
         // Header: columns from west (high) to east (01) so north is up and east is right.
         out.push_str("     ");
@@ -565,6 +570,12 @@ impl Saxe {
     /// The static board for drawing: map (terrain, levels, hexsides, places, edges, centres of
     /// hexes), counters with their printed values, formations and commanders.
     pub fn board_json(&self) -> serde_json::Value {
+        let edges = |v: &[crate::scenario::Edge]| {
+            v.iter()
+                .map(|e| format!("{e:?}").to_lowercase())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         use crate::scenario::side_bits;
         let map = &self.sc.map;
         let hexes: Vec<serde_json::Value> = map
@@ -627,11 +638,12 @@ impl Saxe {
             "seats": ["French", "Allies"],
             "map": { "name": map.name, "rows": [map.rows.0, map.rows.1], "cols": [map.cols.0, map.cols.1],
                 "orientation": "pointy-top hexes; id RRCC row-first; rows grow south, columns grow west; odd rows shifted half a hex east; x east, y south, hex centre to corner = 1",
-                "friendly_edges": { "French": format!("{:?}", map.edges[0]).to_lowercase(), "Allies": format!("{:?}", map.edges[1]).to_lowercase() },
+                "friendly_edges": { "French": edges(&map.edges[0]), "Allies": edges(&map.edges[1]) },
                 "hexes": hexes, "hexsides": sides, "places": places },
             "units": units, "formations": formations, "commanders": commanders,
             "army_demoralisation": { "French": self.sc.army_demoralisation[0], "Allies": self.sc.army_demoralisation[1] },
-            "objectives": { "Hastenbeck": self.sc.hastenbeck.iter().map(|h| h.to_string()).collect::<Vec<_>>(), "Afferde": self.sc.afferde.iter().map(|h| h.to_string()).collect::<Vec<_>>() },
+            "objectives": self.sc.objectives.iter().map(|o| (o.name.clone(), json!(o.hexes.iter().map(|h| h.to_string()).collect::<Vec<_>>()))).collect::<serde_json::Map<_, _>>(),
+            "edition": self.edition.id(), "first_turn": self.sc.first_turn,
         })
     }
 
@@ -694,8 +706,19 @@ impl Saxe {
             ));
             return bad;
         }
-        if s.turn == 0 || s.turn > self.sc.turns {
-            bad.push(format!("turn {} outside 1..={}", s.turn, self.sc.turns));
+        if s.turn < self.sc.first_turn || s.turn > self.sc.turns {
+            bad.push(format!(
+                "turn {} outside {}..={}",
+                s.turn, self.sc.first_turn, self.sc.turns
+            ));
+        }
+        if s.control.len() != self.sc.objectives.len() {
+            bad.push(format!(
+                "{} objectives held where the scenario has {}",
+                s.control.len(),
+                self.sc.objectives.len()
+            ));
+            return bad;
         }
         for (i, u) in s.units.iter().enumerate() {
             if u.hex.is_some_and(|h| !self.sc.map.contains(h)) || u.lost > self.sc.units[i].steps {

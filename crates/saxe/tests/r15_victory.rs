@@ -20,7 +20,7 @@ fn end_turn(r: &Saxe, turn: u8, control: [Side; 2], demoralised: &[&str]) -> Sta
     place(r, &mut s, "du-roi", clear_area(r, 1), Vertex::N);
     s.turn = turn;
     s.second = true;
-    s.control = control;
+    s.control = control.to_vec();
     for id in demoralised {
         s.formations[usize::from(formation(r, id))].demoralised = true;
     }
@@ -158,7 +158,7 @@ fn r16_1_1_the_game_ends_after_turn_10() {
 #[test]
 fn r15_control_of_hastenbeck() {
     let r = rules();
-    let h = r.sc.hastenbeck[0];
+    let h = r.sc.objective("hastenbeck")[0];
     let mut s = empty_board(&r);
     assert_eq!(s.control, [ALLIES, ALLIES]);
     let u = place(&r, &mut s, "du-roi", h, Vertex::N);
