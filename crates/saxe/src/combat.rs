@@ -505,7 +505,8 @@ impl Saxe {
                         .filter(|&h| self.combat_units_at(s, h).is_empty())
                         .collect();
                     for &v in &vacated_att {
-                        if self.in_zoc_of(s, v, side) {
+                        let into_zoc = self.in_zoc_of(s, v, side);
+                        if into_zoc && self.edition.defender_advance_avoids_zoc() {
                             continue;
                         }
                         for &dh in &c.defenders {
@@ -514,6 +515,7 @@ impl Saxe {
                                     !self.kind(u).is_guns()
                                         && !self.has(s, u, flag::ROUTED)
                                         && self.side_of(u) != side
+                                        && (!into_zoc || !self.demoralised(s, u))
                                 })
                             {
                                 options.push((dh, v));
@@ -560,8 +562,18 @@ impl Saxe {
         let def_cp: u32 = c.def_units.iter().map(|&u| self.cp(s, u)).sum();
         let (r, col) = self.sc.tables.ratio_drm(att_cp, def_cp);
         mods.push((format!("ratio {att_cp}/{def_cp} → {col}"), i32::from(r)));
-        // Morale: the best top-unit morale on each side.
+        // Morale: Hastenbeck 10.3 the best top-unit morale on each side; F/L 10.3 the best
+        // morale of all the units of the side.
+        let best_of_all = self.edition.best_morale_of_stack();
         let top_morale = |hexes: &[HexId], units: &[UnitIx]| {
+            if best_of_all {
+                return units
+                    .iter()
+                    .filter(|&&u| !self.kind(u).is_guns())
+                    .map(|&u| self.morale(s, u))
+                    .max()
+                    .unwrap_or(0);
+            }
             hexes
                 .iter()
                 .filter_map(|&h| {
@@ -671,19 +683,50 @@ impl Saxe {
             ));
         }
         if c.def_units.iter().any(|&u| self.has(s, u, flag::COLUMN)) {
+            // 14.3: against a deploying unit Hastenbeck gives +2 (as a column), F/L +1.
+            let deploying = c.def_units.iter().all(|&u| {
+                !self.has(s, u, flag::COLUMN)
+                    || self.sc.units[usize::from(u)]
+                        .formation
+                        .is_some_and(|f| s.formations[usize::from(f)].deploying)
+            });
+            if deploying {
+                mods.push((
+                    "defender deploying (14.3)".into(),
+                    self.edition.deploying_drm(),
+                ));
+            } else {
+                mods.push((
+                    "defender in march column (14.1)".into(),
+                    i32::from(m.march_column),
+                ));
+            }
+        }
+        // F/L 10.3: cavalry attacking a town hex −2 (a redoubt's −2 is the table's redoubt line).
+        if att_cav
+            && self.edition.cavalry_vs_town() != 0
+            && c.defenders
+                .iter()
+                .any(|&d| self.sc.map.terrain(d) == Terrain::Town)
+        {
             mods.push((
-                "defender in march column or deploying (14.1, 14.3)".into(),
-                i32::from(m.march_column),
+                "cavalry against a town (F/L 10.3)".into(),
+                self.edition.cavalry_vs_town(),
             ));
         }
-        // Artillery in the hexes, enemy in its fire arc.
+        // Artillery in the hexes: Hastenbeck 10.3 with the enemy in its fire arc; F/L 10.3
+        // whenever a gun takes part.
+        let needs_arc = self.edition.artillery_drm_needs_arc();
         let gun_covers = |hexes: &[HexId], targets: &[HexId]| {
             hexes.iter().any(|&h| {
                 self.units_at(s, h).into_iter().any(|g| {
                     self.kind(g).is_guns()
                         // 10.3 "the enemy is in its fire arc"; a redoubt fires through its two
                         // forward hexes like any gun (9.1 note).
-                        && targets.iter().any(|&t| s.units[usize::from(g)].facing.in_fire_arc(h, t))
+                        && (!needs_arc
+                            || targets
+                                .iter()
+                                .any(|&t| s.units[usize::from(g)].facing.in_fire_arc(h, t)))
                 })
             })
         };

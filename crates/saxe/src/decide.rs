@@ -61,7 +61,15 @@ impl Saxe {
                         .into_iter()
                         .filter(|&u| !self.has(s, u, flag::ROUTED))
                         .collect();
-                    if st.iter().any(|&u| !self.kind(u).is_cavalry()) {
+                    // 11.3: Hastenbeck lets the top unit or the stack advance; F/L only the
+                    // top unit, so only it decides whether cavalry must.
+                    let whole = self.edition.advance_whole_stack();
+                    let movers = if whole {
+                        &st[..]
+                    } else {
+                        &st[..st.len().min(1)]
+                    };
+                    if movers.iter().any(|&u| !self.kind(u).is_cavalry()) {
                         must = false;
                     }
                     v.push(Action::Advance {
@@ -69,7 +77,7 @@ impl Saxe {
                         to,
                         whole_stack: false,
                     });
-                    if st.len() > 1 {
+                    if whole && st.len() > 1 {
                         v.push(Action::Advance {
                             from,
                             to,
@@ -114,7 +122,7 @@ impl Saxe {
                         && self.kind(u) == Kind::Redoubt
                         && self.alive(s, u)
                         && !self.has(s, u, flag::FIRED)
-                        && !self.has(s, u, flag::MOVED_PREV)
+                        && !self.gun_moved_prev(s, u)
                     {
                         for t in self.fire_targets(s, u) {
                             v.push(Action::RedoubtFire { unit: u, target: t });
@@ -137,7 +145,7 @@ impl Saxe {
                         continue;
                     }
                     v.push(Action::Activate { formation: fi });
-                    if s.turn == 1 && side == self.sc.first && !s.auto_used {
+                    if self.autos_left(s, side) > 0 {
                         v.push(Action::ActivateAuto { formation: fi });
                     }
                 }
@@ -230,7 +238,7 @@ impl Saxe {
                 if !k.is_guns() {
                     continue;
                 }
-                if !self.has(s, u, flag::FIRED) && !self.has(s, u, flag::MOVED_PREV) {
+                if !self.has(s, u, flag::FIRED) && !self.gun_moved_prev(s, u) {
                     for t in self.fire_targets(s, u) {
                         v.push(Action::ArtilleryFire { unit: u, target: t });
                     }
@@ -254,6 +262,18 @@ impl Saxe {
             v.push(Action::EndActivation);
             return v;
         }
+        // F/L 4.B1 step 3: the army commander / Louis XV, before the formation commander.
+        for &(c, mp) in &a.chiefs {
+            if let Some(h) = s.commanders[usize::from(c)].hex {
+                for (to, _) in self.commander_steps(s, h, a.side, mp) {
+                    v.push(Action::CommanderStep {
+                        commander: c,
+                        to,
+                        with_army: false,
+                    });
+                }
+            }
+        }
         // Formation commander (8.5; 5.3 at half).
         if let ActTarget::Formation(f) = a.target {
             let c = self.formation_commander(f);
@@ -264,7 +284,8 @@ impl Saxe {
                 // then halved).
                 let army_here = self
                     .army_commander(s, a.side)
-                    .filter(|&ac| s.commanders[usize::from(ac)].hex == Some(h));
+                    .filter(|&ac| s.commanders[usize::from(ac)].hex == Some(h))
+                    .filter(|_| !self.edition.army_moves_in_activation());
                 for (to, _) in self.commander_steps(s, h, a.side, a.cmdr_mp) {
                     v.push(Action::CommanderStep {
                         commander: c,
@@ -282,7 +303,10 @@ impl Saxe {
             }
         }
         let independent = matches!(a.target, ActTarget::Independent(_));
-        if a.actions_left > 0 && (a.success || !independent) {
+        // 5.3: after a failure Hastenbeck lets one unit or stack move at half; F/L none.
+        if a.actions_left > 0
+            && (a.success || (!independent && self.edition.failed_activation_half_moves()))
+        {
             let pool: Vec<UnitIx> = members
                 .iter()
                 .copied()
@@ -292,7 +316,7 @@ impl Saxe {
                         && !self.has(s, u, flag::DONE)
                         && !self.has(s, u, flag::OOC)
                         && self.kind(u) != Kind::Redoubt
-                        && !(self.kind(u) == Kind::Artillery && self.has(s, u, flag::FIRED))
+                        && !self.gun_pinned(s, u)
                 })
                 .collect();
             let cmdr = match a.target {
@@ -380,7 +404,9 @@ impl Saxe {
             }
         }
         // 6.4 out-of-command units, 6.6 failed independent unit: one vertex.
-        let turners: Vec<UnitIx> = if a.success {
+        let turners: Vec<UnitIx> = if !self.edition.stranded_may_turn() {
+            Vec::new()
+        } else if a.success {
             members
                 .iter()
                 .copied()
@@ -675,7 +701,7 @@ impl Saxe {
                 || !self.kind(g).is_guns()
                 || !self.alive(s, g)
                 || self.has(s, g, flag::REACT_FIRED)
-                || self.has(s, g, flag::MOVED_PREV)
+                || self.gun_moved_prev(s, g)
             {
                 continue;
             }
@@ -718,7 +744,8 @@ impl Saxe {
             if self.combat_units_at(s, h).first() != Some(&u) || self.in_zoc_of(s, h, enemy) {
                 continue;
             }
-            if r.movers.iter().any(|&(_, _, to)| to.distance(h) <= 2) {
+            let reach = self.edition.reaction_distance();
+            if r.movers.iter().any(|&(_, _, to)| to.distance(h) <= reach) {
                 v.push(u);
             }
         }
@@ -844,9 +871,25 @@ impl Saxe {
                     }
                 }
                 s.commanders[usize::from(*commander)].hex = Some(*to);
-                if let Some(Frame::Activation(act)) = s.frames.last_mut() {
+                let chief = matches!(s.frames.last(), Some(Frame::Activation(act))
+                    if act.chiefs.iter().any(|(c, _)| c == commander));
+                if chief {
+                    // F/L 8.5: the army commander's / the King's once-a-turn move.
+                    s.commanders[usize::from(*commander)].moved = true;
+                    if let Some(Frame::Activation(act)) = s.frames.last_mut() {
+                        for (c, mp) in act.chiefs.iter_mut() {
+                            if c == commander {
+                                *mp = mp.saturating_sub(cost);
+                            }
+                        }
+                        act.chiefs.retain(|(_, mp)| *mp > 0);
+                        act.moving_started = true;
+                    }
+                } else if let Some(Frame::Activation(act)) = s.frames.last_mut() {
                     act.cmdr_mp = act.cmdr_mp.saturating_sub(cost);
                     act.moving_started = true;
+                    // F/L 4.B1: step 3 comes before step 4.
+                    act.chiefs.clear();
                 }
                 ev.push(Event::rule(
                     "8.5",
@@ -1241,7 +1284,7 @@ impl Saxe {
                             && self.kind(u) != Kind::Redoubt
                             && !self.has(s, u, flag::ROUTED)
                             && !self.has(s, u, flag::MOVED)
-                            && !(self.kind(u) == Kind::Artillery && self.has(s, u, flag::FIRED))
+                            && !self.gun_pinned(s, u)
                     })
                     .collect();
                 let mp = units
@@ -1351,7 +1394,7 @@ impl Saxe {
                     && !self.has(s, u, flag::DONE)
                     && !self.has(s, u, flag::OOC)
                     && self.kind(u) != Kind::Redoubt
-                    && !(self.kind(u) == Kind::Artillery && self.has(s, u, flag::FIRED))
+                    && !self.gun_pinned(s, u)
             })
             .collect()
     }
@@ -1371,6 +1414,7 @@ impl Saxe {
         a.actions_left = a.actions_left.saturating_sub(1);
         a.kinds_used |= kind_bit;
         a.moving_started = true;
+        a.chiefs.clear();
         let side = a.side;
         let commander = match (with_commander, a.target) {
             (true, ActTarget::Formation(f)) => {
@@ -1625,7 +1669,9 @@ impl Saxe {
                 target_v -= 1;
                 why.push("formation commander not stacked −1");
             }
-            target_v -= i32::from(s.commanders[usize::from(c)].aides);
+            if self.edition.aide_penalty() {
+                target_v -= i32::from(s.commanders[usize::from(c)].aides);
+            }
         }
         if self.army_hex(s, side).is_some_and(|ah| hexes.contains(&ah)) {
             target_v += 1;

@@ -265,7 +265,9 @@ impl Saxe {
         let Some(&top) = units.first() else {
             return true;
         };
-        let mv = if best {
+        // 12.1: Hastenbeck tests a stack on its top unit after combat and on its best unit to
+        // recover; F/L always on the best morale of the stack.
+        let mv = if best || self.edition.best_morale_of_stack() {
             units
                 .iter()
                 .map(|&u| i32::from(self.sc.units[usize::from(u)].morale))
@@ -286,6 +288,15 @@ impl Saxe {
         }
         if units.iter().any(|&u| self.demoralised(s, u)) {
             mods.push(("demoralised formation (13.1)".into(), 1));
+        }
+        if self.edition.independent_morale_at_half()
+            && units.iter().all(|&u| {
+                let d = &self.sc.units[usize::from(u)];
+                let lost = s.units[usize::from(u)].lost;
+                d.formation.is_none() && lost > 0 && 2 * lost >= d.steps
+            })
+        {
+            mods.push(("independent unit at half its steps (F/L 13.2)".into(), 1));
         }
         let names: Vec<&str> = units.iter().map(|&u| self.uname(u)).collect();
         let (_, total) = self.roll(
@@ -419,7 +430,7 @@ impl Saxe {
         if !lost && !wiped {
             return;
         }
-        let limit = if wiped { 2 } else { 1 };
+        let limit = self.edition.commander_casualty_limit(wiped);
         let name = self.cname(c).to_string();
         let (die, _) = self.roll(
             s,
@@ -428,9 +439,9 @@ impl Saxe {
             format!(
                 "{name}: {}",
                 if wiped {
-                    "his units were eliminated, killed on 1–2"
+                    format!("his units were eliminated, killed on 1–{limit}")
                 } else {
-                    "his units lost a step, killed on 1"
+                    "his units lost a step, killed on 1".to_string()
                 }
             ),
             Vec::new(),
@@ -460,8 +471,9 @@ impl Saxe {
             ev.push(Event::rule(
                 "11.4",
                 format!(
-                    "army commander {} killed: -2 to every formation's morale (13.1)",
-                    self.cname(c)
+                    "army commander {} killed: -{} to every formation's morale (13.1)",
+                    self.cname(c),
+                    self.edition.commander_morale_losses().1
                 ),
             ));
             s.frames.push(Frame::NewArmyCommander { side });
@@ -475,8 +487,13 @@ impl Saxe {
             ev.push(Event::rule(
                 "11.4",
                 format!(
-                    "{} killed: replaced by an aide de camp (activation -1)",
-                    self.cname(c)
+                    "{} killed: replaced by an aide de camp{}",
+                    self.cname(c),
+                    if self.edition.aide_penalty() {
+                        " (activation -1)"
+                    } else {
+                        ""
+                    }
                 ),
             ));
             s.frames.push(Frame::PlaceAide { side, commander: c });
@@ -614,11 +631,16 @@ impl Saxe {
         let (_, out) = self.sc.tables.artillery(total);
         // 9.3: reaction fire is its own once-a-turn allowance; only fire in the gun's own phases
         // stops it moving (8.1) or firing again (9.1).
+        let in_battery = self.edition.artillery_stays_in_battery();
         let us = &mut s.units[usize::from(gun)];
         if reaction {
             us.set(flag::REACT_FIRED, true);
         } else {
             us.set(flag::FIRED, true);
+        }
+        // F/L 8.9: once it has fired, in reaction or not, it stays in battery.
+        if in_battery {
+            us.set(flag::IN_BATTERY, true);
         }
         if out.is_none() {
             return;

@@ -51,6 +51,7 @@ impl Saxe {
                 flipped: false,
                 aides: 0,
                 army: c.army,
+                moved: false,
             })
             .collect();
         let formations = sc
@@ -80,6 +81,7 @@ impl Saxe {
             perception: Default::default(),
             auto_used: false,
             army_commander_lost: [false, false],
+            autos_used: 0,
             result: None,
             attacked_hexes: Vec::new(),
             setup: None,
@@ -363,7 +365,10 @@ impl Saxe {
             Some(_) => false,
             None => match s.phase {
                 Phase::Rally => {
-                    self.rally_phase(s, ev);
+                    // Hastenbeck 4.B1: the active player's Rally Phase; F/L rallies in phase C.
+                    if self.edition.rally_in_own_phase() {
+                        self.rally_phase(s, s.active, ev);
+                    }
                     s.phase = Phase::RedoubtFire;
                     true
                 }
@@ -397,6 +402,13 @@ impl Saxe {
                 s.attacked_hexes.clear();
                 Phase::Combat
             }
+            Phase::Combat if self.edition.army_moves_in_activation() => {
+                // F/L 4.B1: the army commander moved during the activations; no phase B5.
+                for u in s.units.iter_mut() {
+                    u.set(flag::ATTACKED, false);
+                }
+                self.end_of_player_phase(s, ev)
+            }
             Phase::Combat => {
                 for u in s.units.iter_mut() {
                     u.set(flag::ATTACKED, false);
@@ -408,27 +420,31 @@ impl Saxe {
                     6
                 })
             }
-            Phase::ArmyCommander(_) => {
-                if s.second {
-                    Phase::EndOfTurn
-                } else {
-                    s.second = true;
-                    s.active = s.active.other();
-                    ev.push(Event::rule(
-                        "4.B2",
-                        format!("turn {}: the {} player is active", s.turn, s.active.name()),
-                    ));
-                    Phase::Rally
-                }
-            }
+            Phase::ArmyCommander(_) => self.end_of_player_phase(s, ev),
             Phase::EndOfTurn => Phase::EndOfTurn,
             Phase::Over => Phase::Over,
         };
     }
 
-    /// Rally phase of the active player (12.2, 12.5).
-    fn rally_phase(&self, s: &mut State, ev: &mut Vec<Event>) {
-        let side = s.active;
+    /// The end of a player's phase B: the other player's B2, or the end of the turn.
+    fn end_of_player_phase(&self, s: &mut State, ev: &mut Vec<Event>) -> Phase {
+        if s.second {
+            Phase::EndOfTurn
+        } else {
+            s.second = true;
+            s.autos_used = 0;
+            s.active = s.active.other();
+            ev.push(Event::rule(
+                "4.B2",
+                format!("turn {}: the {} player is active", s.turn, s.active.name()),
+            ));
+            Phase::Rally
+        }
+    }
+
+    /// Rally of one side's routed and disorganised units (12.2, 12.5): the active player's Rally
+    /// Phase (Hastenbeck 4.B1) or its half of the reorganisation phase C (F/L 4.C).
+    fn rally_phase(&self, s: &mut State, side: Side, ev: &mut Vec<Event>) {
         self.rally_off_map(s, side, ev);
         for u in 0..s.units.len() as UnitIx {
             if self.side_of(u) != side || !self.alive(s, u) {
@@ -505,6 +521,10 @@ impl Saxe {
                     us.order = top;
                 }
             } else if self.has(s, u, flag::DISORG) {
+                // F/L 13.1: in a demoralised formation a disorganised unit stays disorganised.
+                if self.edition.demoralised_stay_disorganised() && self.demoralised(s, u) {
+                    continue;
+                }
                 if !in_zoc {
                     s.units[usize::from(u)].set(flag::DISORG | flag::DISORG_BY_COMBAT, false);
                     ev.push(Event::rule(
@@ -581,13 +601,21 @@ impl Saxe {
             }
             let us = &s.units[i];
             n += u32::from(us.lost);
+            // 13.1: a routed unit counts -1 (Hastenbeck "per routed unit"); F/L "-1 por paso de
+            // la formación huyendo": each of its remaining steps.
             if us.has(flag::ROUTED) && us.lost < d.steps {
-                n += 1;
+                n += if self.edition.routed_count_by_step() {
+                    u32::from(d.steps - us.lost)
+                } else {
+                    1
+                };
             }
         }
-        n += u32::from(s.formations[usize::from(f)].commanders_lost);
+        // 13.1: Hastenbeck -1 / -2, F/L -2 / -3 for a dead formation / army commander.
+        let (per_formation_cmdr, per_army_cmdr) = self.edition.commander_morale_losses();
+        n += per_formation_cmdr * u32::from(s.formations[usize::from(f)].commanders_lost);
         if s.army_commander_lost[self.sc.formations[usize::from(f)].side.ix()] {
-            n += 2;
+            n += per_army_cmdr;
         }
         n
     }
@@ -616,10 +644,18 @@ impl Saxe {
 
     /// End of turn (4.C).
     fn end_of_turn(&self, s: &mut State, ev: &mut Vec<Event>) {
+        // F/L 4.C: the reorganisation phase of both players (12.2, 12.5), before phase D.
+        if !self.edition.rally_in_own_phase() {
+            ev.push(Event::rule("4.C", "reorganisation phase"));
+            for side in [self.sc.first, self.sc.first.other()] {
+                self.rally_phase(s, side, ev);
+            }
+        }
         self.end_of_turn_columns(s);
         s.army_moved_with = [false, false];
         for c in s.commanders.iter_mut() {
             c.flipped = false;
+            c.moved = false;
         }
         for f in s.formations.iter_mut() {
             f.tested = false;
@@ -752,6 +788,7 @@ impl Saxe {
         }
         s.turn += 1;
         s.second = false;
+        s.autos_used = 0;
         s.active = self.sc.first;
         s.phase = Phase::March(self.sc.first);
         ev.push(Event::rule(
@@ -831,14 +868,20 @@ impl Saxe {
                 let name = self.sc.formations[usize::from(f)].name.clone();
                 if auto {
                     s.auto_used = true;
+                    s.autos_used += 1;
                     ev.push(Event::rule(
                         "16.1",
-                        format!("{name} activated automatically (first turn)"),
+                        format!("{name} activated automatically (scenario special rule)"),
                     ));
                     true
                 } else {
                     let ch = s.commanders[usize::from(c)].hex;
-                    let aides = i32::from(s.commanders[usize::from(c)].aides);
+                    // Hastenbeck 11.4: an aide de camp activates at -1; F/L 11.4 has no penalty.
+                    let aides = if self.edition.aide_penalty() {
+                        i32::from(s.commanders[usize::from(c)].aides)
+                    } else {
+                        0
+                    };
                     let target_v = av - aides;
                     let mut mods = Vec::new();
                     if ch.is_none_or(|h| !self.in_army_command(s, side, h)) {
@@ -930,18 +973,44 @@ impl Saxe {
                 }
             }
         }
+        // 4.B1: two actions when the army commander is with the formation commander; F/L 4.B1
+        // step 5 only if he has not moved yet this turn (he may then still move, alone, in a later
+        // activation, not in this one).
+        let army_cmdr = self.army_commander(s, side);
+        let army_unmoved = army_cmdr.is_some_and(|c| !s.commanders[usize::from(c)].moved);
         let two = match target {
             ActTarget::Formation(f) => {
                 let ch = s.commanders[usize::from(self.formation_commander(f))].hex;
-                success && ch.is_some() && ch == army_hex
+                success
+                    && ch.is_some()
+                    && ch == army_hex
+                    && (!self.edition.army_moves_in_activation() || army_unmoved)
             }
             ActTarget::Independent(_) => false,
         };
+        // 5.3: after a failure the formation commander moves at half (Hastenbeck) or in full (F/L).
         let cmdr_mp = match target {
             ActTarget::Formation(_) if success => 6,
-            ActTarget::Formation(_) => 3,
+            ActTarget::Formation(_) if self.edition.failed_activation_half_moves() => 3,
+            ActTarget::Formation(_) => 6,
             ActTarget::Independent(_) => 0,
         };
+        // F/L 4.B1 step 3, 5.3, 8.5: the army commander and Louis XV may move once a turn during
+        // an activation, whether it succeeded or not.
+        let mut chiefs = Vec::new();
+        if self.edition.army_moves_in_activation() {
+            for (i, cs) in s.commanders.iter().enumerate() {
+                let d = &self.sc.commanders[i];
+                if d.side == side
+                    && (cs.army || d.king)
+                    && cs.hex.is_some()
+                    && !cs.moved
+                    && !(two && Some(i as u8) == army_cmdr)
+                {
+                    chiefs.push((i as u8, 6));
+                }
+            }
+        }
         s.frames.push(Frame::Activation(Activation {
             side,
             target,
@@ -951,6 +1020,7 @@ impl Saxe {
             kinds_used: 0,
             moving_started: false,
             cmdr_mp,
+            chiefs,
         }));
         // 4.B1 step 1 / 5.3: routed units must move.
         let mut routed: Vec<UnitIx> = members
@@ -991,6 +1061,24 @@ impl Saxe {
                     u8::try_from(self.morale(s, u).max(0)).unwrap_or(0)
                 }
             },
+        }
+    }
+
+    /// Automatic activations the active side has left this turn (Hastenbeck 16.1: one for the
+    /// French on turn 1; Fontenoy 16.1: two for the Allies on the first turn; Lauffeld 16.2: two
+    /// French and one Allied on turn 1, one French on turn 2).
+    pub fn autos_left(&self, s: &State, side: Side) -> u8 {
+        let n: u8 = self
+            .sc
+            .auto_activations
+            .iter()
+            .filter(|(t, sd, _)| *t == s.turn && *sd == side)
+            .map(|(_, _, c)| *c)
+            .sum();
+        if side == s.active {
+            n.saturating_sub(s.autos_used)
+        } else {
+            0
         }
     }
 

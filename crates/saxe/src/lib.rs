@@ -64,6 +64,122 @@ impl Edition {
             Edition::FontenoyLauffeld => (steps + 1) / 3,
         }
     }
+    /// 11.4: a commander whose units were eliminated entirely dies on 1–2 (Hastenbeck) or 1–3
+    /// (Fontenoy/Lauffeld); after a step loss, on 1 in both.
+    pub fn commander_casualty_limit(self, wiped: bool) -> i32 {
+        match (self, wiped) {
+            (_, false) => 1,
+            (Edition::Hastenbeck, true) => 2,
+            (Edition::FontenoyLauffeld, true) => 3,
+        }
+    }
+    /// 13.1: formation-morale losses for a dead formation commander (Hastenbeck −1, F/L −2) and for
+    /// a dead army commander (Hastenbeck −2, F/L −3, to every formation).
+    pub fn commander_morale_losses(self) -> (u32, u32) {
+        match self {
+            Edition::Hastenbeck => (1, 2),
+            Edition::FontenoyLauffeld => (2, 3),
+        }
+    }
+    /// 13.1: a routed unit costs its formation -1 (Hastenbeck) or -1 per remaining step (F/L).
+    pub fn routed_count_by_step(self) -> bool {
+        matches!(self, Edition::FontenoyLauffeld)
+    }
+    /// 11.4: an aide de camp activates at the commander's value −1 (Hastenbeck); F/L 11.4 has no
+    /// such penalty.
+    pub fn aide_penalty(self) -> bool {
+        matches!(self, Edition::Hastenbeck)
+    }
+    /// 8.6: how near an enemy must move for cavalry to react (Hastenbeck 2 hexes, F/L "a tres
+    /// hexes": 3).
+    pub fn reaction_distance(self) -> u32 {
+        match self {
+            Edition::Hastenbeck => 2,
+            Edition::FontenoyLauffeld => 3,
+        }
+    }
+    /// 4.B1: Hastenbeck rallies in the active player's own Rally Phase; F/L rallies both sides in
+    /// the reorganisation phase C after both players (4.C, 12.2, 12.5).
+    pub fn rally_in_own_phase(self) -> bool {
+        matches!(self, Edition::Hastenbeck)
+    }
+    /// Where the army commander moves: F/L 4.B1 step 3 and 8.5 (during an activation, once per
+    /// turn, before the formation commander); Hastenbeck 4.B5 (his own phase at the end of B).
+    pub fn army_moves_in_activation(self) -> bool {
+        matches!(self, Edition::FontenoyLauffeld)
+    }
+    /// 5.3: after a failed activation Hastenbeck lets a unit or stack and the formation commander
+    /// move at half their MP; F/L lets no unit move and the formation commander move in full.
+    pub fn failed_activation_half_moves(self) -> bool {
+        matches!(self, Edition::Hastenbeck)
+    }
+    /// 6.4, 6.6: an out-of-command unit or a failed independent unit may turn one vertex
+    /// (Hastenbeck); F/L 6.4/6.6 allow no movement at all.
+    pub fn stranded_may_turn(self) -> bool {
+        matches!(self, Edition::Hastenbeck)
+    }
+    /// 8.9, 9.5: F/L artillery that has fired once is in battery for the rest of the game (it may
+    /// still turn and fire); Hastenbeck 8.1/8.8/9.1: it may not move in a turn it fired, nor fire
+    /// after moving the previous turn.
+    pub fn artillery_stays_in_battery(self) -> bool {
+        matches!(self, Edition::FontenoyLauffeld)
+    }
+    /// 1.3, 7.1: light infantry projects a ZoC into woods in Hastenbeck only.
+    pub fn light_infantry_zoc_in_woods(self) -> bool {
+        matches!(self, Edition::Hastenbeck)
+    }
+    /// 8.5: commanders move as cavalry (F/L) or at 1 MP per clear/trail hex and 2 elsewhere
+    /// (Hastenbeck).
+    pub fn commanders_move_as_cavalry(self) -> bool {
+        matches!(self, Edition::FontenoyLauffeld)
+    }
+    /// 14.3: DRM against a deploying unit (Hastenbeck +2, F/L +1).
+    pub fn deploying_drm(self) -> i32 {
+        match self {
+            Edition::Hastenbeck => 2,
+            Edition::FontenoyLauffeld => 1,
+        }
+    }
+    /// 10.3, 12.1: F/L uses the best morale of the units involved for every combat and morale
+    /// test; Hastenbeck uses the top unit of a stack for combat and its results.
+    pub fn best_morale_of_stack(self) -> bool {
+        matches!(self, Edition::FontenoyLauffeld)
+    }
+    /// 10.3: the artillery DRM needs the enemy in the gun's fire arc (Hastenbeck); F/L gives it
+    /// whenever a gun takes part.
+    pub fn artillery_drm_needs_arc(self) -> bool {
+        matches!(self, Edition::Hastenbeck)
+    }
+    /// 11.3: the winner's top unit or the whole stack may advance, but a defender not into an
+    /// enemy ZoC (Hastenbeck); only the top unit, anywhere (F/L).
+    pub fn advance_whole_stack(self) -> bool {
+        matches!(self, Edition::Hastenbeck)
+    }
+    /// 11.3: a defender advancing after combat may not enter an enemy ZoC (Hastenbeck); F/L 11.3
+    /// has no such exception.
+    pub fn defender_advance_avoids_zoc(self) -> bool {
+        matches!(self, Edition::Hastenbeck)
+    }
+    /// 10.3: F/L cavalry attacking a town hex has −2 (against a redoubt the table's redoubt DRM
+    /// already gives it); Hastenbeck has no such line.
+    pub fn cavalry_vs_town(self) -> i32 {
+        match self {
+            Edition::Hastenbeck => 0,
+            Edition::FontenoyLauffeld => -2,
+        }
+    }
+    /// 13.2: an independent unit that has lost half its steps loses a point of morale (F/L only).
+    pub fn independent_morale_at_half(self) -> bool {
+        matches!(self, Edition::FontenoyLauffeld)
+    }
+    /// 13.1: in a demoralised formation a disorganised unit stays disorganised (F/L only).
+    pub fn demoralised_stay_disorganised(self) -> bool {
+        matches!(self, Edition::FontenoyLauffeld)
+    }
+    /// 3.5.2: a unit ending its move on a friend goes on top (F/L) or under it (Hastenbeck).
+    pub fn arriving_unit_on_top(self) -> bool {
+        matches!(self, Edition::FontenoyLauffeld)
+    }
     /// Short id as in the scenario files.
     pub fn id(self) -> &'static str {
         match self {

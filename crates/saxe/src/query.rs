@@ -92,10 +92,39 @@ impl Saxe {
             .unwrap_or(false)
     }
 
-    /// Morale value; -1 in a demoralised formation (13.1).
+    /// Morale value; -1 in a demoralised formation (13.1); F/L 13.2: an independent unit that has
+    /// lost half its steps or more, -1.
     pub fn morale(&self, s: &State, u: UnitIx) -> i32 {
-        let m = i32::from(self.sc.units[usize::from(u)].morale);
-        if self.demoralised(s, u) { m - 1 } else { m }
+        let d = &self.sc.units[usize::from(u)];
+        let m = i32::from(d.morale);
+        let m = if self.demoralised(s, u) { m - 1 } else { m };
+        if self.edition.independent_morale_at_half()
+            && d.formation.is_none()
+            && !d.kind.is_guns()
+            && 2 * s.units[usize::from(u)].lost >= d.steps
+            && s.units[usize::from(u)].lost > 0
+        {
+            m - 1
+        } else {
+            m
+        }
+    }
+
+    /// Whether a gun may not move now: F/L 8.9/9.5 once it has fired in the game (in battery);
+    /// Hastenbeck 8.1/8.8 in a turn it has fired.
+    pub fn gun_pinned(&self, s: &State, u: UnitIx) -> bool {
+        self.kind(u) == Kind::Artillery
+            && if self.edition.artillery_stays_in_battery() {
+                self.has(s, u, flag::IN_BATTERY)
+            } else {
+                self.has(s, u, flag::FIRED)
+            }
+    }
+
+    /// Whether a gun may not fire because it moved the previous turn (Hastenbeck 9.1; F/L has no
+    /// such rule).
+    pub fn gun_moved_prev(&self, s: &State, u: UnitIx) -> bool {
+        !self.edition.artillery_stays_in_battery() && self.has(s, u, flag::MOVED_PREV)
     }
 
     /// Whether a unit has a flag.
@@ -172,7 +201,10 @@ impl Saxe {
             return false;
         }
         let t = self.sc.map.terrain(to);
-        if t == Terrain::Woods && self.kind(u) != Kind::LightInfantry {
+        // Hastenbeck 1.3/7.1: light infantry projects a ZoC into woods; F/L 7.1: nobody does.
+        if t == Terrain::Woods
+            && !(self.kind(u) == Kind::LightInfantry && self.edition.light_infantry_zoc_in_woods())
+        {
             return false;
         }
         if t != Terrain::Woods && self.sc.tables.terrain(t).blocks_zoc {
@@ -247,6 +279,13 @@ impl Saxe {
         let abattis = s.abattis.contains(&b);
         let t = map.terrain(b);
         let tr = tb.terrain(t);
+        // F/L 8.5: commanders spend MP as cavalry; Hastenbeck 8.5: 1 clear/trail, 2 elsewhere.
+        let mover = match mover {
+            Mover::Commander if self.edition.commanders_move_as_cavalry() => {
+                Mover::Unit(Kind::HeavyCavalry)
+            }
+            m => m,
+        };
         let mut cost = match mover {
             Mover::Commander => {
                 if along_road || t == Terrain::Clear {

@@ -38,6 +38,8 @@ pub mod flag {
     pub const OFFMAP: u32 = 1 << 14;
     /// In march column or deploying this turn (14.1, 14.3: +2 to its attacker).
     pub const COLUMN: u32 = 1 << 15;
+    /// Artillery in battery: it has fired and may never move again (F/L 8.9, 9.5).
+    pub const IN_BATTERY: u32 = 1 << 16;
 }
 
 /// One combat unit.
@@ -84,6 +86,9 @@ pub struct CommanderState {
     pub aides: u8,
     /// Is the army commander now (11.4 promotion).
     pub army: bool,
+    /// Has made his once-a-turn move (F/L 8.5: army commanders and Louis XV).
+    #[serde(default)]
+    pub moved: bool,
 }
 
 /// One formation.
@@ -131,6 +136,10 @@ pub struct Activation {
     pub moving_started: bool,
     /// Formation commander MP left (8.5).
     pub cmdr_mp: u8,
+    /// F/L 4.B1 step 3, 8.5: the army commander and Louis XV who may still move in this
+    /// activation, with their MP left (before the formation commander and the units move).
+    #[serde(default)]
+    pub chiefs: Vec<(CommanderIx, u8)>,
 }
 
 /// How a group was selected to move.
@@ -438,6 +447,9 @@ pub struct State {
     pub auto_used: bool,
     /// Army commander killed per side (13.1: -2 to every formation).
     pub army_commander_lost: [bool; 2],
+    /// Automatic activations used by the active player this turn (Hastenbeck 16.1, F/L 16.1/16.2).
+    #[serde(default)]
+    pub autos_used: u8,
     /// The result once over: (winner, level, rule).
     pub result: Option<(Option<Side>, String, String)>,
     /// Hexes attacked this combat phase (10.1 obligations).
