@@ -1,6 +1,7 @@
 //! `tricorne serve` as a person runs it: the real binary on a free port with a temporary SQLite
-//! file, spoken to over HTTP. Killed with SIGKILL in the middle of a game and started again on
-//! the same file, it continues the game with every accepted action.
+//! file, or over a throwaway PostgreSQL, spoken to over HTTP. Killed with SIGKILL in the middle
+//! of a game and started again on the same database, it continues the game with every accepted
+//! action.
 
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -10,7 +11,16 @@ use std::process::{Child, ChildStdout, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+/// The server tests' throwaway PostgreSQL (initdb and pg_ctl into a temporary directory; fails,
+/// never skips, when PostgreSQL is not installed: `./scripts/test` installs it).
+#[path = "../../server/tests/common/pg.rs"]
+mod pg;
+
 const BIN: &str = env!("CARGO_BIN_EXE_tricorne");
+
+fn sqlite_url(db: &Path) -> String {
+    format!("sqlite://{}", db.display())
+}
 
 /// A running `tricorne serve`.
 struct Server {
@@ -20,10 +30,10 @@ struct Server {
 }
 
 impl Server {
-    fn start(db: &Path) -> Server {
+    /// Start on a database URL (`sqlite://…` or `postgres://…`).
+    fn start(database_url: &str) -> Server {
         let mut child = Command::new(BIN)
-            .args(["serve", "--port", "0", "--database-url"])
-            .arg(format!("sqlite://{}", db.display()))
+            .args(["serve", "--port", "0", "--database-url", database_url])
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -180,8 +190,21 @@ fn record(addr: &str, g: &Game) -> Value {
 #[test]
 fn kill_9_in_the_middle_of_a_game_loses_no_accepted_action() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let db = dir.path().join("games.db");
-    let server = Server::start(&db);
+    kill_9_loses_nothing(&sqlite_url(&dir.path().join("games.db")));
+}
+
+/// The same over PostgreSQL: the server is killed, the database server keeps running, and the
+/// restarted server finds every accepted action there.
+#[test]
+fn kill_9_in_the_middle_of_a_game_loses_no_accepted_action_postgres() {
+    let pg = pg::Postgres::start();
+    kill_9_loses_nothing(&pg.url);
+}
+
+/// Play, kill the server with SIGKILL while a player keeps submitting, restart it on the same
+/// database, and check that every accepted action is there and the game goes on.
+fn kill_9_loses_nothing(database_url: &str) {
+    let server = Server::start(database_url);
     let addr = server.addr.clone();
     let g = Arc::new(create(&addr, 5));
     let mut pick = 99u64;
@@ -210,7 +233,7 @@ fn kill_9_in_the_middle_of_a_game_loses_no_accepted_action() {
     let accepted = accepted.lock().expect("lock").clone();
     assert!(accepted.len() > 30, "actions were accepted during the run");
 
-    let server = Server::start(&db);
+    let server = Server::start(database_url);
     let addr = server.addr.clone();
     let s = state(&addr, &g, &g.spectator).expect("the game is there");
     let version = s["version"].as_u64().expect("version") as usize;
@@ -243,7 +266,18 @@ fn kill_9_in_the_middle_of_a_game_loses_no_accepted_action() {
 #[test]
 fn simultaneous_submissions_over_http_one_is_applied() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let server = Server::start(&dir.path().join("games.db"));
+    one_of_two_applied(&sqlite_url(&dir.path().join("games.db")));
+}
+
+#[test]
+fn simultaneous_submissions_over_http_one_is_applied_postgres() {
+    let pg = pg::Postgres::start();
+    one_of_two_applied(&pg.url);
+}
+
+/// Ten rounds of two simultaneous submissions for one decision: one 200 and one 409 each time.
+fn one_of_two_applied(database_url: &str) {
+    let server = Server::start(database_url);
     let addr = server.addr.clone();
     let g = Arc::new(create(&addr, 8));
     let mut pick = 1u64;

@@ -205,7 +205,7 @@ async fn refusals_are_4xx_with_a_reason_and_change_nothing() {
 /// The same refusals with the games in PostgreSQL.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn refusals_are_4xx_with_a_reason_and_change_nothing_postgres() {
-    let pg = common::pg::Postgres::start().await;
+    let pg = common::pg::Postgres::start();
     let store = server::connect(&pg.url)
         .await
         .expect("connect to PostgreSQL");

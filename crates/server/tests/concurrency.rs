@@ -17,7 +17,7 @@ async fn two_submissions_for_one_decision_one_wins() {
 /// The same race over PostgreSQL (a throwaway server the test starts itself).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_submissions_for_one_decision_one_wins_postgres() {
-    let pg = Postgres::start().await;
+    let pg = Postgres::start();
     let store = server::connect(&pg.url)
         .await
         .expect("connect to PostgreSQL");

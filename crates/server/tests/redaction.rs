@@ -108,7 +108,7 @@ async fn no_answer_ever_reveals_a_hidden_name() {
 /// The same games over PostgreSQL: games rebuilt from that store hide the same names.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_answer_ever_reveals_a_hidden_name_postgres() {
-    let pg = common::pg::Postgres::start().await;
+    let pg = common::pg::Postgres::start();
     let store = server::connect(&pg.url)
         .await
         .expect("connect to PostgreSQL");

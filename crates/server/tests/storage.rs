@@ -174,19 +174,13 @@ async fn sqlite_refuses_a_memory_database() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_store() {
-    let pg = Postgres::start().await;
+    let pg = Postgres::start();
     let url = pg.url.clone();
     let open = || async { server::connect(&url).await.expect("connect to PostgreSQL") };
     suite(open().await, open).await;
 
     // The same game test as for SQLite, in a database of its own.
-    let admin = sqlx::PgPool::connect(&pg.admin_url).await.expect("admin");
-    sqlx::query("CREATE DATABASE tricorne_game")
-        .execute(&admin)
-        .await
-        .expect("create database");
-    admin.close().await;
-    let url2 = pg.url.replace("/tricorne_test", "/tricorne_game");
+    let url2 = pg.create_database("tricorne_game");
     let open2 = || async { server::connect(&url2).await.expect("connect to PostgreSQL") };
     played_and_rebuilt(open2().await, open2).await;
     drop(pg);

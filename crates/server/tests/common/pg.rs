@@ -3,26 +3,31 @@
 //! run as root), started on a free port of 127.0.0.1 with its socket in that directory, a fresh
 //! database, and `pg_ctl stop` when dropped. Missing binaries fail the test with a clear message:
 //! the PostgreSQL storage must never pass untested.
+//!
+//! It uses nothing but the standard library and `tempfile` (the databases are made by
+//! `createdb`), so that the command line's tests include it too (`#[path]`, in
+//! `crates/cli/tests/serve.rs`).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 pub struct Postgres {
     dir: tempfile::TempDir,
     bin: PathBuf,
     as_postgres: bool,
+    port: u16,
     /// `postgres://postgres@127.0.0.1:PORT/tricorne_test`
     pub url: String,
-    /// The maintenance database's URL (to create more databases).
-    pub admin_url: String,
 }
 
 fn server_bin_dir() -> PathBuf {
     if let Some(p) = std::env::var_os("TRICORNE_PG_BIN") {
         let bin = PathBuf::from(p);
         assert!(
-            bin.join("initdb").is_file() && bin.join("pg_ctl").is_file(),
-            "TRICORNE_PG_BIN={} holds no initdb and pg_ctl",
+            ["initdb", "pg_ctl", "createdb"]
+                .iter()
+                .all(|t| bin.join(t).is_file()),
+            "TRICORNE_PG_BIN={} holds no initdb, pg_ctl and createdb",
             bin.display()
         );
         return bin;
@@ -43,7 +48,7 @@ fn server_bin_dir() -> PathBuf {
         None => panic!(
             "PostgreSQL's server binaries (initdb, pg_ctl) are not installed: looked in \
              /usr/lib/postgresql/*/bin. Install Debian's package `postgresql` (./scripts/test does \
-             it) or point TRICORNE_PG_BIN at a directory holding initdb and pg_ctl. The storage \
+             it) or point TRICORNE_PG_BIN at a directory holding initdb, pg_ctl and createdb. The storage \
              tests must run against PostgreSQL, so this test fails rather than skip."
         ),
     }
@@ -69,7 +74,7 @@ fn is_root() -> bool {
 
 impl Postgres {
     /// Start a server and create the database `tricorne_test`.
-    pub async fn start() -> Postgres {
+    pub fn start() -> Postgres {
         let bin = server_bin_dir();
         let as_postgres = is_root();
         let dir = tempfile::Builder::new()
@@ -98,10 +103,10 @@ impl Postgres {
         };
         let pg = Postgres {
             url: format!("postgres://postgres@127.0.0.1:{port}/tricorne_test"),
-            admin_url: format!("postgres://postgres@127.0.0.1:{port}/postgres"),
             dir,
             bin,
             as_postgres,
+            port,
         };
         let data = pg.data();
         output(
@@ -132,15 +137,21 @@ impl Postgres {
             ),
             "pg_ctl start",
         );
-        let admin = sqlx::PgPool::connect(&pg.admin_url)
-            .await
-            .expect("connect to the test PostgreSQL");
-        sqlx::query("CREATE DATABASE tricorne_test")
-            .execute(&admin)
-            .await
-            .expect("create database");
-        admin.close().await;
+        pg.create_database("tricorne_test");
         pg
+    }
+
+    /// Create another database; its URL.
+    pub fn create_database(&self, name: &str) -> String {
+        let port = self.port.to_string();
+        output(
+            &mut self.command(
+                "createdb",
+                &["-h", "127.0.0.1", "-p", &port, "-U", "postgres", name],
+            ),
+            "createdb",
+        );
+        format!("postgres://postgres@127.0.0.1:{port}/{name}")
     }
 
     fn data(&self) -> String {
@@ -158,10 +169,6 @@ impl Postgres {
         };
         c.args(args).current_dir(self.dir.path());
         c
-    }
-
-    pub fn path(&self) -> &Path {
-        self.dir.path()
     }
 }
 
