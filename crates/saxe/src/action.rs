@@ -114,6 +114,8 @@ pub enum Action {
     ColumnUnit { unit: UnitIx },
     /// 14: the next unit of the column enters the map at the entry hex.
     EnterUnit { unit: UnitIx },
+    /// F/L 8.8: a reinforcement enters at `hex`, activated and in command.
+    Reinforce { unit: UnitIx, hex: HexId },
     /// 14: the column has finished.
     EndColumn,
     /// 14.4: an activated independent unit moves in march column.

@@ -54,11 +54,14 @@ impl Saxe {
                 let enter = self
                     .move_cost(s, crate::query::Mover::Unit(Kind::HeavyCavalry), a, h)
                     .is_some();
-                let fortified = t == Terrain::Town
-                    && self
-                        .units_at(s, h)
-                        .iter()
-                        .any(|&u| self.kind(u) == Kind::Redoubt);
+                // 10.1 note: a village with a redoubt, or a place the map marks as a fortified
+                // village (F/L 10.1: "Fontenoy o Antoing").
+                let fortified = self.sc.map.fortified.contains(&h)
+                    || t == Terrain::Town
+                        && self
+                            .units_at(s, h)
+                            .iter()
+                            .any(|&u| self.kind(u) == Kind::Redoubt);
                 enter && !fortified
             })
             .collect();
@@ -237,6 +240,19 @@ impl Saxe {
             .collect();
         for &u in &att_all {
             s.units[usize::from(u)].set(flag::ATTACKED, true);
+        }
+        // Lauffeld 16.2: the Household may act once it is attacked.
+        if self.sc.household == Some(crate::scenario::HouseholdRule::Lauffeld)
+            && !s.household_free
+            && def_units
+                .iter()
+                .any(|&u| self.sc.units[usize::from(u)].household)
+        {
+            s.household_free = true;
+            ev.push(Event::rule(
+                "16.2",
+                "the Household is attacked: it may now be activated",
+            ));
         }
         for &d in defenders {
             if !s.attacked_hexes.contains(&d) {

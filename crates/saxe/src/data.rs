@@ -110,6 +110,9 @@ pub struct PlaceEntry {
     pub name: String,
     /// Hexes.
     pub hexes: Vec<String>,
+    /// A fortified village: cavalry may never attack it (10.1 note).
+    #[serde(default)]
+    pub fortified: bool,
     /// Provenance.
     #[serde(flatten)]
     pub prov: Provenance,

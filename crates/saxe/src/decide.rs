@@ -141,7 +141,13 @@ impl Saxe {
                     if f.side != side || s.formations[i].tested {
                         continue;
                     }
-                    if self.formation_units(s, fi).is_empty() {
+                    let members = self.formation_units(s, fi);
+                    // 16.1/16.2 Household; Lauffeld: not once one of its units acted alone.
+                    if members.is_empty()
+                        || !self.household_may_act(s, &members)
+                        || (self.household_independent(fi)
+                            && members.iter().any(|&u| self.has(s, u, flag::ACTIVATED)))
+                    {
                         continue;
                     }
                     v.push(Action::Activate { formation: fi });
@@ -151,13 +157,26 @@ impl Saxe {
                 }
                 for u in 0..s.units.len() as UnitIx {
                     let d = &self.sc.units[usize::from(u)];
+                    // Lauffeld 16.2: a Household unit may also act on its own.
+                    let alone = match d.formation {
+                        None => true,
+                        Some(f) => {
+                            self.household_independent(f) && !s.formations[usize::from(f)].tested
+                        }
+                    };
                     if d.side == side
-                        && d.formation.is_none()
+                        && alone
                         && d.kind != Kind::Redoubt
                         && self.alive(s, u)
                         && !self.has(s, u, flag::ACTIVATED)
+                        && self.household_may_act(s, &[u])
                     {
                         v.push(Action::ActivateIndependent { unit: u });
+                    }
+                }
+                for (unit, hexes) in self.reinforcement_entries(s, side) {
+                    for hex in hexes {
+                        v.push(Action::Reinforce { unit, hex });
                     }
                 }
                 v
@@ -1080,12 +1099,17 @@ impl Saxe {
                 };
                 let from = m.units.first().and_then(|&u| s.units[usize::from(u)].hex);
                 self.overrun(s, *to, m.side, ev);
+                let base = if self.units_at(s, *to).is_empty() {
+                    0
+                } else {
+                    self.arrival_order(s, *to)
+                };
                 for &u in &m.units {
                     let us = &mut s.units[usize::from(u)];
                     us.hex = Some(*to);
                     us.facing = us.facing.turned(i32::from(*turn));
                     us.set(flag::MOVED, true);
-                    us.order += 9; // under the units already there (3.5.2)
+                    us.order += base; // 3.5.2: under (Hastenbeck) or on top (F/L)
                 }
                 self.renumber(s, *to);
                 if let (Some(c), Some(f)) = (m.commander, from)
@@ -1342,6 +1366,7 @@ impl Saxe {
             Action::Deploy { formation } => self.begin_column(s, *formation, true, ev),
             Action::ColumnUnit { unit } => self.start_column_unit(s, *unit, false, ev),
             Action::EnterUnit { unit } => self.start_column_unit(s, *unit, true, ev),
+            Action::Reinforce { unit, hex } => self.reinforce(s, *unit, *hex, ev),
             Action::EndColumn => {
                 s.frames.pop();
                 for u in s.units.iter_mut() {
@@ -1434,10 +1459,14 @@ impl Saxe {
         };
         let mut units = units;
         units.sort_by_key(|&u| (s.units[usize::from(u)].hex, s.units[usize::from(u)].order));
+        let entry_cost = match s.frames.last() {
+            Some(Frame::Activation(a)) => a.entry_cost,
+            _ => 0,
+        };
         let mp: Vec<u8> = units
             .iter()
             .map(|&u| {
-                let m = self.sc.units[usize::from(u)].mp;
+                let m = self.sc.units[usize::from(u)].mp.saturating_sub(entry_cost);
                 if success { m } else { m / 2 }
             })
             .collect();
@@ -1500,9 +1529,14 @@ impl Saxe {
                 }
             }
             let joining = !self.units_at(s, to).is_empty();
+            let order = if joining {
+                self.arrival_order(s, to)
+            } else {
+                s.units[usize::from(u)].order
+            };
             let us = &mut s.units[usize::from(u)];
             us.hex = Some(to);
-            us.order = if joining { 9 } else { us.order };
+            us.order = order;
             us.set(flag::MOVED, true);
             movers.push((u, from, to));
         }
@@ -1517,7 +1551,7 @@ impl Saxe {
                         .iter()
                         .all(|&u| self.side_of(u) != enemy)
                 {
-                    self.relocate_commander(s, c, ev);
+                    self.commander_overrun(s, c, ev);
                 }
             }
             self.renumber(s, d);

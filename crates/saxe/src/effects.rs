@@ -3,7 +3,7 @@
 use crate::Saxe;
 use crate::event::Event;
 use crate::scenario::{CommanderIx, Outcome, UnitIx};
-use crate::state::{Frame, Retreat, Rout, State, flag};
+use crate::state::{Frame, Phase, Retreat, Rout, State, flag};
 use hexmap::{Arc, HexId};
 
 impl Saxe {
@@ -54,9 +54,26 @@ impl Saxe {
             }
             for c in self.commanders_at(s, h) {
                 if self.sc.commanders[usize::from(c)].side == enemy {
-                    self.relocate_commander(s, c, ev);
+                    self.commander_overrun(s, c, ev);
                 }
             }
+        }
+    }
+
+    /// 3.2: an enemy combat unit enters the hex of a commander who is alone: he goes to the
+    /// nearest friendly unit; F/L 3.2 exception: Louis XV is eliminated.
+    pub fn commander_overrun(&self, s: &mut State, c: CommanderIx, ev: &mut Vec<Event>) {
+        if self.sc.commanders[usize::from(c)].king {
+            ev.push(Event::rule(
+                "3.2",
+                format!(
+                    "{} is alone when an enemy unit enters his hex",
+                    self.cname(c)
+                ),
+            ));
+            self.kill_commander(s, c, ev);
+        } else {
+            self.relocate_commander(s, c, ev);
         }
     }
 
@@ -464,6 +481,21 @@ impl Saxe {
     /// A commander is killed (11.4): aide de camp, or a new army commander.
     pub fn kill_commander(&self, s: &mut State, c: CommanderIx, ev: &mut Vec<Event>) {
         let side = self.sc.commanders[usize::from(c)].side;
+        if self.edition == crate::Edition::FontenoyLauffeld {
+            let d = &self.sc.commanders[usize::from(c)];
+            // F/L 15.1: the death of Louis XV loses the game for the French, the death of
+            // Cumberland (the Allied army commander of both battles) for the Allies.
+            if d.king || (d.army && side == crate::scenario::Side::Allies) {
+                s.commanders[usize::from(c)].hex = None;
+                let winner = side.other();
+                let level = format!("Automatic {} victory: {} killed", winner.name(), d.name);
+                ev.push(Event::rule("15.1", format!("game over: {level}")));
+                s.result = Some((Some(winner), level, "15.1".to_string()));
+                s.phase = Phase::Over;
+                s.frames.clear();
+                return;
+            }
+        }
         if s.commanders[usize::from(c)].army {
             s.army_commander_lost[side.ix()] = true;
             s.commanders[usize::from(c)].hex = None;

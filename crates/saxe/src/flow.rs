@@ -23,6 +23,9 @@ impl Saxe {
             })
             .collect();
         let mut counts: std::collections::HashMap<HexId, u8> = Default::default();
+        for r in &sc.reinforcements {
+            units[usize::from(r.unit)].set(flag::OFFMAP, true);
+        }
         for p in &sc.setup {
             if !self.in_play(&options, p.unit) {
                 continue;
@@ -82,6 +85,7 @@ impl Saxe {
             auto_used: false,
             army_commander_lost: [false, false],
             autos_used: 0,
+            household_free: false,
             result: None,
             attacked_hexes: Vec::new(),
             setup: None,
@@ -566,6 +570,7 @@ impl Saxe {
     /// Lauffeld and Vlitingen): a side holds a place when it alone has combat units in it;
     /// otherwise it keeps its last holder.
     pub fn update_control(&self, s: &mut State, ev: &mut Vec<Event>) {
+        self.check_household(s, ev);
         for (i, obj) in self.sc.objectives.iter().enumerate() {
             let mut present = [false, false];
             for &h in obj.hexes.iter() {
@@ -677,7 +682,8 @@ impl Saxe {
         }
         // 13.1 formation morale.
         for f in 0..self.sc.formations.len() as u8 {
-            if s.formations[usize::from(f)].demoralised {
+            // Lauffeld 16.2 / 13.2: the Household's units are independent, without formation morale.
+            if s.formations[usize::from(f)].demoralised || self.household_independent(f) {
                 continue;
             }
             let l = self.formation_losses(s, f);
@@ -706,8 +712,12 @@ impl Saxe {
             }
         }
         self.update_control(s, ev);
-        // 15.1 automatic victory.
-        if s.control.iter().all(|&c| c == Side::French) && self.army_demoralised(s, Side::Allies) {
+        // Hastenbeck 15.1 automatic victory (F/L 15.1 is the death of Louis XV or Cumberland,
+        // decided when it happens).
+        if self.edition == crate::Edition::Hastenbeck
+            && s.control.iter().all(|&c| c == Side::French)
+            && self.army_demoralised(s, Side::Allies)
+        {
             self.finish(
                 s,
                 Some(Side::French),
@@ -809,6 +819,12 @@ impl Saxe {
 
     /// The victory level of 15.2 if the game ended now (the standing shown to players).
     pub fn standing(&self, s: &State) -> (Option<Side>, &'static str) {
+        if self.sc.objective_ix("fontenoy").is_some() {
+            return self.fontenoy_standing(s);
+        }
+        if self.sc.objective_ix("lauffeld").is_some() {
+            return self.lauffeld_standing(s);
+        }
         let f_dem = self.army_demoralised(s, Side::French);
         let a_dem = self.army_demoralised(s, Side::Allies);
         let hast = s.control[self.sc.objective_ix("hastenbeck").unwrap_or(0)];
@@ -833,6 +849,83 @@ impl Saxe {
             (None, "Forfeited game")
         };
         (winner, level)
+    }
+
+    /// Fontenoy 16.1 victory conditions (the English set-up sheet; the Spanish translation asks
+    /// two demoralised Allied formations for the limited French victory).
+    fn fontenoy_standing(&self, s: &State) -> (Option<Side>, &'static str) {
+        let held = |k: &str| self.sc.objective_ix(k).map(|i| s.control[i]);
+        let f_dem = self.army_demoralised(s, Side::French);
+        let a_dem = self.army_demoralised(s, Side::Allies);
+        if held("fontenoy") == Some(Side::Allies) {
+            if held("pontoon") == Some(Side::Allies) && f_dem && !a_dem {
+                (Some(Side::Allies), "Brilliant English victory")
+            } else if self.demoralised_count(s, Side::French) >= 2 && !a_dem {
+                (Some(Side::Allies), "Limited English victory")
+            } else {
+                (None, "Forfeited game")
+            }
+        } else if a_dem && !f_dem {
+            (Some(Side::French), "Brilliant French victory")
+        } else if self.demoralised_count(s, Side::Allies) >= 1 && !f_dem {
+            (Some(Side::French), "Limited French victory")
+        } else {
+            (None, "Forfeited game")
+        }
+    }
+
+    /// Lauffeld 16.2 victory conditions; with 17.2 option 2 a brilliant French victory needs
+    /// Vlitingen too.
+    fn lauffeld_standing(&self, s: &State) -> (Option<Side>, &'static str) {
+        let held = |k: &str| self.sc.objective_ix(k).map(|i| s.control[i]);
+        let f_dem = self.army_demoralised(s, Side::French);
+        let a_dem = self.army_demoralised(s, Side::Allies);
+        if held("lauffeld") == Some(Side::French) {
+            let both = !s.options.fortify_both || held("vlitingen") == Some(Side::French);
+            if a_dem && !f_dem && both {
+                (Some(Side::French), "Brilliant French victory")
+            } else if !f_dem {
+                (Some(Side::French), "Limited French victory")
+            } else if !a_dem {
+                (Some(Side::Allies), "Limited English victory")
+            } else {
+                (None, "Forfeited game")
+            }
+        } else if f_dem && !a_dem {
+            (Some(Side::Allies), "Brilliant English victory")
+        } else {
+            (None, "Forfeited game")
+        }
+    }
+
+    /// The victory levels of a Fontenoy/Lauffeld scenario (15.1, 16.1, 16.2), or `None`.
+    pub fn fl_outcome_levels(&self) -> Option<Vec<(String, String)>> {
+        if self.edition != crate::Edition::FontenoyLauffeld {
+            return None;
+        }
+        let mut v: Vec<(String, String)> = Vec::new();
+        for c in &self.sc.commanders {
+            if c.king || (c.army && c.side == Side::Allies) {
+                v.push((
+                    format!(
+                        "Automatic {} victory: {} killed",
+                        c.side.other().name(),
+                        c.name
+                    ),
+                    "15.1".into(),
+                ));
+            }
+        }
+        for l in [
+            "Brilliant French victory",
+            "Limited French victory",
+            "Forfeited game",
+            "Limited English victory",
+            "Brilliant English victory",
+        ] {
+            v.push((l.into(), "15.2".into()));
+        }
+        Some(v)
     }
 
     fn finish(
@@ -1021,6 +1114,7 @@ impl Saxe {
             moving_started: false,
             cmdr_mp,
             chiefs,
+            entry_cost: 0,
         }));
         // 4.B1 step 1 / 5.3: routed units must move.
         let mut routed: Vec<UnitIx> = members
@@ -1062,6 +1156,169 @@ impl Saxe {
                 }
             },
         }
+    }
+
+    /// F/L 8.8: the reinforcements of `side` that may enter now, with their entry hexes: the
+    /// printed hexes free of enemy units on or after the turn of arrival; if every printed hex is
+    /// held by the enemy, the unit is delayed and from the next turn may enter by the nearest
+    /// free map-edge hexes at least 2 hexes from the printed ones.
+    pub fn reinforcement_entries(&self, s: &State, side: Side) -> Vec<(UnitIx, Vec<HexId>)> {
+        let mut out = Vec::new();
+        let enemy_at = |h: HexId| {
+            self.combat_units_at(s, h)
+                .iter()
+                .any(|&u| self.side_of(u) != side)
+        };
+        let fits = |u: UnitIx, h: HexId| {
+            let mut here = self.units_at(s, h);
+            here.push(u);
+            !enemy_at(h) && here.len() <= 2
+        };
+        for r in &self.sc.reinforcements {
+            let u = r.unit;
+            if self.side_of(u) != side || !self.has(s, u, flag::OFFMAP) || s.turn < r.turn {
+                continue;
+            }
+            let mut hexes: Vec<HexId> = r.hexes.iter().copied().filter(|&h| fits(u, h)).collect();
+            if hexes.is_empty() && s.turn > r.turn {
+                let m = &self.sc.map;
+                let mut edge: Vec<(u32, HexId)> = Vec::new();
+                for row in m.rows.0..=m.rows.1 {
+                    for col in m.cols.0..=m.cols.1 {
+                        let h = HexId::new(row, col);
+                        let border = row == m.rows.0
+                            || row == m.rows.1
+                            || col == m.cols.0
+                            || col == m.cols.1;
+                        let d = r.hexes.iter().map(|&x| x.distance(h)).min().unwrap_or(0);
+                        if border
+                            && d >= 2
+                            && fits(u, h)
+                            && self.move_cost(s, Mover::Unit(self.kind(u)), h, h).is_some()
+                        {
+                            edge.push((d, h));
+                        }
+                    }
+                }
+                edge.sort();
+                if let Some(&(best, _)) = edge.first() {
+                    hexes = edge
+                        .into_iter()
+                        .filter(|(d, _)| *d == best)
+                        .map(|(_, h)| h)
+                        .collect();
+                }
+            }
+            if !hexes.is_empty() {
+                out.push((u, hexes));
+            }
+        }
+        out
+    }
+
+    /// F/L 8.8: a reinforcement enters the map at `hex`, paying the hex's cost, automatically in
+    /// command: it is activated (the arrival is its activation) and moves with the MP left.
+    pub fn reinforce(&self, s: &mut State, u: UnitIx, hex: HexId, ev: &mut Vec<Event>) {
+        let side = self.side_of(u);
+        let k = self.kind(u);
+        let cost = self.move_cost(s, Mover::Unit(k), hex, hex).unwrap_or(1);
+        // Face the map: the vertex whose two front hexes lie farthest from the friendly edge.
+        let facing = hexmap::Vertex::ALL
+            .into_iter()
+            .max_by_key(|v| {
+                v.front()
+                    .iter()
+                    .map(|&d| match hex.neighbour(d) {
+                        Some(n) if self.sc.map.contains(n) => {
+                            1 + self.sc.map.edge_distance(side, n)
+                        }
+                        _ => 0,
+                    })
+                    .sum::<u32>()
+            })
+            .unwrap_or(hexmap::Vertex::N);
+        let order = self.arrival_order(s, hex);
+        let us = &mut s.units[usize::from(u)];
+        us.hex = Some(hex);
+        us.facing = facing;
+        us.order = order;
+        us.set(flag::OFFMAP, false);
+        us.set(flag::ACTIVATED, true);
+        self.renumber(s, hex);
+        ev.push(Event::rule(
+            "8.8",
+            format!(
+                "{} arrives at {hex} facing {facing:?} ({cost} MP), in command",
+                self.uname(u)
+            ),
+        ));
+        let commanded = vec![u];
+        s.frames.push(Frame::Activation(Activation {
+            side,
+            target: ActTarget::Independent(u),
+            success: true,
+            commanded,
+            actions_left: 1,
+            kinds_used: 0,
+            moving_started: false,
+            cmdr_mp: 0,
+            chiefs: Vec::new(),
+            entry_cost: cost,
+        }));
+    }
+
+    /// Fontenoy 16.1: the Household is released once an enemy combat unit comes within three
+    /// hexes of Louis XV (checked after every move, and it stays released).
+    fn check_household(&self, s: &mut State, ev: &mut Vec<Event>) {
+        if self.sc.household != Some(crate::scenario::HouseholdRule::Fontenoy) || s.household_free {
+            return;
+        }
+        let king = self
+            .sc
+            .commanders
+            .iter()
+            .position(|c| c.king)
+            .and_then(|k| s.commanders[k].hex);
+        let Some(kh) = king else { return };
+        let near = s.units.iter().enumerate().any(|(i, us)| {
+            let d = &self.sc.units[i];
+            d.side == Side::Allies
+                && !d.kind.is_guns()
+                && us.hex.is_some_and(|h| h.distance(kh) <= 3)
+        });
+        if near {
+            s.household_free = true;
+            ev.push(Event::rule(
+                "16.1",
+                "an enemy unit is within three hexes of Louis XV: the Household may be activated",
+            ));
+        }
+    }
+
+    /// Whether a unit or formation of the Household may be activated now (Fontenoy 16.1:
+    /// released by an enemy within three hexes of Louis XV; Lauffeld 16.2: two French formations
+    /// demoralised, or the Household attacked). Units outside the Household always may.
+    pub fn household_may_act(&self, s: &State, units: &[UnitIx]) -> bool {
+        if !units
+            .iter()
+            .any(|&u| self.sc.units[usize::from(u)].household)
+        {
+            return true;
+        }
+        match self.sc.household {
+            None => true,
+            Some(crate::scenario::HouseholdRule::Fontenoy) => s.household_free,
+            Some(crate::scenario::HouseholdRule::Lauffeld) => {
+                s.household_free || self.demoralised_count(s, Side::French) >= 2
+            }
+        }
+    }
+
+    /// Lauffeld 16.2: the King commands the independent units of his Household as if they were
+    /// a formation: its units may also be activated one by one, and it has no formation morale.
+    pub fn household_independent(&self, f: u8) -> bool {
+        self.sc.household == Some(crate::scenario::HouseholdRule::Lauffeld)
+            && self.sc.formations[usize::from(f)].household
     }
 
     /// Automatic activations the active side has left this turn (Hastenbeck 16.1: one for the

@@ -176,6 +176,12 @@ impl Edition {
     pub fn demoralised_stay_disorganised(self) -> bool {
         matches!(self, Edition::FontenoyLauffeld)
     }
+    /// 3.1: F/L stacks at most two counters, a gun counting as one, and only one unit with a gun
+    /// in a town, rough terrain or with a routed unit; Hastenbeck allows two units plus one gun,
+    /// and one infantry (grenadiers excepted) with a gun in a village or redoubt.
+    pub fn two_counters_with_guns(self) -> bool {
+        matches!(self, Edition::FontenoyLauffeld)
+    }
     /// 3.5.2: a unit ending its move on a friend goes on top (F/L) or under it (Hastenbeck).
     pub fn arriving_unit_on_top(self) -> bool {
         matches!(self, Edition::FontenoyLauffeld)
@@ -609,6 +615,7 @@ impl Ruleset for Saxe {
             Action::Deploy { formation } => format!("deploy:{}", self.fid(*formation)),
             Action::ColumnUnit { unit } => format!("column-unit:{}", self.uid(*unit)),
             Action::EnterUnit { unit } => format!("enter:{}", self.uid(*unit)),
+            Action::Reinforce { unit, hex } => format!("reinforce:{}:{hex}", self.uid(*unit)),
             Action::EndColumn => "end-column".into(),
             Action::IndependentColumn { unit } => format!("column-move:{}", self.uid(*unit)),
         }
@@ -655,6 +662,9 @@ impl Ruleset for Saxe {
             .collect()
     }
     fn outcome_levels(&self) -> Vec<(String, String)> {
+        if let Some(levels) = self.fl_outcome_levels() {
+            return levels;
+        }
         let mut v: Vec<(String, String)> = [
             ("Tremendous French victory", "15.1"),
             ("Tremendous French victory", "15.3"),

@@ -619,6 +619,20 @@ impl Saxe {
         true
     }
 
+    /// 3.5.2: the stack order for a unit ending its move on friends in `h`: under them (Hastenbeck,
+    /// order 9, renumbered later) or on top (F/L: the units there go down one place).
+    pub fn arrival_order(&self, s: &mut State, h: HexId) -> u8 {
+        if self.edition.arriving_unit_on_top() {
+            for u in self.units_at(s, h) {
+                let o = &mut s.units[usize::from(u)].order;
+                *o = o.saturating_add(2);
+            }
+            0
+        } else {
+            9
+        }
+    }
+
     /// Stacking check for a hex after a hypothetical change (3.1): `units` are all the units that
     /// would be there.
     pub fn stacking_ok(&self, h: HexId, units: &[UnitIx], s: &State) -> bool {
@@ -653,6 +667,15 @@ impl Saxe {
         }
         if inf + cav > 2 || guns > 1 || (inf > 0 && cav > 0) {
             return false;
+        }
+        if self.edition.two_counters_with_guns() {
+            // F/L 3.1: two units in all, a gun counting as one; in a town, in rough terrain or
+            // with a routed unit, only one infantry or cavalry unit with a gun.
+            let routed = units
+                .iter()
+                .any(|&u| s.units[usize::from(u)].has(flag::ROUTED));
+            let town = self.sc.map.terrain(h) == Terrain::Town;
+            return inf + cav + guns <= 2 && !((town || routed) && inf + cav > 1);
         }
         let village = self.sc.map.terrain(h) == Terrain::Town;
         if (village || redoubt) && guns > 0 && inf > 1 && !all_gren {

@@ -214,6 +214,8 @@ pub struct FormationDef {
     pub initial_steps: u32,
     /// Nationality (activation values by nationality, Fontenoy/Lauffeld 16.1, 16.2).
     pub nationality: Option<Nationality>,
+    /// The King's Household (every unit of it is marked `household`).
+    pub household: bool,
 }
 
 /// Nationalities of the Fontenoy/Lauffeld activation tables (16.1, 16.2).
@@ -302,6 +304,8 @@ pub struct Map {
     pub places: Vec<(String, Vec<HexId>)>,
     /// Friendly edges [French, Allies] (a side may have several).
     pub edges: [Vec<Edge>; 2],
+    /// Hexes of fortified villages (10.1 note).
+    pub fortified: Vec<HexId>,
 }
 
 /// A map edge.
@@ -790,6 +794,7 @@ impl Scenario {
             sides: HashMap::new(),
             places: Vec::new(),
             edges: [vec![Edge::South], vec![Edge::North]],
+            fortified: Vec::new(),
         };
         let parse_hex = |s: &str, ctx: &str, errs: &mut Vec<String>, map: &Map| -> Option<HexId> {
             match s.parse::<HexId>() {
@@ -864,6 +869,9 @@ impl Scenario {
                 .iter()
                 .filter_map(|s| parse_hex(s, &ctx, &mut errs, &map))
                 .collect();
+            if p.fortified {
+                map.fortified.extend(hs.iter().copied());
+            }
             map.places.push((p.name.clone(), hs));
         }
         mark(&mf.edges.prov, "map.toml [edges]", &mut prov);
@@ -954,6 +962,7 @@ impl Scenario {
                 commander: c,
                 demoralisation: f.demoralisation,
                 initial_steps: 0,
+                household: false,
                 nationality: f.nationality.as_deref().and_then(|n| {
                     let v = Nationality::parse(n);
                     if v.is_none() {
@@ -1048,6 +1057,13 @@ impl Scenario {
                 household: u.household,
                 grassin: u.grassin,
             });
+        }
+        for (i, f) in formations.iter_mut().enumerate() {
+            let mine: Vec<&UnitDef> = units
+                .iter()
+                .filter(|u| u.formation == Some(i as FormationIx))
+                .collect();
+            f.household = !mine.is_empty() && mine.iter().all(|u| u.household);
         }
         for u in &units {
             if let Some(f) = u.formation {

@@ -140,6 +140,9 @@ pub struct Activation {
     /// activation, with their MP left (before the formation commander and the units move).
     #[serde(default)]
     pub chiefs: Vec<(CommanderIx, u8)>,
+    /// MP a reinforcement already spent entering the map (F/L 8.8).
+    #[serde(default)]
+    pub entry_cost: u8,
 }
 
 /// How a group was selected to move.
@@ -450,6 +453,10 @@ pub struct State {
     /// Automatic activations used by the active player this turn (Hastenbeck 16.1, F/L 16.1/16.2).
     #[serde(default)]
     pub autos_used: u8,
+    /// The Household may be activated (Fontenoy 16.1: an enemy came within three hexes of Louis
+    /// XV; Lauffeld 16.2: a Household unit was attacked).
+    #[serde(default)]
+    pub household_free: bool,
     /// The result once over: (winner, level, rule).
     pub result: Option<(Option<Side>, String, String)>,
     /// Hexes attacked this combat phase (10.1 obligations).

@@ -212,6 +212,9 @@ impl Saxe {
             ),
             Action::ColumnUnit { unit } => format!("Move {} (column)", u(*unit)),
             Action::EnterUnit { unit } => format!("{} enters the map", u(*unit)),
+            Action::Reinforce { unit, hex } => {
+                format!("{} arrives as a reinforcement at {hex} (8.8)", u(*unit))
+            }
             Action::EndColumn => "End the column's movement".into(),
             Action::IndependentColumn { unit } => {
                 format!("Move {} in march column (14.4)", u(*unit))
@@ -273,6 +276,7 @@ impl Saxe {
             | Action::March { formation }
             | Action::Deploy { formation }
             | Action::SetUpOnMap { formation } => cat(self.formation_commander(*formation)),
+            Action::Reinforce { hex, .. } => vec![*hex],
             Action::EnterUnit { unit } => {
                 let f = self.sc.units[usize::from(*unit)].formation;
                 f.and_then(|f| s.formations[usize::from(f)].column)
