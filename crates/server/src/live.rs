@@ -43,9 +43,31 @@ pub struct Live {
     pub log: VecDeque<String>,
     /// The events of the last action (for the record).
     pub last_events: Vec<String>,
+    /// The last redactor of each role (seat 0, seat 1, spectators) and the version it was asked
+    /// for. At that version it is used as it is (an action's answer and the fetches that follow
+    /// it share one); at a later one it is reused if the same names are hidden.
+    redactors: [Option<(u64, Arc<Redactor>)>; 3],
 }
 
 impl Live {
+    /// A game in play.
+    pub fn new(
+        meta: GameMeta,
+        game: Box<dyn DynGame>,
+        actions: Vec<String>,
+        log: VecDeque<String>,
+        last_events: Vec<String>,
+    ) -> Self {
+        Self {
+            meta,
+            game,
+            actions,
+            log,
+            last_events,
+            redactors: Default::default(),
+        }
+    }
+
     /// Number of actions applied (AI actions included).
     pub fn version(&self) -> u64 {
         self.actions.len() as u64
@@ -83,8 +105,20 @@ impl Live {
     }
 
     /// The redactor for a role now.
-    pub fn redactor(&self, role: Role) -> Redactor {
-        Redactor::new(self.hidden(role))
+    pub fn redactor(&mut self, role: Role) -> Arc<Redactor> {
+        let i = match role {
+            Role::Seat(s) => usize::from(s.0 & 1),
+            Role::Spectator => 2,
+        };
+        let version = self.version();
+        let previous = match &self.redactors[i] {
+            Some((v, r)) if *v == version => return r.clone(),
+            Some((_, r)) => Some(r),
+            None => None,
+        };
+        let r = Redactor::reuse(previous, self.hidden(role));
+        self.redactors[i] = Some((version, r.clone()));
+        r
     }
 }
 
@@ -285,13 +319,13 @@ impl Hub {
         })
         .await?
         .map_err(|e| ApiError::Internal(format!("stored game {id} does not replay: {e}")))?;
-        let mut live = Live {
+        let mut live = Live::new(
             meta,
-            game: rebuilt.game,
+            rebuilt.game,
             actions,
-            log: rebuilt.log,
-            last_events: rebuilt.last_events,
-        };
+            rebuilt.log,
+            rebuilt.last_events,
+        );
         // A game stored while the agent was to move (it cannot happen through this server, whose
         // writes include the agent's answers, but a store may be shared): let it move now.
         let mut more = Vec::new();

@@ -7,7 +7,10 @@
 //! JSON is redacted in place, touching only the strings that hold a name.
 
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
+use serde::{Serialize, Serializer};
 use serde_json::Value;
+use std::borrow::Cow;
+use std::sync::Arc;
 
 /// What a hidden name becomes.
 pub const HIDDEN: &str = "a hidden unit";
@@ -22,9 +25,24 @@ pub struct Redactor {
 impl Redactor {
     /// A redactor for these names (empty strings are ignored; duplicates merged).
     pub fn new<I: IntoIterator<Item = String>>(names: I) -> Self {
-        let mut names: Vec<String> = names.into_iter().filter(|n| !n.is_empty()).collect();
-        names.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
-        names.dedup();
+        Self::of_sorted(sorted(names))
+    }
+
+    /// `previous` if it hides exactly these names, else a new redactor. Building the automaton
+    /// costs more than asking the ruleset for the names, and most actions hide the same names as
+    /// the one before, so a game keeps its last redactor per role and reuses it.
+    pub fn reuse<I: IntoIterator<Item = String>>(
+        previous: Option<&Arc<Redactor>>,
+        names: I,
+    ) -> Arc<Redactor> {
+        let names = sorted(names);
+        match previous {
+            Some(p) if p.names == names => p.clone(),
+            _ => Arc::new(Self::of_sorted(names)),
+        }
+    }
+
+    fn of_sorted(names: Vec<String>) -> Self {
         // Building fails only beyond limits far above a few hundred short names; should it
         // fail, every string is then replaced whole (see `text`), which hides too much but never
         // too little.
@@ -60,6 +78,22 @@ impl Redactor {
         }
     }
 
+    /// A string with every hidden name replaced; borrowed when it holds none.
+    pub fn cow<'a>(&self, s: &'a str) -> Cow<'a, str> {
+        if self.hits(s) {
+            Cow::Owned(self.text(s))
+        } else {
+            Cow::Borrowed(s)
+        }
+    }
+
+    /// Replace every hidden name in a string.
+    pub fn text_in_place(&self, s: &mut String) {
+        if self.hits(s) {
+            *s = self.text(s);
+        }
+    }
+
     /// A string with every hidden name replaced.
     pub fn text(&self, s: &str) -> String {
         match &self.finder {
@@ -82,11 +116,7 @@ impl Redactor {
             return;
         }
         match v {
-            Value::String(s) => {
-                if self.hits(s) {
-                    *s = self.text(s);
-                }
-            }
+            Value::String(s) => self.text_in_place(s),
             Value::Array(a) => a.iter_mut().for_each(|x| self.json_in_place(x)),
             Value::Object(o) => {
                 if o.keys().any(|k| self.hits(k)) {
@@ -111,15 +141,44 @@ impl Redactor {
     pub fn lines<'a, I: IntoIterator<Item = &'a String>>(&self, lines: I) -> Vec<String> {
         lines
             .into_iter()
-            .map(|l| {
-                if self.hits(l) {
-                    self.text(l)
-                } else {
-                    l.clone()
-                }
-            })
+            .map(|l| self.cow(l).into_owned())
             .collect()
     }
+
+    /// Lines that serialise as a JSON array of redacted strings, each redacted as it is written
+    /// (no copy of the lines that hide nothing).
+    pub fn serialize_lines<'a, L>(&'a self, lines: L) -> RedactedLines<'a, L>
+    where
+        L: IntoIterator<Item = &'a String> + Copy,
+    {
+        RedactedLines {
+            redactor: self,
+            lines,
+        }
+    }
+}
+
+/// See [`Redactor::serialize_lines`].
+pub struct RedactedLines<'a, L> {
+    redactor: &'a Redactor,
+    lines: L,
+}
+
+impl<'a, L> Serialize for RedactedLines<'a, L>
+where
+    L: IntoIterator<Item = &'a String> + Copy,
+{
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.lines.into_iter().map(|l| self.redactor.cow(l)))
+    }
+}
+
+/// Names without empty strings and duplicates, longest first (then in byte order).
+fn sorted<I: IntoIterator<Item = String>>(names: I) -> Vec<String> {
+    let mut names: Vec<String> = names.into_iter().filter(|n| !n.is_empty()).collect();
+    names.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
+    names.dedup();
+    names
 }
 
 #[cfg(test)]
@@ -163,5 +222,27 @@ mod tests {
         assert_eq!(t, "a hidden unit (a hidden unit) of a hidden unit");
         let lines = r.lines(&["plain".to_string(), "Brunswick".to_string()]);
         assert_eq!(lines, ["plain", HIDDEN]);
+        let raw = ["plain".to_string(), "Brunswick of Brunswick".to_string()];
+        assert_eq!(
+            serde_json::to_string(&r.serialize_lines(&raw)).expect("serialises"),
+            r#"["plain","a hidden unit of a hidden unit"]"#
+        );
+    }
+
+    #[test]
+    fn a_redactor_is_reused_only_for_the_same_names() {
+        let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let a = Redactor::reuse(None, names(&["Orleans", "Von Block 2"]));
+        let same = Redactor::reuse(Some(&a), names(&["Von Block 2", "Orleans", "Orleans", ""]));
+        assert!(Arc::ptr_eq(&a, &same), "the same names in another order");
+        let other = Redactor::reuse(Some(&a), names(&["Orleans"]));
+        assert!(!Arc::ptr_eq(&a, &other));
+        assert_eq!(
+            other.text("Orleans and Von Block 2"),
+            "a hidden unit and Von Block 2"
+        );
+        let none = Redactor::reuse(Some(&a), Vec::new());
+        assert!(none.is_empty());
+        assert_eq!(none.text("Von Block 2"), "Von Block 2");
     }
 }

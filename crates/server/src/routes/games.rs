@@ -3,19 +3,21 @@
 use super::{JsonBody, body_bytes};
 use crate::error::ApiError;
 use crate::live::{Live, Rebuilt, Role, hidden_for, play_ai, push_log, rebuild, view_for};
-use crate::redact::Redactor;
+use crate::redact::{RedactedLines, Redactor};
 use crate::store::{GameMeta, Mode, StoreError, Tokens};
 use crate::{AppState, IMPORT_LIMIT, token};
 use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{DefaultBodyLimit, Path, Query, Request, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use engine::{ApplyError, DynGame, GameRecord, Seat};
+use engine::{ActionInfo, ApplyError, GameRecord, Outcome, Seat};
 use futures_util::{Stream, StreamExt};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+use std::collections::VecDeque;
 use std::convert::Infallible;
 use tokio_stream::wrappers::WatchStream;
 
@@ -201,13 +203,8 @@ async fn create(
         tokens,
         created: now(),
     };
-    let live = Live {
-        meta,
-        game,
-        actions,
-        log,
-        last_events: if events.is_empty() { start } else { events },
-    };
+    let last_events = if events.is_empty() { start } else { events };
+    let live = Live::new(meta, game, actions, log, last_events);
     let answer = created_json(&live, &base_url(&headers));
     st.hub().create(live).await?;
     Ok((StatusCode::CREATED, Json(answer)))
@@ -215,74 +212,134 @@ async fn create(
 
 // ---------------------------------------------------------------------------------- show
 
-fn seat_json(game: &dyn DynGame, seat: Option<Seat>) -> Value {
-    let names = game.seat_names();
-    seat.map_or(Value::Null, |s| json!(names[usize::from(s.0 & 1)]))
+/// `GET /api/games/{id}`: what a role sees of a game, everything redacted for it. It is written
+/// straight to JSON text: the view is the only JSON tree built, and the log lines are redacted
+/// as they are written, not copied.
+#[derive(Serialize)]
+struct GameAnswer<'a> {
+    game: &'a str,
+    ruleset: &'a str,
+    scenario: &'a str,
+    options: &'a [String],
+    mode: &'static str,
+    ai_seat: Option<&'a str>,
+    seats: &'a [String; 2],
+    version: u64,
+    seat: Option<&'a str>,
+    decider: Option<&'a str>,
+    decision: String,
+    legal: Vec<ActionInfo>,
+    view: Value,
+    log: RedactedLines<'a, &'a VecDeque<String>>,
+    outcome: Option<OutcomeAnswer<'a>>,
 }
 
-fn outcome_json(game: &dyn DynGame, r: &Redactor) -> Value {
-    game.outcome().map_or(Value::Null, |o| {
-        json!({
-            "winner": seat_json(game, o.winner),
-            "level": r.text(&o.level),
-            "rule": r.text(&o.rule),
-        })
+/// `outcome` in the answers.
+#[derive(Serialize)]
+struct OutcomeAnswer<'a> {
+    winner: Option<&'a str>,
+    level: String,
+    rule: String,
+}
+
+fn outcome_answer<'a>(
+    outcome: Option<Outcome>,
+    names: &'a [String; 2],
+    r: &Redactor,
+) -> Option<OutcomeAnswer<'a>> {
+    outcome.map(|o| OutcomeAnswer {
+        winner: o.winner.map(|s| seat_name(names, s)),
+        level: r.text(&o.level),
+        rule: r.text(&o.rule),
     })
 }
 
-/// What a role sees of a game: everything redacted for it.
-fn game_json(live: &Live, role: Role) -> Value {
+fn seat_name(names: &[String; 2], seat: Seat) -> &str {
+    &names[usize::from(seat.0 & 1)]
+}
+
+/// What a role sees of a game, as JSON text.
+fn game_answer(live: &mut Live, role: Role) -> Result<Vec<u8>, ApiError> {
     let r = live.redactor(role);
+    let live = &*live;
     let g = live.game.as_ref();
+    let names = g.seat_names();
     let decider = g.decider();
-    let view = r.json(view_for(g, role));
-    let decision = view
-        .get("decision")
-        .and_then(Value::as_str)
-        .map(str::to_string)
-        .unwrap_or_else(|| match decider {
-            Some(s) => format!("{} to decide", live.seat_name(s)),
+    let mut view = view_for(g, role);
+    r.json_in_place(&mut view);
+    let decision = match view.get("decision").and_then(Value::as_str) {
+        Some(d) => d.to_string(),
+        None => match decider {
+            Some(s) => format!("{} to decide", seat_name(&names, s)),
             None => "the game is over".into(),
-        });
+        },
+    };
     let seat = match role {
         Role::Seat(s) => Some(s),
         Role::Spectator => None,
     };
     let legal = match seat {
         Some(s) if decider == Some(s) => {
-            r.json(serde_json::to_value(g.legal()).unwrap_or_else(|_| json!([])))
+            let mut legal = g.legal();
+            for a in &mut legal {
+                r.text_in_place(&mut a.id);
+                r.text_in_place(&mut a.label);
+                a.hexes.iter_mut().for_each(|h| r.text_in_place(h));
+            }
+            legal
         }
-        _ => json!([]),
+        _ => Vec::new(),
     };
-    json!({
-        "game": live.meta.id,
-        "ruleset": live.meta.ruleset,
-        "scenario": live.meta.scenario,
-        "options": live.meta.options,
-        "mode": live.meta.mode.as_str(),
-        "ai_seat": seat_json(g, live.meta.ai_seat.map(Seat)),
-        "seats": g.seat_names(),
-        "version": live.version(),
-        "seat": seat_json(g, seat),
-        "decider": seat_json(g, decider),
-        "decision": decision,
-        "legal": legal,
-        "view": view,
-        "log": r.lines(&live.log),
-        "outcome": outcome_json(g, &r),
-    })
+    let answer = GameAnswer {
+        game: &live.meta.id,
+        ruleset: &live.meta.ruleset,
+        scenario: &live.meta.scenario,
+        options: &live.meta.options,
+        mode: live.meta.mode.as_str(),
+        ai_seat: live.meta.ai_seat.map(|s| seat_name(&names, Seat(s))),
+        seats: &names,
+        version: live.version(),
+        seat: seat.map(|s| seat_name(&names, s)),
+        decider: decider.map(|s| seat_name(&names, s)),
+        decision,
+        legal,
+        view,
+        log: r.serialize_lines(&live.log),
+        outcome: outcome_answer(g.outcome(), &names, &r),
+    };
+    let mut out = Vec::with_capacity(ANSWER_CAPACITY);
+    serde_json::to_writer(&mut out, &answer).map_err(internal)?;
+    Ok(out)
 }
+
+/// Room reserved for a game's answer: a Hastenbeck answer is 20 to 30 KB, and growing the buffer
+/// step by step would copy it several times.
+const ANSWER_CAPACITY: usize = 32 * 1024;
 
 async fn show(
     State(st): State<AppState>,
     id: IdPath,
     q: AccessQuery,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let (id, q) = (id_of(id)?, access_of(q)?);
     let slot = st.hub().get(&id).await?;
-    let live = slot.live.lock().await;
+    let mut live = slot.live.lock().await;
     let role = live.role(q.token.as_deref())?;
-    Ok(Json(game_json(&live, role)))
+    let body = game_answer(&mut live, role)?;
+    drop(live);
+    Ok(json_response(body))
+}
+
+/// JSON text as an answer (what `Json` does for a value).
+fn json_response(body: Vec<u8>) -> Response {
+    (
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        body,
+    )
+        .into_response()
 }
 
 // ---------------------------------------------------------------------------------- act
@@ -299,7 +356,7 @@ async fn act(
     State(st): State<AppState>,
     id: IdPath,
     JsonBody(body): JsonBody<Submit>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let id = id_of(id)?;
     let slot = st.hub().get(&id).await?;
     // One lock per game: a second submission for the same decision waits here, then finds the
@@ -361,14 +418,27 @@ async fn act(
     let now = live.version();
     slot.version.send_replace(now);
     let r = live.redactor(role);
-    let answer = json!({
-        "version": now,
-        "events": r.lines(&events),
-        "decider": seat_json(live.game.as_ref(), live.game.decider()),
-        "outcome": outcome_json(live.game.as_ref(), &r),
-    });
+    let g = live.game.as_ref();
+    let names = g.seat_names();
+    let body = serde_json::to_vec(&ActAnswer {
+        version: now,
+        events: r.serialize_lines(&events),
+        decider: g.decider().map(|s| seat_name(&names, s)),
+        outcome: outcome_answer(g.outcome(), &names, &r),
+    })
+    .map_err(internal)?;
     live.last_events = events;
-    Ok(Json(answer))
+    drop(live);
+    Ok(json_response(body))
+}
+
+/// The answer to an accepted action.
+#[derive(Serialize)]
+struct ActAnswer<'a> {
+    version: u64,
+    events: RedactedLines<'a, &'a Vec<String>>,
+    decider: Option<&'a str>,
+    outcome: Option<OutcomeAnswer<'a>>,
 }
 
 // ---------------------------------------------------------------------------------- events
@@ -471,7 +541,7 @@ async fn replay(
             "upto": upto,
             "total": total,
             "action": actions.last().map(|a| r.text(a)),
-            "decider": seat_json(g, g.decider()),
+            "decider": g.decider().map(|s| seat_name(&g.seat_names(), s).to_string()),
             "view": r.json(view_for(g, role)),
             "events": r.lines(&rb.last_events),
             "log": r.lines(&rb.log),
@@ -527,13 +597,13 @@ async fn import(
         tokens: tokens_for(None)?,
         created: now(),
     };
-    let live = Live {
+    let live = Live::new(
         meta,
-        game: rebuilt.game,
-        actions: rec.actions,
-        log: rebuilt.log,
-        last_events: rebuilt.last_events,
-    };
+        rebuilt.game,
+        rec.actions,
+        rebuilt.log,
+        rebuilt.last_events,
+    );
     let answer = created_json(&live, &base_url(&headers));
     st.hub().create(live).await?;
     Ok((StatusCode::CREATED, Json(answer)))
