@@ -44,7 +44,9 @@ impl Saxe {
             .into_iter()
             .filter_map(|d| a.neighbour(d))
             .filter(|&h| {
-                self.side_at(s, h) == Some(side.other()) && !self.combat_units_at(s, h).is_empty()
+                self.side_at(s, h) == Some(side.other())
+                    && (!self.combat_units_at(s, h).is_empty()
+                        || self.edition.lone_guns_destroyed_by_attack())
             })
             .filter(|&h| {
                 if !cav {
@@ -57,7 +59,8 @@ impl Saxe {
                 // 10.1 note: a village with a redoubt, or a place the map marks as a fortified
                 // village (F/L 10.1: "Fontenoy o Antoing").
                 let fortified = self.sc.map.fortified.contains(&h)
-                    || t == Terrain::Town
+                    || self.sc.tables.terrain(t).no_cavalry_attack
+                    || t.is_town()
                         && self
                             .units_at(s, h)
                             .iter()
@@ -288,6 +291,30 @@ impl Saxe {
             evade_queue: Vec::new(),
             disorg_cav_before: Vec::new(),
         }));
+        // F/L 11.5: a gun alone in its hex and attacked is eliminated.
+        if self.edition.lone_guns_destroyed_by_attack() {
+            let side = s.active;
+            for &d in defenders {
+                if self.combat_units_at(s, d).is_empty() {
+                    for g in self.units_at(s, d) {
+                        if self.side_of(g) != side && self.kind(g).is_guns() {
+                            self.eliminate(s, g, "attacked while alone in its hex", "11.5", ev);
+                        }
+                    }
+                    for c in self.commanders_at(s, d) {
+                        if self.sc.commanders[usize::from(c)].side != side {
+                            self.commander_overrun(s, c, ev);
+                        }
+                    }
+                }
+            }
+            let none_left = defenders
+                .iter()
+                .all(|&d| self.combat_units_at(s, d).is_empty());
+            if none_left && let Some(c) = Self::combat_mut(s) {
+                c.stage = 5; // straight to the advance after combat (11.3)
+            }
+        }
     }
 
     fn combat_mut(s: &mut State) -> Option<&mut Combat> {
@@ -499,6 +526,11 @@ impl Saxe {
                     // 13.1: a demoralised formation does not enter an enemy ZoC voluntarily.
                     let into_zoc = self.in_zoc_of(s, v, side.other());
                     for &a in &c.attackers {
+                        // F/L 7.1: never from an enemy ZoC into another (no 11.3 exception).
+                        let zoc_to_zoc = into_zoc && self.in_zoc_of(s, a, side.other());
+                        if zoc_to_zoc && !self.edition.advance_zoc_to_zoc() {
+                            continue;
+                        }
                         if a.distance(v) == 1
                             && self.units_at(s, a).iter().any(|&u| {
                                 !self.kind(u).is_guns()
@@ -526,6 +558,12 @@ impl Saxe {
                             continue;
                         }
                         for &dh in &c.defenders {
+                            if into_zoc
+                                && self.in_zoc_of(s, dh, side)
+                                && !self.edition.advance_zoc_to_zoc()
+                            {
+                                continue;
+                            }
                             if dh.distance(v) == 1
                                 && self.units_at(s, dh).iter().any(|&u| {
                                     !self.kind(u).is_guns()
@@ -629,7 +667,14 @@ impl Saxe {
         let att_cav = c.att_units.iter().any(|&u| self.kind(u).is_cavalry());
         // 10.3: −1 against normal infantry and +1 against disorganised infantry (0.1: light or
         // normal); "all modifiers are cumulative".
-        if att_cav && c.def_units.iter().any(|&u| self.kind(u) == Kind::Infantry) {
+        let fl_disorganised = self.edition.cavalry_vs_disorganised_replaces()
+            && c.def_units
+                .iter()
+                .any(|&u| self.kind(u).is_infantry() && self.has(s, u, flag::DISORG));
+        if att_cav
+            && !fl_disorganised
+            && c.def_units.iter().any(|&u| self.kind(u) == Kind::Infantry)
+        {
             mods.push((
                 "cavalry against normal infantry".into(),
                 i32::from(ut.cavalry_vs_normal_infantry),
@@ -657,16 +702,16 @@ impl Saxe {
         }
         let clear = |h: &HexId| self.sc.map.terrain(*h) == Terrain::Clear;
         if c.attackers.iter().all(clear) && c.defenders.iter().all(clear) {
-            if c.att_units.iter().all(|&u| self.kind(u).is_light())
-                && c.def_units.iter().any(|&u| !self.kind(u).is_light())
+            if c.att_units.iter().all(|&u| self.light(s, u))
+                && c.def_units.iter().any(|&u| !self.light(s, u))
             {
                 mods.push((
                     "light attacker in clear (1.3)".into(),
                     i32::from(ut.light_attacking_non_light_in_clear),
                 ));
             }
-            if c.def_units.iter().all(|&u| self.kind(u).is_light())
-                && c.att_units.iter().any(|&u| !self.kind(u).is_light())
+            if c.def_units.iter().all(|&u| self.light(s, u))
+                && c.att_units.iter().any(|&u| !self.light(s, u))
             {
                 mods.push((
                     "light defender in clear (1.3)".into(),
@@ -723,7 +768,7 @@ impl Saxe {
             && self.edition.cavalry_vs_town() != 0
             && c.defenders
                 .iter()
-                .any(|&d| self.sc.map.terrain(d) == Terrain::Town)
+                .any(|&d| self.sc.map.terrain(d).is_town())
         {
             mods.push((
                 "cavalry against a town (F/L 10.3)".into(),
@@ -860,8 +905,7 @@ impl Saxe {
             }) {
                 continue;
             }
-            let rear =
-                facing.rear().contains(&d) || r.units.iter().all(|&u| self.kind(u).is_light());
+            let rear = facing.rear().contains(&d) || r.units.iter().all(|&u| self.light(s, u));
             let hostile = matches!(
                 self.enemy_arc_at(s, n, enemy),
                 Some(Arc::Front) | Some(Arc::Flank)

@@ -366,9 +366,12 @@ pub struct ColumnEntryData {
     pub side: String,
     /// Formation ids (and "independent" units by id).
     pub formations: Vec<String>,
-    /// Independent units entering with them.
+    /// Independent units entering with them (they enter as reinforcements by the same hexes, 8.8).
     #[serde(default)]
     pub units: Vec<String>,
+    /// Commanders entering with them (placed with the first unit of their side to enter).
+    #[serde(default)]
+    pub commanders: Vec<String>,
     /// Turn of entry.
     pub turn: u8,
     /// Entry hexes.
@@ -553,6 +556,12 @@ pub struct TerrainRow {
     /// Town: flanks count as front.
     #[serde(default)]
     pub town_flanks_are_front: bool,
+    /// F/L 3.1: only one unit with a gun may stack here (village, rough terrain).
+    #[serde(default)]
+    pub restricted_stacking: bool,
+    /// 10.1 note: cavalry may never attack a unit here (a fortified village).
+    #[serde(default)]
+    pub cavalry_may_not_attack: bool,
     /// Provenance.
     #[serde(flatten)]
     pub prov: Provenance,

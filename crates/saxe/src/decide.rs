@@ -293,10 +293,11 @@ impl Saxe {
                 }
             }
         }
-        // Formation commander (8.5; 5.3 at half).
+        // Formation commander (8.5; 5.3 at half); F/L 4.B1: before the unit action.
         if let ActTarget::Formation(f) = a.target {
             let c = self.formation_commander(f);
             if a.cmdr_mp > 0
+                && (a.kinds_used == 0 || !self.edition.officer_moves_first())
                 && let Some(h) = s.commanders[usize::from(c)].hex
             {
                 // 4.B5: the army commander stacked with him may go along (his own B5 move is
@@ -347,6 +348,7 @@ impl Saxe {
                 a.cmdr_mp > 0 && (a.success && a.cmdr_mp == 6 || !a.success && a.cmdr_mp == 3);
             // 14.4: an activated independent unit may march in column.
             if let (ActTarget::Independent(iu), true) = (a.target, a.success)
+                && self.edition.independent_columns()
                 && pool.contains(&iu)
                 && a.kinds_used & 1 == 0
                 && !self.kind(iu).is_guns()
@@ -472,7 +474,7 @@ impl Saxe {
     }
 
     fn group_dirs(&self, s: &State, m: &Moving) -> Vec<Dir> {
-        if m.units.iter().all(|&u| self.kind(u).is_light()) {
+        if m.units.iter().all(|&u| self.light(s, u)) {
             Dir::ALL.to_vec()
         } else {
             s.units[usize::from(m.units[0])].facing.front().to_vec()
@@ -492,6 +494,9 @@ impl Saxe {
             }
             let lone_guns =
                 self.side_at(s, to) == Some(enemy) && self.combat_units_at(s, to).is_empty();
+            if lone_guns && self.edition.lone_guns_destroyed_by_attack() {
+                return None; // F/L 11.5: a lone gun is attacked, not overrun
+            }
             if self.in_zoc_of(s, from, enemy) && !lone_guns {
                 // 7.1, 8.4: leave a ZoC only by retreating; entering the hex of lone enemy guns
                 // destroys them (11.5) and is allowed.
@@ -1356,12 +1361,24 @@ impl Saxe {
                     ),
                 ));
             }
+            Action::EnterInColumn { .. } if s.phase == Phase::Setup => self.apply_setup(s, a, ev),
             Action::PlaceUnit { .. }
             | Action::FaceUnit { .. }
             | Action::PlaceAbattis { .. }
             | Action::PlaceCommander { .. }
-            | Action::SetUpOnMap { .. }
-            | Action::EnterInColumn { .. } => self.apply_setup(s, a, ev),
+            | Action::SetUpOnMap { .. } => self.apply_setup(s, a, ev),
+            Action::EnterInColumn { formation, hex } => {
+                // F/L 17: a formation entering in march column picks its entry hex and marches.
+                s.formations[usize::from(*formation)].column = Some(*hex);
+                ev.push(Event::rule(
+                    "14.1",
+                    format!(
+                        "{} enters in march column at {hex}",
+                        self.sc.formations[usize::from(*formation)].name
+                    ),
+                ));
+                self.begin_column(s, *formation, false, ev)
+            }
             Action::March { formation } => self.begin_column(s, *formation, false, ev),
             Action::Deploy { formation } => self.begin_column(s, *formation, true, ev),
             Action::ColumnUnit { unit } => self.start_column_unit(s, *unit, false, ev),

@@ -181,7 +181,7 @@ impl Saxe {
             if st.is_empty() {
                 break;
             }
-            let u = if i % 2 == 1 && st.len() > 1 {
+            let u = if i % 2 == 1 && st.len() > 1 && self.edition.losses_alternate() {
                 st[1]
             } else {
                 st[0]
@@ -488,7 +488,7 @@ impl Saxe {
             if d.king || (d.army && side == crate::scenario::Side::Allies) {
                 s.commanders[usize::from(c)].hex = None;
                 let winner = side.other();
-                let level = format!("Automatic {} victory: {} killed", winner.name(), d.name);
+                let level = crate::flow::automatic_level(winner, &d.name);
                 ev.push(Event::rule("15.1", format!("game over: {level}")));
                 s.result = Some((Some(winner), level, "15.1".to_string()));
                 s.phase = Phase::Over;
@@ -608,7 +608,7 @@ impl Saxe {
         let m = &self.sc.tables.raw.artillery.modifiers;
         let mut mods: Vec<(String, i32)> = Vec::new();
         let top = victims[0];
-        if self.kind(top).is_light() {
+        if self.light(s, top) {
             mods.push(("light target".into(), i32::from(m.light_target)));
         }
         if self
@@ -628,7 +628,7 @@ impl Saxe {
                 i32::from(tf),
             ));
         }
-        if !self.kind(top).is_light() && !self.has(s, top, flag::ROUTED) {
+        if !self.light(s, top) && !self.has(s, top, flag::ROUTED) {
             let a = s.units[usize::from(top)].facing.arc_of(target, from);
             if matches!(a, Arc::Flank | Arc::Rear) {
                 mods.push(("flank fire (9.4.1)".into(), i32::from(m.flank)));
@@ -688,7 +688,7 @@ impl Saxe {
                 .filter(|&u| self.alive(s, u))
                 .collect();
             let Some(&first) = alive.first() else { break };
-            let u = if i % 2 == 1 && alive.len() > 1 {
+            let u = if i % 2 == 1 && alive.len() > 1 && self.edition.losses_alternate() {
                 alive[1]
             } else {
                 first
@@ -751,9 +751,13 @@ impl Saxe {
             self.sc.tables.raw.artillery.max_range,
         );
         let d = from.distance(aim);
-        d >= 1
-            && d <= range
-            && s.units[usize::from(gun)].facing.in_fire_arc(from, aim)
-            && self.line_of_sight(s, from, aim)
+        let facing = s.units[usize::from(gun)].facing;
+        // F/L 9.6: a redoubt fires through its four front hexes (its flank wedges too).
+        let arc = facing.in_fire_arc(from, aim)
+            || (self.kind(gun) == crate::scenario::Kind::Redoubt
+                && self.edition.redoubt_fires_four_hexes()
+                && (facing.turned(1).in_fire_arc(from, aim)
+                    || facing.turned(-1).in_fire_arc(from, aim)));
+        d >= 1 && d <= range && arc && self.line_of_sight(s, from, aim)
     }
 }

@@ -96,6 +96,9 @@ impl Saxe {
         if sc.free.is_some() {
             self.free_setup_state(&mut s);
         }
+        if !sc.column_entries.is_empty() || sc.zone.is_some() {
+            self.column_and_zone_state(&mut s);
+        }
         ev.push(Event::rule(
             "16.1",
             format!(
@@ -115,6 +118,9 @@ impl Saxe {
         match self.sc.units[usize::from(u)].optional.as_deref() {
             None => true,
             Some("armentieres-artillery") => options.armentieres_artillery,
+            // Lauffeld 17.2 option 1 (Lauffeld fortified) and option 2 (Lauffeld and Vlitingen).
+            Some("fortify-lauffeld") => options.fortify_lauffeld || options.fortify_both,
+            Some("fortify-both") => options.fortify_both,
             Some(_) => false,
         }
     }
@@ -906,14 +912,7 @@ impl Saxe {
         let mut v: Vec<(String, String)> = Vec::new();
         for c in &self.sc.commanders {
             if c.king || (c.army && c.side == Side::Allies) {
-                v.push((
-                    format!(
-                        "Automatic {} victory: {} killed",
-                        c.side.other().name(),
-                        c.name
-                    ),
-                    "15.1".into(),
-                ));
+                v.push((automatic_level(c.side.other(), &c.name), "15.1".into()));
             }
         }
         for l in [
@@ -951,7 +950,12 @@ impl Saxe {
         ev: &mut Vec<Event>,
     ) {
         let side = s.active;
-        let av = i32::from(self.activation_value(s, target));
+        // F/L 5.1 "menor que" read literally (option strict-activation): less than the value,
+        // i.e. at most the value − 1; by default the sheets' "4 or fewer".
+        let strict = i32::from(
+            self.edition == crate::Edition::FontenoyLauffeld && s.options.strict_activation,
+        );
+        let av = i32::from(self.activation_value(s, target)) - strict;
         let army_hex = self.army_hex(s, side);
         let success = match target {
             ActTarget::Formation(f) => {
@@ -1170,13 +1174,26 @@ impl Saxe {
                 .any(|&u| self.side_of(u) != side)
         };
         let fits = |u: UnitIx, h: HexId| {
+            if enemy_at(h) {
+                return false;
+            }
             let mut here = self.units_at(s, h);
             here.push(u);
-            !enemy_at(h) && here.len() <= 2
+            let mut probe = s.clone();
+            probe.units[usize::from(u)].hex = Some(h);
+            probe.units[usize::from(u)].set(flag::OFFMAP, false);
+            if let Some(&m) = self.combat_units_at(s, h).first() {
+                probe.units[usize::from(u)].facing = s.units[usize::from(m)].facing;
+            }
+            self.stacking_ok(h, &here, &probe)
         };
         for r in &self.sc.reinforcements {
             let u = r.unit;
-            if self.side_of(u) != side || !self.has(s, u, flag::OFFMAP) || s.turn < r.turn {
+            if self.side_of(u) != side
+                || !self.has(s, u, flag::OFFMAP)
+                || self.has(s, u, flag::ACTIVATED)
+                || s.turn < r.turn
+            {
                 continue;
             }
             let mut hexes: Vec<HexId> = r.hexes.iter().copied().filter(|&h| fits(u, h)).collect();
@@ -1216,8 +1233,9 @@ impl Saxe {
         out
     }
 
-    /// F/L 8.8: a reinforcement enters the map at `hex`, paying the hex's cost, automatically in
-    /// command: it is activated (the arrival is its activation) and moves with the MP left.
+    /// F/L 8.8: a reinforcement enters the map at `hex`, paying the hex's cost. It is "in
+    /// command" on arrival, which spares it no activation test (docs/editions.md A14): it tests
+    /// as any independent unit (5.2: on its morale); on a failure it does not arrive this turn.
     pub fn reinforce(&self, s: &mut State, u: UnitIx, hex: HexId, ev: &mut Vec<Event>) {
         let side = self.side_of(u);
         let k = self.kind(u);
@@ -1237,34 +1255,44 @@ impl Saxe {
                     .sum::<u32>()
             })
             .unwrap_or(hexmap::Vertex::N);
+        // 3.1: joining a friend, it takes his facing.
+        let facing = self
+            .combat_units_at(s, hex)
+            .first()
+            .map(|&m| s.units[usize::from(m)].facing)
+            .unwrap_or(facing);
         let order = self.arrival_order(s, hex);
         let us = &mut s.units[usize::from(u)];
         us.hex = Some(hex);
         us.facing = facing;
         us.order = order;
         us.set(flag::OFFMAP, false);
-        us.set(flag::ACTIVATED, true);
         self.renumber(s, hex);
-        ev.push(Event::rule(
-            "8.8",
-            format!(
-                "{} arrives at {hex} facing {facing:?} ({cost} MP), in command",
-                self.uname(u)
-            ),
-        ));
-        let commanded = vec![u];
-        s.frames.push(Frame::Activation(Activation {
-            side,
-            target: ActTarget::Independent(u),
-            success: true,
-            commanded,
-            actions_left: 1,
-            kinds_used: 0,
-            moving_started: false,
-            cmdr_mp: 0,
-            chiefs: Vec::new(),
-            entry_cost: cost,
-        }));
+        let depth = s.frames.len();
+        self.begin_activation(s, ActTarget::Independent(u), false, ev);
+        let arrived = matches!(s.frames.get(depth), Some(Frame::Activation(a)) if a.success);
+        if arrived {
+            self.place_entering_commanders(s, side, hex);
+            if let Some(Frame::Activation(a)) = s.frames.get_mut(depth) {
+                a.entry_cost = cost;
+            }
+            ev.push(Event::rule(
+                "8.8",
+                format!(
+                    "{} arrives at {hex} facing {facing:?} ({cost} MP), in command",
+                    self.uname(u)
+                ),
+            ));
+        } else {
+            s.frames.truncate(depth);
+            let us = &mut s.units[usize::from(u)];
+            us.hex = None;
+            us.set(flag::OFFMAP, true);
+            ev.push(Event::rule(
+                "8.8",
+                format!("{} does not arrive this turn", self.uname(u)),
+            ));
+        }
     }
 
     /// Fontenoy 16.1: the Household is released once an enemy combat unit comes within three
@@ -1435,7 +1463,7 @@ impl Saxe {
     /// cases: a unit in a redoubt is attacked through the redoubt's arcs (2.1: four front hexes,
     /// two rear).
     pub fn attack_arc(&self, s: &State, def: UnitIx, from: HexId) -> Arc {
-        if self.kind(def).is_light() {
+        if self.light(s, def) {
             return Arc::Front;
         }
         if let Some(h) = s.units[usize::from(def)].hex
@@ -1448,4 +1476,13 @@ impl Saxe {
         }
         self.arc_toward(s, def, from)
     }
+}
+
+/// The name of an F/L 15.1 automatic victory ("Automatic Allied victory: Louis XV killed").
+pub fn automatic_level(winner: Side, killed: &str) -> String {
+    let who = match winner {
+        Side::French => "French",
+        Side::Allies => "Allied",
+    };
+    format!("Automatic {who} victory: {killed} killed")
 }

@@ -61,11 +61,20 @@ impl Saxe {
             .unwrap_or(u32::MAX)
     }
 
-    /// Whether unit `u` may be placed in `h` now (16.2).
+    /// Whether unit `u` may be placed in `h` now (16.2; 17.1 option 2's zone).
     pub fn placement_ok(&self, s: &State, u: UnitIx, h: HexId) -> bool {
-        let Some(f) = self.sc.free else { return false };
         let d = &self.sc.units[usize::from(u)];
         let map = &self.sc.map;
+        if let Some(z) = self.sc.zone
+            && z.side == d.side
+        {
+            let inside = (z.rows.0..=z.rows.1).contains(&h.row)
+                && (z.cols.0..=z.cols.1).contains(&h.col)
+                && map.contains(h)
+                && self.side_at(s, h) != Some(d.side.other());
+            return inside && self.fits_for_setup(s, u, h);
+        }
+        let Some(f) = self.sc.free else { return false };
         if !map.contains(h) || self.side_at(s, h) == Some(d.side.other()) {
             return false;
         }
@@ -101,7 +110,7 @@ impl Saxe {
                     }
                 }
                 // "He can place only one redoubt in a village."
-                if d.kind == Kind::Redoubt && map.terrain(h) == Terrain::Town {
+                if d.kind == Kind::Redoubt && map.terrain(h).is_town() {
                     let village: Vec<HexId> = map
                         .places
                         .iter()
@@ -111,7 +120,7 @@ impl Saxe {
                     let already = s.units.iter().enumerate().any(|(i, x)| {
                         self.kind(i as UnitIx) == Kind::Redoubt
                             && x.hex.is_some_and(|xh| {
-                                village.contains(&xh) && map.terrain(xh) == Terrain::Town
+                                village.contains(&xh) && map.terrain(xh).is_town()
                             })
                     });
                     if already {
@@ -126,6 +135,23 @@ impl Saxe {
                     return false;
                 }
             }
+        }
+        self.fits_for_setup(s, u, h)
+    }
+
+    /// Terrain the unit may enter and stacking with what is there already (3.1).
+    fn fits_for_setup(&self, s: &State, u: UnitIx, h: HexId) -> bool {
+        let d = &self.sc.units[usize::from(u)];
+        let tr = self.sc.tables.terrain(self.sc.map.terrain(h));
+        let enter = if d.kind.is_cavalry() {
+            tr.cost_cav
+        } else if d.kind.is_guns() {
+            tr.cost_art
+        } else {
+            tr.cost_inf
+        };
+        if enter.is_none() {
+            return false;
         }
         let mut here = self.units_at(s, h);
         here.push(u);
@@ -223,7 +249,9 @@ impl Saxe {
             .enumerate()
             .filter(|(i, _)| {
                 let ud = &self.sc.units[*i];
-                ud.side == d.side && !ud.kind.is_guns() && (d.army || ud.formation == d.formation)
+                ud.side == d.side
+                    && !ud.kind.is_guns()
+                    && (d.army || d.king || ud.formation == d.formation)
             })
             .filter_map(|(_, u)| u.hex)
             .collect();
@@ -378,6 +406,32 @@ impl Saxe {
         if self.halted(s, side) {
             return v; // 15.3 A: the player cannot move any unit this turn
         }
+        // F/L 17.1, 17.2: formations still off the map choose their entry hex.
+        for c in &self.sc.column_entries {
+            if c.side != side || s.turn < c.turn {
+                continue;
+            }
+            let d = self.column_min_distance();
+            for &f in &c.formations {
+                let fs = &s.formations[usize::from(f)];
+                if fs.column.is_some() || fs.tested || self.formation_units_off_map(s, f) == 0 {
+                    continue;
+                }
+                for &hex in &c.hexes {
+                    if self.side_at(s, hex) != Some(side.other())
+                        && self.nearest_unit_distance(s, hex, side.other()) >= d
+                        && self
+                            .sc
+                            .tables
+                            .terrain(self.sc.map.terrain(hex))
+                            .cost_inf
+                            .is_some()
+                    {
+                        v.push(Action::EnterInColumn { formation: f, hex });
+                    }
+                }
+            }
+        }
         for (i, f) in self.sc.formations.iter().enumerate() {
             let fs = &s.formations[i];
             if f.side != side || fs.column.is_none() || fs.tested {
@@ -393,6 +447,76 @@ impl Saxe {
             }
         }
         v
+    }
+
+    /// Units of a formation waiting off the map.
+    pub fn formation_units_off_map(&self, s: &State, f: FormationIx) -> usize {
+        (0..s.units.len() as UnitIx)
+            .filter(|&u| {
+                self.sc.units[usize::from(u)].formation == Some(f) && self.has(s, u, flag::OFFMAP)
+            })
+            .count()
+    }
+
+    /// F/L 17: the state of a scenario whose formations enter in march column and whose side
+    /// may deploy freely in a zone (17.1 option 2): entering units wait off the map; the zone's
+    /// side places its units first.
+    pub fn column_and_zone_state(&self, s: &mut State) {
+        for c in &self.sc.column_entries {
+            for &f in &c.formations {
+                for u in 0..s.units.len() as UnitIx {
+                    if self.sc.units[usize::from(u)].formation == Some(f) {
+                        let us = &mut s.units[usize::from(u)];
+                        us.hex = None;
+                        us.set(flag::OFFMAP | flag::COLUMN, true);
+                    }
+                }
+                let c = self.formation_commander(f);
+                s.commanders[usize::from(c)].hex = None;
+            }
+        }
+        for &c in &self.sc.entering_commanders {
+            s.commanders[usize::from(c)].hex = None;
+        }
+        if let Some(z) = self.sc.zone {
+            for u in 0..s.units.len() as UnitIx {
+                if self.side_of(u) == z.side && !self.has(s, u, flag::OFFMAP) {
+                    s.units[usize::from(u)].hex = None;
+                }
+            }
+            for (i, c) in self.sc.commanders.iter().enumerate() {
+                if c.side == z.side {
+                    s.commanders[i].hex = None;
+                }
+            }
+            s.phase = Phase::Setup;
+            s.setup = Some(SetupState {
+                stage: if z.side == Side::French {
+                    SetupStage::FrenchUnits
+                } else {
+                    SetupStage::AlliedUnits
+                },
+                units: self.setup_order(s, z.side, |u| !self.has(s, u, flag::OFFMAP)),
+                facing_for: None,
+                commanders: Vec::new(),
+                formations: Vec::new(),
+                abattis: None,
+            });
+        }
+    }
+
+    /// A commander entering with the columns (17) joins the first unit of his side to enter.
+    pub fn place_entering_commanders(&self, s: &mut State, side: Side, hex: HexId) {
+        for &c in &self.sc.entering_commanders {
+            let cs = &s.commanders[usize::from(c)];
+            if self.sc.commanders[usize::from(c)].side == side
+                && cs.hex.is_none()
+                && cs.aides == 0
+                && cs.army == self.sc.commanders[usize::from(c)].army
+            {
+                s.commanders[usize::from(c)].hex = Some(hex);
+            }
+        }
     }
 
     /// Begin a column's march or deployment.
@@ -516,6 +640,7 @@ impl Saxe {
             {
                 s.commanders[usize::from(c)].hex = Some(entry);
             }
+            self.place_entering_commanders(s, side, entry);
             ev.push(Event::rule(
                 "14.1",
                 format!("{} enters the map at {entry} ({cost} MP)", self.uname(u)),

@@ -176,6 +176,40 @@ impl Edition {
     pub fn demoralised_stay_disorganised(self) -> bool {
         matches!(self, Edition::FontenoyLauffeld)
     }
+    /// 11.1: the losses of a stack go top, second, top (Hastenbeck) or to the top unit until it
+    /// is eliminated (F/L: "la unidad de arriba toma las pérdidas en primer lugar").
+    pub fn losses_alternate(self) -> bool {
+        matches!(self, Edition::Hastenbeck)
+    }
+    /// 10.3: F/L cavalry attacking disorganised normal infantry has +1 instead of −1 ("sin
+    /// embargo"); Hastenbeck applies both lines (cumulative).
+    pub fn cavalry_vs_disorganised_replaces(self) -> bool {
+        matches!(self, Edition::FontenoyLauffeld)
+    }
+    /// 7.1: no move from an enemy ZoC into another, except an advance after combat (Hastenbeck
+    /// 7.1); F/L 7.1 has no exception.
+    pub fn advance_zoc_to_zoc(self) -> bool {
+        matches!(self, Edition::Hastenbeck)
+    }
+    /// 9.6: an F/L redoubt fires through its four front hexes; a Hastenbeck redoubt through its
+    /// two forward hexes (9.1 note).
+    pub fn redoubt_fires_four_hexes(self) -> bool {
+        matches!(self, Edition::FontenoyLauffeld)
+    }
+    /// 14.4 "Unit in column" (Hastenbeck, marked new): an independent unit may march in column.
+    pub fn independent_columns(self) -> bool {
+        matches!(self, Edition::Hastenbeck)
+    }
+    /// 4.B1 steps 4–5, "en este estricto orden": in F/L the formation commander moves before the
+    /// unit action; in Hastenbeck in the order the player likes.
+    pub fn officer_moves_first(self) -> bool {
+        matches!(self, Edition::FontenoyLauffeld)
+    }
+    /// 11.5: a lone gun is destroyed when an enemy unit enters its hex (Hastenbeck, marked new) or
+    /// when it is attacked (F/L): in F/L its hex is closed to movement and open to attack.
+    pub fn lone_guns_destroyed_by_attack(self) -> bool {
+        matches!(self, Edition::FontenoyLauffeld)
+    }
     /// 3.1: F/L stacks at most two counters, a gun counting as one, and only one unit with a gun
     /// in a town, rough terrain or with a routed unit; Hastenbeck allows two units plus one gun,
     /// and one infantry (grenadiers excepted) with a gun in a village or redoubt.
@@ -211,7 +245,12 @@ pub struct ScenarioInfo {
 }
 
 /// Options of the Lauffeld scenarios (17.2 options 1, 2 and 5).
-const LAUFFELD_OPTIONS: [&str; 3] = ["fortify-lauffeld", "fortify-both", "austrians-fight"];
+const LAUFFELD_OPTIONS: [&str; 4] = [
+    "fortify-lauffeld",
+    "fortify-both",
+    "austrians-fight",
+    "strict-activation",
+];
 
 /// Scenarios built in.
 pub fn catalogue() -> Vec<ScenarioInfo> {
@@ -240,21 +279,21 @@ pub fn catalogue() -> Vec<ScenarioInfo> {
         s(
             "fontenoy",
             "Fontenoy 1745 — historical scenario (16.1)",
-            &[],
+            &["strict-activation"],
             "fontenoy",
             "scenario.toml",
         ),
         s(
             "fontenoy-surprise",
             "Fontenoy 1745 — Saxe caught off guard (17.1 option 1)",
-            &[],
+            &["strict-activation"],
             "fontenoy",
             "alt1.toml",
         ),
         s(
             "fontenoy-free",
             "Fontenoy 1745 — the French deploy as they see fit (17.1 option 2)",
-            &[],
+            &["strict-activation"],
             "fontenoy",
             "alt2.toml",
         ),
@@ -275,7 +314,7 @@ pub fn catalogue() -> Vec<ScenarioInfo> {
         s(
             "lauffeld-both-arrive",
             "Lauffeld 1747 — both armies arrive (17.2 options 3 and 4)",
-            &["austrians-fight"],
+            &["austrians-fight", "strict-activation"],
             "lauffeld",
             "alt34.toml",
         ),
@@ -298,6 +337,18 @@ fn builtin(battle: &str, file: &str) -> Option<&'static str> {
         "hastenbeck" / "tables.toml",
         "hastenbeck" / "scenario.toml",
         "hastenbeck" / "free.toml",
+        "fontenoy" / "map.toml",
+        "fontenoy" / "oob.toml",
+        "fontenoy" / "tables.toml",
+        "fontenoy" / "scenario.toml",
+        "fontenoy" / "alt1.toml",
+        "fontenoy" / "alt2.toml",
+        "lauffeld" / "map.toml",
+        "lauffeld" / "oob.toml",
+        "lauffeld" / "tables.toml",
+        "lauffeld" / "scenario.toml",
+        "lauffeld" / "alt3.toml",
+        "lauffeld" / "alt34.toml",
     )
 }
 
@@ -398,6 +449,7 @@ impl Saxe {
                 "fortify-lauffeld" => opts.fortify_lauffeld = true,
                 "fortify-both" => opts.fortify_both = true,
                 "austrians-fight" => opts.austrians_fight = true,
+                "strict-activation" => opts.strict_activation = true,
                 other => {
                     return Err(vec![format!(
                         "unknown option {other:?} for {scenario} (known: {})",
@@ -440,7 +492,11 @@ impl Saxe {
         );
         let _ = writeln!(
             out,
-            "Formation demoralisation (13.1: 1/3 of initial steps incl. guns, not redoubts, rounded up):"
+            "Formation demoralisation (13.1: 1/3 of initial steps incl. guns, not redoubts, {}):",
+            match self.edition {
+                Edition::Hastenbeck => "rounded up",
+                Edition::FontenoyLauffeld => "rounded to the nearest",
+            }
         );
         for (name, steps, computed, printed) in sc.demoralisation_check() {
             let mark = if computed == printed { "ok" } else { "DIFFERS" };

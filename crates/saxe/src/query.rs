@@ -127,6 +127,25 @@ impl Saxe {
         !self.edition.artillery_stays_in_battery() && self.has(s, u, flag::MOVED_PREV)
     }
 
+    /// Whether a unit is light now (1.3): light infantry and cavalry; F/L 1.3.1: Grassin's
+    /// arquebusiers are light in rough terrain, an abattis or woods and normal infantry elsewhere.
+    pub fn light(&self, s: &State, u: UnitIx) -> bool {
+        match s.units[usize::from(u)].hex {
+            Some(h) => self.light_in(s, u, h),
+            None => self.sc.units[usize::from(u)].kind.is_light(),
+        }
+    }
+
+    /// Whether a unit would be light in hex `h` (1.3, F/L 1.3.1).
+    pub fn light_in(&self, s: &State, u: UnitIx, h: HexId) -> bool {
+        let d = &self.sc.units[usize::from(u)];
+        if d.grassin {
+            return matches!(self.sc.map.terrain(h), Terrain::Rough | Terrain::Woods)
+                || s.abattis.contains(&h);
+        }
+        d.kind.is_light()
+    }
+
     /// Whether a unit has a flag.
     pub fn has(&self, s: &State, u: UnitIx, f: u32) -> bool {
         s.units[usize::from(u)].has(f)
@@ -155,7 +174,7 @@ impl Saxe {
             return 0;
         }
         let k = self.kind(u);
-        if k.is_light() {
+        if self.light(s, u) {
             return 0b11_1111;
         }
         let bit = |d: Dir| 1u8 << d.index();
@@ -623,11 +642,18 @@ impl Saxe {
     /// order 9, renumbered later) or on top (F/L: the units there go down one place).
     pub fn arrival_order(&self, s: &mut State, h: HexId) -> u8 {
         if self.edition.arriving_unit_on_top() {
+            // 3.5.3: a gun stays on top of everything.
+            let mut guns = false;
             for u in self.units_at(s, h) {
                 let o = &mut s.units[usize::from(u)].order;
-                *o = o.saturating_add(2);
+                if self.kind(u).is_guns() {
+                    *o = 0;
+                    guns = true;
+                } else {
+                    *o = o.saturating_add(3);
+                }
             }
-            0
+            u8::from(guns)
         } else {
             9
         }
@@ -656,7 +682,7 @@ impl Saxe {
             let us = &s.units[usize::from(u)];
             // Guns may face their own way (8.8 turns a gun alone); 3.1's common facing binds
             // infantry and cavalry. Light units have only front hexes (2.1).
-            if !us.has(flag::ROUTED) && !k.is_guns() && !k.is_light() {
+            if !us.has(flag::ROUTED) && !k.is_guns() && !self.light_in(s, u, h) {
                 if let Some(f) = facing
                     && f != us.facing
                 {
@@ -674,10 +700,11 @@ impl Saxe {
             let routed = units
                 .iter()
                 .any(|&u| s.units[usize::from(u)].has(flag::ROUTED));
-            let town = self.sc.map.terrain(h) == Terrain::Town;
+            let t = self.sc.map.terrain(h);
+            let town = t.is_town() || self.sc.tables.terrain(t).restricted_stacking;
             return inf + cav + guns <= 2 && !((town || routed) && inf + cav > 1);
         }
-        let village = self.sc.map.terrain(h) == Terrain::Town;
+        let village = self.sc.map.terrain(h).is_town();
         if (village || redoubt) && guns > 0 && inf > 1 && !all_gren {
             return false;
         }

@@ -117,7 +117,15 @@ pub enum Terrain {
     Woods,
     /// Town.
     Town,
+    /// A fortified village (F/L 10.1 note: Fontenoy, Antoing): a town for every rule, with its
+    /// own row in the terrain table.
+    FortifiedVillage,
+    /// Rough terrain ("terreno abrupto", F/L 1.3.1, 3.1).
+    Rough,
 }
+
+/// Number of terrains.
+pub const TERRAINS: usize = 6;
 
 impl Terrain {
     fn parse(s: &str) -> Option<Terrain> {
@@ -126,6 +134,8 @@ impl Terrain {
             "marsh" => Terrain::Marsh,
             "woods" => Terrain::Woods,
             "town" => Terrain::Town,
+            "fortified_village" => Terrain::FortifiedVillage,
+            "rough" => Terrain::Rough,
             _ => return None,
         })
     }
@@ -135,7 +145,13 @@ impl Terrain {
             Terrain::Marsh => 1,
             Terrain::Woods => 2,
             Terrain::Town => 3,
+            Terrain::FortifiedVillage => 4,
+            Terrain::Rough => 5,
         }
+    }
+    /// A town or village of either kind (3.1, 7.1, 10.3).
+    pub fn is_town(self) -> bool {
+        matches!(self, Terrain::Town | Terrain::FortifiedVillage)
     }
 }
 
@@ -256,6 +272,30 @@ pub enum HouseholdRule {
     /// 16.2: the King may command the Household as a formation (CR 2); it may be activated only
     /// once two French formations are demoralised or when it is attacked.
     Lauffeld,
+}
+
+/// Formations entering in march column (Fontenoy/Lauffeld 17.1, 17.2; rule 14).
+#[derive(Clone, Debug)]
+pub struct ColumnEntry {
+    /// Side.
+    pub side: Side,
+    /// Formations.
+    pub formations: Vec<FormationIx>,
+    /// Turn of entry (the formations may enter from then on).
+    pub turn: u8,
+    /// Entry hexes.
+    pub hexes: Vec<HexId>,
+}
+
+/// A side deploying freely inside a zone (Fontenoy 17.1 option 2).
+#[derive(Clone, Copy, Debug)]
+pub struct ZoneSetup {
+    /// Side.
+    pub side: Side,
+    /// Rows allowed (inclusive).
+    pub rows: (u8, u8),
+    /// Columns allowed (inclusive).
+    pub cols: (u8, u8),
 }
 
 /// A unit arriving as a reinforcement (Fontenoy/Lauffeld 8.8).
@@ -517,7 +557,7 @@ pub struct Tables {
     /// Raw file (costs and modifiers).
     pub raw: TablesFile,
     /// Terrain rows by [`Terrain`] index.
-    terrain: [TerrainRule; 4],
+    terrain: [TerrainRule; TERRAINS],
     /// CRT rows min..=max: (attacker, defender).
     pub crt: Vec<(i8, Outcome, Outcome)>,
     /// Artillery rows.
@@ -543,6 +583,12 @@ pub struct TerrainRule {
     pub blocks_los: bool,
     /// Town flank rule.
     pub flanks_front: bool,
+    /// F/L 3.1: only one unit with a gun may stack here.
+    pub restricted_stacking: bool,
+    /// 10.1 note: cavalry may never attack this hex.
+    pub no_cavalry_attack: bool,
+    /// The table has a row for this terrain.
+    pub present: bool,
 }
 
 impl Tables {
@@ -670,6 +716,12 @@ pub struct Scenario {
     pub auto_activations: Vec<(u8, Side, u8)>,
     /// Reinforcements (8.8).
     pub reinforcements: Vec<Reinforcement>,
+    /// Formations entering in march column (17).
+    pub column_entries: Vec<ColumnEntry>,
+    /// Commanders entering with the columns (placed with the first unit of their side to enter).
+    pub entering_commanders: Vec<CommanderIx>,
+    /// A side's free deployment in a zone (17.1 option 2).
+    pub zone: Option<ZoneSetup>,
     /// The Household special rule.
     pub household: Option<HouseholdRule>,
     /// Demoralised formations that demoralise the army (16.1.4).
@@ -816,6 +868,12 @@ impl Scenario {
                 errs.push(format!("{ctx}: unknown terrain {:?}", g.terrain));
                 continue;
             };
+            if !tf.terrain.iter().any(|r| r.name == g.terrain) {
+                errs.push(format!(
+                    "{ctx}: terrain {:?} has no row in tables.toml",
+                    g.terrain
+                ));
+            }
             for id in &g.ids {
                 if let Some(h) = parse_hex(id, &ctx, &mut errs, &map)
                     && let Some(ix) = map.index(h)
@@ -1091,8 +1149,11 @@ impl Scenario {
             blocks_zoc: false,
             blocks_los: false,
             flanks_front: false,
-        }; 4];
-        let mut seen = [false; 4];
+            restricted_stacking: false,
+            no_cavalry_attack: false,
+            present: false,
+        }; TERRAINS];
+        let mut seen = [false; TERRAINS];
         for r in &tf.terrain {
             let ctx = format!("tables.toml [[terrain]] {}", r.name);
             mark(&r.prov, &ctx, &mut prov);
@@ -1115,10 +1176,13 @@ impl Scenario {
                 blocks_zoc: r.blocks_zoc,
                 blocks_los: r.blocks_los,
                 flanks_front: r.town_flanks_are_front,
+                restricted_stacking: r.restricted_stacking,
+                no_cavalry_attack: r.cavalry_may_not_attack,
+                present: true,
             };
             seen[t.ix()] = true;
         }
-        if seen.iter().any(|s| !s) {
+        if seen[..4].iter().any(|s| !s) {
             errs.push("tables.toml: every terrain (clear, marsh, woods, town) needs a row".into());
         }
         for (p, w) in [
@@ -1289,6 +1353,58 @@ impl Scenario {
                 hexes,
             });
         }
+        let mut column_entries = Vec::new();
+        let mut entering_commanders = Vec::new();
+        for (i, c) in sf.column_entries.iter().enumerate() {
+            let ctx = format!("scenario [[column_entries]] #{}", i + 1);
+            mark(&c.prov, &ctx, &mut prov);
+            let side = side_of(&c.side, &ctx, &mut errs);
+            let hexes: Vec<HexId> = c
+                .hexes
+                .iter()
+                .filter_map(|h| parse_hex(h, &ctx, &mut errs, &map))
+                .collect();
+            if hexes.is_empty() {
+                errs.push(format!("{ctx}: no entry hex"));
+            }
+            let mut fs = Vec::new();
+            for f in &c.formations {
+                match form_ix.get(f) {
+                    Some(&fi) => fs.push(fi),
+                    None => errs.push(format!("{ctx}: formation {f:?} not in oob.toml")),
+                }
+            }
+            for u in &c.units {
+                match unit_ix.get(u) {
+                    Some(&ui) => reinforcements.push(Reinforcement {
+                        unit: ui,
+                        turn: c.turn,
+                        hexes: hexes.clone(),
+                    }),
+                    None => errs.push(format!("{ctx}: unit {u:?} not in oob.toml")),
+                }
+            }
+            for k in &c.commanders {
+                match cmd_ix.get(k) {
+                    Some(&ci) => entering_commanders.push(ci),
+                    None => errs.push(format!("{ctx}: commander {k:?} not in oob.toml")),
+                }
+            }
+            column_entries.push(ColumnEntry {
+                side,
+                formations: fs,
+                turn: c.turn,
+                hexes,
+            });
+        }
+        let zone = sf.zone_setup.as_ref().map(|z| {
+            mark(&z.prov, "scenario [zone_setup]", &mut prov);
+            ZoneSetup {
+                side: side_of(&z.side, "scenario [zone_setup]", &mut errs),
+                rows: (z.rows.min, z.rows.max),
+                cols: (z.cols.min, z.cols.max),
+            }
+        });
         let household = match &sf.special {
             Some(sp) => {
                 mark(&sp.prov, "scenario [special]", &mut prov);
@@ -1391,14 +1507,22 @@ impl Scenario {
                 column_min_distance: f.column_min_distance,
             }
         });
-        if free.is_none() && setup.len() + reinforcements.len() != units.len() {
+        let arrives = |i: usize| {
+            reinforcements.iter().any(|r| usize::from(r.unit) == i)
+                || column_entries.iter().any(|c| {
+                    units[i]
+                        .formation
+                        .is_some_and(|f| c.formations.contains(&f))
+                })
+        };
+        let missing_n = (0..units.len())
+            .filter(|&i| !placed.contains(&(i as UnitIx)) && !arrives(i))
+            .count();
+        if free.is_none() && missing_n > 0 {
             let missing: Vec<&str> = units
                 .iter()
                 .enumerate()
-                .filter(|(i, _)| {
-                    !placed.contains(&(*i as UnitIx))
-                        && !reinforcements.iter().any(|r| usize::from(r.unit) == *i)
-                })
+                .filter(|(i, _)| !placed.contains(&(*i as UnitIx)) && !arrives(*i))
                 .map(|(_, u)| u.id.as_str())
                 .collect();
             errs.push(format!(
@@ -1420,6 +1544,9 @@ impl Scenario {
                 activation_by_nationality,
                 auto_activations,
                 reinforcements,
+                column_entries,
+                entering_commanders,
+                zone,
                 household,
                 army_demoralisation: [sf.army_demoralisation.french, sf.army_demoralisation.allies],
                 objectives,

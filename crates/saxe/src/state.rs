@@ -415,6 +415,10 @@ pub struct Options {
     /// Lauffeld 17.2 option 5: the Austrian formations activate on 3 or less.
     #[serde(default)]
     pub austrians_fight: bool,
+    /// F/L 5.1 read literally: the die must be less than the activation value ("menor que"); by
+    /// default the scenario sheets' "4 or fewer" (die ≤ value) applies.
+    #[serde(default)]
+    pub strict_activation: bool,
 }
 
 /// The whole state.

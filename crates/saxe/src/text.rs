@@ -503,7 +503,8 @@ impl Saxe {
                         Terrain::Clear => if map.level(h) > 0 { " ^ " } else { " . " }.to_string(),
                         Terrain::Marsh => " ~ ".into(),
                         Terrain::Woods => " # ".into(),
-                        Terrain::Town => " T ".into(),
+                        Terrain::Town | Terrain::FortifiedVillage => " T ".into(),
+                        Terrain::Rough => " % ".into(),
                     }
                 };
                 out.push_str(&cell);

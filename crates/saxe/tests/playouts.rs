@@ -126,8 +126,10 @@ fn check_views(r: &Saxe, s: &State) {
                     "view of {side:?} leaks {} in {h}",
                     d.id
                 );
+                // Whole names only ("Foot Guards" is not "Dutch Foot Guards").
                 assert!(
-                    !board.contains(&format!("{} [", d.name)),
+                    !board.contains(&format!(": {} [", d.name))
+                        && !board.contains(&format!("/ {} [", d.name)),
                     "board of {side:?} leaks {} in {h}",
                     d.name
                 );
@@ -216,5 +218,54 @@ fn random_playouts_free_setup_16_2() {
     assert!(
         columns > 0,
         "no French formation ever chose the march column"
+    );
+}
+
+/// The Fontenoy/Lauffeld edition: every scenario and every option combination the book allows
+/// (17.2: options 1 or 2 with 3 and 5, not with 4) keeps every invariant.
+#[test]
+fn random_playouts_of_fontenoy_and_lauffeld() {
+    let cases: &[(&str, &[&str])] = &[
+        ("fontenoy", &[]),
+        ("fontenoy", &["strict-activation"]),
+        ("fontenoy-surprise", &[]),
+        ("fontenoy-free", &[]),
+        ("lauffeld", &[]),
+        ("lauffeld", &["fortify-lauffeld"]),
+        ("lauffeld", &["fortify-both", "austrians-fight"]),
+        (
+            "lauffeld-french-arrive",
+            &["fortify-lauffeld", "austrians-fight"],
+        ),
+        ("lauffeld-french-arrive", &["fortify-both"]),
+        ("lauffeld-both-arrive", &["austrians-fight"]),
+    ];
+    for (i, (id, opts)) in cases.iter().enumerate() {
+        let r = scenario(id, opts);
+        for seed in 0..6u64 {
+            let seed = 5000 + 100 * i as u64 + seed;
+            playout(&r, seed, seed.is_multiple_of(3));
+        }
+    }
+}
+
+#[test]
+fn lauffeld_options_4_and_1_or_2_exclude_each_other() {
+    for bad in [
+        ("lauffeld-both-arrive", "fortify-lauffeld"),
+        ("lauffeld-both-arrive", "fortify-both"),
+    ] {
+        assert!(
+            Saxe::load(bad.0, &[bad.1.to_string()], None).is_err(),
+            "{bad:?}"
+        );
+    }
+    assert!(
+        Saxe::load(
+            "lauffeld",
+            &["fortify-lauffeld".to_string(), "fortify-both".to_string()],
+            None
+        )
+        .is_err()
     );
 }
