@@ -354,6 +354,9 @@ pub struct SpecialEntry {
     /// The Household rule: "fontenoy" (16.1) or "lauffeld" (16.2).
     #[serde(default)]
     pub household: Option<String>,
+    /// Lauffeld 16.2: the King's command radius when he commands the Household as a formation.
+    #[serde(default)]
+    pub king_command_radius: Option<u8>,
     /// Provenance.
     #[serde(flatten)]
     pub prov: Provenance,

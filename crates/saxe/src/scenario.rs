@@ -232,6 +232,8 @@ pub struct FormationDef {
     pub nationality: Option<Nationality>,
     /// The King's Household (every unit of it is marked `household`).
     pub household: bool,
+    /// No formation morale (Lauffeld 16.2: the Household's independent units under the King).
+    pub no_morale: bool,
 }
 
 /// Nationalities of the Fontenoy/Lauffeld activation tables (16.1, 16.2).
@@ -1021,6 +1023,7 @@ impl Scenario {
                 demoralisation: f.demoralisation,
                 initial_steps: 0,
                 household: false,
+                no_morale: false,
                 nationality: f.nationality.as_deref().and_then(|n| {
                     let v = Nationality::parse(n);
                     if v.is_none() {
@@ -1422,6 +1425,37 @@ impl Scenario {
             }
             None => None,
         };
+        // Lauffeld 16.2: "The King can command the independent units of his house as if they were
+        // a formation … his CR is 2": they form a formation under the King, with no formation
+        // morale (13.2), whose units may still be activated one by one.
+        if household == Some(HouseholdRule::Lauffeld)
+            && let Some(k) = commanders.iter().position(|c| c.king)
+        {
+            let members: Vec<usize> = (0..units.len())
+                .filter(|&i| units[i].household && units[i].formation.is_none())
+                .collect();
+            if !members.is_empty() {
+                let fi = formations.len() as FormationIx;
+                for &i in &members {
+                    units[i].formation = Some(fi);
+                }
+                commanders[k].formation = Some(fi);
+                if let Some(r) = sf.special.as_ref().and_then(|sp| sp.king_command_radius) {
+                    commanders[k].radius = r;
+                }
+                formations.push(FormationDef {
+                    id: "maison-du-roi".into(),
+                    name: "Maison du Roi (the King)".into(),
+                    side: Side::French,
+                    commander: k as CommanderIx,
+                    demoralisation: 0,
+                    initial_steps: members.iter().map(|&i| u32::from(units[i].steps)).sum(),
+                    nationality: Some(Nationality::French),
+                    household: true,
+                    no_morale: true,
+                });
+            }
+        }
         let mut setup = Vec::new();
         let mut placed: HashSet<UnitIx> = HashSet::new();
         for e in &sf.setup {
@@ -1571,6 +1605,7 @@ impl Scenario {
     pub fn demoralisation_check(&self) -> Vec<(String, u32, u32, u32)> {
         self.formations
             .iter()
+            .filter(|f| !f.no_morale)
             .map(|f| {
                 (
                     f.name.clone(),

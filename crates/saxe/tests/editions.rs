@@ -1729,3 +1729,56 @@ fn r16_1_fontenoy_loads_under_fl_starts_on_turn_4_with_two_allied_automatic_acti
     // Victory: the French hold Fontenoy at the start, nobody demoralised.
     assert_eq!(r.standing(&s), (None, "Forfeited game"));
 }
+
+/// Lauffeld 16.2: the Household stands under the King as a formation ("maison-du-roi", CR 2, no
+/// formation morale); it is held back until two French formations are demoralised, then it may
+/// act as a formation or unit by unit. Turn 1 gives the French two automatic activations.
+#[test]
+fn r16_2_lauffeld_household_under_the_king_and_first_turn_activations() {
+    let r = Saxe::load("lauffeld", &[], None).expect("built-in Lauffeld");
+    assert_eq!(r.edition, saxe::Edition::FontenoyLauffeld);
+    let f =
+        r.sc.formations
+            .iter()
+            .position(|f| f.id == "maison-du-roi")
+            .expect("the Household formation") as u8;
+    let king = r.sc.formations[usize::from(f)].commander;
+    assert!(r.sc.commanders[usize::from(king)].king);
+    assert_eq!(
+        r.sc.commanders[usize::from(king)].radius,
+        2,
+        "16.2: his CR is 2"
+    );
+    assert!(r.household_independent(f), "13.2: no formation morale");
+    let mut ev = Vec::new();
+    let mut s = engine::Ruleset::start(&r, 3, &mut ev);
+    assert_eq!(s.turn, 1);
+    assert_eq!(s.active, Side::French);
+    assert_eq!(
+        r.autos_left(&s, Side::French),
+        2,
+        "16.2: two automatic activations"
+    );
+    let l = ids(&r, &s);
+    assert!(
+        !l.iter().any(|i| i.contains("maison-du-roi")),
+        "held back at the start: {l:?}"
+    );
+    // Two French formations demoralised: the Household may act, as a formation or alone.
+    let mut n = 0;
+    for (i, fd) in r.sc.formations.iter().enumerate() {
+        if fd.side == Side::French && !fd.household && n < 2 {
+            s.formations[i].demoralised = true;
+            n += 1;
+        }
+    }
+    let l = ids(&r, &s);
+    assert!(l.contains(&"activate:maison-du-roi".to_string()), "{l:?}");
+    let gardes = r.sc.units[usize::from(unit(&r, "gardes-francaises"))]
+        .id
+        .clone();
+    assert!(
+        l.contains(&format!("activate-independent:{gardes}")),
+        "a Household unit alone: {l:?}"
+    );
+}
