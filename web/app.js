@@ -489,7 +489,10 @@
       if (t === 'woods' || t === 'marsh') {
         L.terrain.append(svg('polygon', { points: pts, fill: `url(#pat-${t})`, 'pointer-events': 'none' }));
       }
-      if (t === 'town') {
+      if (t === 'fortifiedvillage') {
+        L.terrain.append(svg('polygon', { points: pointsAttr(corners(h.x, h.y, 0.8)), class: 'fort-ring' }));
+      }
+      if (t === 'town' || t === 'fortifiedvillage') {
         L.terrain.append(
           svg('rect', { x: h.x - 0.32, y: h.y - 0.15, width: 0.22, height: 0.18, class: 'house' }),
           svg('rect', { x: h.x + 0.05, y: h.y - 0.3, width: 0.25, height: 0.2, class: 'house' }),
