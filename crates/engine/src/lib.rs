@@ -172,6 +172,61 @@ pub trait Ruleset {
     }
 }
 
+/// What agents (`crates/ai`) may ask a ruleset beyond its rules. Every hook has a default, so a
+/// ruleset opts in with an empty `impl AgentHooks for MyRules {}` and gets a legal, if aimless,
+/// agent; the ruleset that knows its game overrides them (the French series does in
+/// `saxe::ai_support`). A separate trait so that a ruleset's agent support lives in its own file.
+pub trait AgentHooks: Ruleset {
+    /// How good the state is for `seat`, from 0 (lost) to 1 (won); a draw is 0.5. Agents use it at
+    /// the leaves of a search. Default: the outcome once over, otherwise 0.5.
+    fn evaluate(&self, state: &Self::State, seat: Seat) -> f64 {
+        match self.outcome(state) {
+            Some(Outcome {
+                winner: Some(w), ..
+            }) => {
+                if w == seat {
+                    1.0
+                } else {
+                    0.0
+                }
+            }
+            _ => 0.5,
+        }
+    }
+
+    /// A rule-aware score for each of `actions` (the legal actions, in order): higher is better for
+    /// the decider. The heuristic agent plays the best; search tries the best first. Default: all 0.
+    fn action_scores(&self, _state: &Self::State, actions: &[Self::Action]) -> Vec<f64> {
+        vec![0.0; actions.len()]
+    }
+
+    /// A copy of the state as `seat` could imagine it: what the rules hide from that seat (hidden
+    /// stacks, future dice) replaced by a guess drawn from `seed`, consistent with what the seat
+    /// sees. Search plays on such copies so that it never reads what it may not know. Default: a
+    /// clone (right only for a ruleset without hidden information or dice in its state).
+    fn determinize(&self, state: &Self::State, _seat: Seat, _seed: u64) -> Self::State {
+        state.clone()
+    }
+
+    /// Whether the decision now is worth a search (a plan, an attack) rather than a detail the
+    /// heuristic can settle (one hex of a move already chosen). Default: whenever there is a choice.
+    fn worth_searching(&self, _state: &Self::State, actions: &[Self::Action]) -> bool {
+        actions.len() > 1
+    }
+
+    /// A number that grows as the game advances in big steps (half-turns): a search looks ahead
+    /// until it changes. Default: 0 (searches then run to their action limit).
+    fn progress(&self, _state: &Self::State) -> u32 {
+        0
+    }
+
+    /// What an action intends, in a short line a player can read ("Broglie: moves the line of Du Roi
+    /// (4 units) toward Hastenbeck"), or `None` for a detail. Default: none.
+    fn intent(&self, _state: &Self::State, _action: &Self::Action) -> Option<String> {
+        None
+    }
+}
+
 /// Object-safe face of a game in progress: any ruleset through JSON and text ids.
 pub trait DynGame: Send {
     /// Ruleset id.
@@ -216,6 +271,48 @@ pub trait DynGame: Send {
     fn boxed_clone(&self) -> Box<dyn DynGame>;
     /// Approximate size of the state in memory, in bytes (heap included).
     fn state_bytes(&self) -> usize;
+    /// [`AgentHooks::evaluate`]: how good the state is for `seat`, 0 to 1.
+    fn evaluate(&self, seat: Seat) -> f64;
+    /// [`AgentHooks::action_scores`] for the legal actions, in the order of `legal`.
+    fn action_scores(&self) -> Vec<f64>;
+    /// [`AgentHooks::determinize`]: a copy of the game as `seat` could imagine it.
+    fn determinized(&self, seat: Seat, seed: u64) -> Box<dyn DynGame>;
+    /// [`AgentHooks::worth_searching`] now.
+    fn worth_searching(&self) -> bool;
+    /// [`AgentHooks::progress`] now.
+    fn progress(&self) -> u32;
+    /// [`AgentHooks::intent`] of the `i`-th legal action.
+    fn intent(&self, i: usize) -> Option<String>;
+    /// Apply the `i`-th legal action without rendering its events (for search).
+    fn apply_index_quiet(&mut self, i: usize) -> Result<(), ApplyError>;
+    /// Id and label of the `i`-th legal action.
+    fn action_info(&self, i: usize) -> Option<ActionInfo>;
+    /// Apply the legal action with the best [`AgentHooks::action_scores`] (ties broken by `salt`),
+    /// without rendering events; its index. One pass over the legal actions: a search's playouts.
+    fn apply_best(&mut self, salt: u64) -> Result<usize, ApplyError>;
+}
+
+/// The index of the best score, ties broken by `salt` (agents).
+pub fn best_index(scores: &[f64], salt: u64) -> usize {
+    let mut best = 0;
+    let mut best_v = f64::NEG_INFINITY;
+    for (i, v) in scores.iter().enumerate() {
+        let v = v + tie_jitter(salt, i);
+        if v > best_v {
+            best_v = v;
+            best = i;
+        }
+    }
+    best
+}
+
+/// A tiny deterministic jitter in [0, 1e-6) to break ties between equal scores (agents).
+pub fn tie_jitter(salt: u64, i: usize) -> f64 {
+    let mut x = salt ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    (x >> 11) as f64 / (1u64 << 53) as f64 * 1e-6
 }
 
 /// A [`Ruleset`] together with its state.
@@ -237,7 +334,7 @@ impl<R: Ruleset> Game<R> {
 
 impl<R> DynGame for Game<R>
 where
-    R: Ruleset + Send + Clone + 'static,
+    R: Ruleset + AgentHooks + Send + Clone + 'static,
     R::State: Send,
 {
     fn load_state(&mut self, v: serde_json::Value) -> Result<(), String> {
@@ -334,6 +431,74 @@ where
             return 0;
         }
         self.rules.legal_actions(&self.state).len()
+    }
+    fn evaluate(&self, seat: Seat) -> f64 {
+        self.rules.evaluate(&self.state, seat)
+    }
+    fn action_scores(&self) -> Vec<f64> {
+        if self.decider().is_none() {
+            return Vec::new();
+        }
+        let legal = self.rules.legal_actions(&self.state);
+        self.rules.action_scores(&self.state, &legal)
+    }
+    fn determinized(&self, seat: Seat, seed: u64) -> Box<dyn DynGame> {
+        Box::new(Game {
+            rules: self.rules.clone(),
+            state: self.rules.determinize(&self.state, seat, seed),
+        })
+    }
+    fn worth_searching(&self) -> bool {
+        if self.decider().is_none() {
+            return false;
+        }
+        let legal = self.rules.legal_actions(&self.state);
+        self.rules.worth_searching(&self.state, &legal)
+    }
+    fn progress(&self) -> u32 {
+        self.rules.progress(&self.state)
+    }
+    fn intent(&self, i: usize) -> Option<String> {
+        let legal = self.rules.legal_actions(&self.state);
+        legal.get(i).and_then(|a| self.rules.intent(&self.state, a))
+    }
+    fn apply_index_quiet(&mut self, i: usize) -> Result<(), ApplyError> {
+        if self.decider().is_none() {
+            return Err(ApplyError::GameOver);
+        }
+        let legal = self.rules.legal_actions(&self.state);
+        let a = legal
+            .get(i)
+            .ok_or_else(|| ApplyError::Illegal(format!("#{i}")))?;
+        let mut ev = Vec::new();
+        self.rules.apply_legal(&mut self.state, a, &mut ev);
+        Ok(())
+    }
+    fn apply_best(&mut self, salt: u64) -> Result<usize, ApplyError> {
+        if self.decider().is_none() {
+            return Err(ApplyError::GameOver);
+        }
+        let legal = self.rules.legal_actions(&self.state);
+        if legal.is_empty() {
+            return Err(ApplyError::Internal(
+                "a decider without legal actions".into(),
+            ));
+        }
+        let scores = self.rules.action_scores(&self.state, &legal);
+        let best = best_index(&scores, salt);
+        let mut ev = Vec::new();
+        self.rules
+            .apply_legal(&mut self.state, &legal[best], &mut ev);
+        Ok(best)
+    }
+    fn action_info(&self, i: usize) -> Option<ActionInfo> {
+        self.decider()?;
+        let legal = self.rules.legal_actions(&self.state);
+        legal.get(i).map(|a| ActionInfo {
+            id: self.rules.action_id(a),
+            label: self.rules.action_label(&self.state, a),
+            hexes: self.rules.action_hexes(&self.state, a),
+        })
     }
     fn apply_index(&mut self, i: usize) -> Result<(String, Vec<String>), ApplyError> {
         if self.decider().is_none() {

@@ -8,6 +8,7 @@
 #![forbid(unsafe_code)]
 
 pub mod action;
+pub mod ai_support;
 mod combat;
 pub mod data;
 mod decide;
