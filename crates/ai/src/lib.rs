@@ -1,15 +1,52 @@
-//! Agents that play any ruleset through the object-safe [`engine::DynGame`] adapter.
+//! Agents that play any ruleset through the object-safe [`engine::DynGame`] adapter:
+//!
+//! - [`RandomAgent`]: uniform over the legal actions (the baseline);
+//! - [`HeuristicAgent`]: the best action by the ruleset's rule-aware scores
+//!   ([`engine::AgentHooks::action_scores`]);
+//! - [`SearchAgent`]: Monte Carlo search over determinised copies of the game (information-set
+//!   style: hidden information and future dice are re-dealt from the agent's own view, never read),
+//!   with the heuristic as playout policy and the ruleset's evaluation at the horizon.
+//!
+//! Every agent is deterministic given its seed. See `docs/ai.md`.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
-use engine::{Dice, DynGame};
+mod search;
+
+pub use search::{SearchAgent, SearchConfig};
+
+pub use engine::best_index;
+use engine::{Dice, DynGame, Seat};
+
+/// A choice and, for a major choice, a line a player can read about what it intends.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision {
+    /// Index of the chosen legal action.
+    pub index: usize,
+    /// "Broglie: attacks … — best of 4 plans, 61% expected in search", or `None` for a detail.
+    pub explanation: Option<String>,
+}
+
+impl Decision {
+    /// A choice without explanation.
+    pub fn quiet(index: usize) -> Self {
+        Self {
+            index,
+            explanation: None,
+        }
+    }
+}
 
 /// An agent picks one of the legal actions.
 pub trait Agent: Send {
     /// Name.
     fn name(&self) -> &str;
+    /// The chosen legal action with an explanation when the choice matters.
+    fn decide(&mut self, game: &dyn DynGame) -> Decision;
     /// Index of the chosen legal action.
-    fn choose(&mut self, game: &dyn DynGame) -> usize;
+    fn choose(&mut self, game: &dyn DynGame) -> usize {
+        self.decide(game).index
+    }
 }
 
 /// Uniform over the legal actions (the baseline).
@@ -30,16 +67,77 @@ impl Agent for RandomAgent {
     fn name(&self) -> &str {
         "random"
     }
-    fn choose(&mut self, game: &dyn DynGame) -> usize {
-        self.dice.below(game.legal_count())
+    fn decide(&mut self, game: &dyn DynGame) -> Decision {
+        Decision::quiet(self.dice.below(game.legal_count()))
     }
 }
 
-/// Build an agent by name.
+/// The best action by the ruleset's rule-aware scores, ties broken by its seed. Fast (one pass over
+/// the legal actions) and explains its major choices with the ruleset's
+/// [`engine::AgentHooks::intent`].
+pub struct HeuristicAgent {
+    salt: u64,
+    decisions: u64,
+}
+
+impl HeuristicAgent {
+    /// A heuristic agent; the seed only breaks ties.
+    pub fn new(seed: u64) -> Self {
+        Self {
+            salt: seed ^ 0x2545_f491_4f6c_dd1d,
+            decisions: 0,
+        }
+    }
+}
+
+impl Agent for HeuristicAgent {
+    fn name(&self) -> &str {
+        "heuristic"
+    }
+    fn decide(&mut self, game: &dyn DynGame) -> Decision {
+        self.decisions += 1;
+        let scores = game.action_scores();
+        if scores.len() <= 1 {
+            return Decision::quiet(0);
+        }
+        let salt = self
+            .salt
+            .wrapping_add(self.decisions.wrapping_mul(0x9e37_79b9));
+        let index = best_index(&scores, salt);
+        Decision {
+            index,
+            explanation: game.intent(index),
+        }
+    }
+}
+
+/// The agents [`agent`] knows.
+pub const AGENTS: [&str; 3] = ["random", "heuristic", "search"];
+
+/// Build an agent by name: `random`, `heuristic`, `search` (default budget) or `search:N` (N
+/// playouts per searched decision).
 pub fn agent(name: &str, seed: u64) -> Result<Box<dyn Agent>, String> {
     match name {
         "random" => Ok(Box::new(RandomAgent::new(seed))),
-        other => Err(format!("unknown agent {other:?} (known: random)")),
+        "heuristic" => Ok(Box::new(HeuristicAgent::new(seed))),
+        "search" => Ok(Box::new(SearchAgent::new(seed, SearchConfig::default()))),
+        other => {
+            if let Some(n) = other.strip_prefix("search:")
+                && let Ok(n) = n.parse::<u32>()
+                && n > 0
+            {
+                return Ok(Box::new(SearchAgent::new(
+                    seed,
+                    SearchConfig {
+                        iterations: n,
+                        ..SearchConfig::default()
+                    },
+                )));
+            }
+            Err(format!(
+                "unknown agent {other:?} (known: random, heuristic, search, search:N)"
+            ))
+        }
     }
 }
 
@@ -49,13 +147,26 @@ pub fn play_out(
     agents: &mut [Box<dyn Agent>; 2],
     max_actions: usize,
 ) -> Result<usize, String> {
+    play_out_explained(game, agents, max_actions, &mut |_, _| {})
+}
+
+/// [`play_out`], handing each explanation to `explained` with the seat that gave it.
+pub fn play_out_explained(
+    game: &mut dyn DynGame,
+    agents: &mut [Box<dyn Agent>; 2],
+    max_actions: usize,
+    explained: &mut dyn FnMut(Seat, &str),
+) -> Result<usize, String> {
     let mut n = 0;
     while let Some(seat) = game.decider() {
         if n >= max_actions {
             return Err(format!("no result after {max_actions} actions"));
         }
-        let i = agents[usize::from(seat.0 & 1)].choose(game);
-        game.apply_index(i).map_err(|e| e.to_string())?;
+        let d = agents[usize::from(seat.0 & 1)].decide(game);
+        if let Some(e) = &d.explanation {
+            explained(seat, e);
+        }
+        game.apply_index_quiet(d.index).map_err(|e| e.to_string())?;
         n += 1;
     }
     Ok(n)

@@ -1,0 +1,294 @@
+//! The agents from fixed positions of Hastenbeck (rule numbers in the test names), their
+//! determinism, their legality over many seeded games, and the determinisation of the search (3.6).
+use ai::{Agent, HeuristicAgent};
+use engine::{AgentHooks, DynGame, Game, Ruleset, Seat};
+use hexmap::Vertex;
+use saxe::Saxe;
+use saxe::scenario::{Side, Terrain, UnitIx};
+use saxe::state::{ActTarget, Frame, Phase, State};
+
+fn rules() -> Saxe {
+    Saxe::load("hastenbeck", &[], None).expect("built-in scenario loads")
+}
+
+fn start(r: &Saxe, seed: u64) -> State {
+    let mut ev = Vec::new();
+    r.start(seed, &mut ev)
+}
+
+fn unit(r: &Saxe, id: &str) -> UnitIx {
+    r.sc.unit_by_id(id)
+        .unwrap_or_else(|| panic!("no unit {id}"))
+}
+
+/// Let `agent` take every decision of `side` (the other side's decisions: its first legal action,
+/// usually "pass") while `until` is false; at most `limit` actions.
+fn drive(
+    r: &Saxe,
+    s: &mut State,
+    agent: &mut dyn Agent,
+    side: Side,
+    limit: usize,
+    until: impl Fn(&State) -> bool,
+) {
+    for _ in 0..limit {
+        if until(s) {
+            return;
+        }
+        let Some(d) = r.decider(s) else { return };
+        let g = Game {
+            rules: r.clone(),
+            state: s.clone(),
+        };
+        let i = if d == Seat(side.ix() as u8) {
+            agent.decide(&g).index
+        } else {
+            let ids: Vec<String> = g.legal().into_iter().map(|a| a.id).collect();
+            ids.iter().position(|x| x == "pass").unwrap_or(0)
+        };
+        let legal = r.legal_actions(s);
+        let mut ev = Vec::new();
+        r.apply_legal(s, &legal[i], &mut ev);
+    }
+}
+
+fn in_activation(s: &State) -> bool {
+    s.frames.iter().any(|f| matches!(f, Frame::Activation(_)))
+}
+
+#[test]
+fn r15_heuristic_takes_undefended_hastenbeck() {
+    // 16.1: Hastenbeck (1010, 1011) is empty at the start; Broglie's line is three hexes south.
+    let r = rules();
+    let mut s = start(&r, 3);
+    let mut ev = Vec::new();
+    r.apply_id(&mut s, "activate-auto:broglie", &mut ev)
+        .expect("auto activation");
+    let mut h = HeuristicAgent::new(1);
+    drive(&r, &mut s, &mut h, Side::French, 200, |s| !in_activation(s));
+    // It may take the rest of the turn: let the heuristic play the French until turn 2 ends.
+    drive(&r, &mut s, &mut h, Side::French, 4000, |s| s.turn >= 3);
+    assert_eq!(
+        s.control[0],
+        Side::French,
+        "Hastenbeck taken by the French (15)"
+    );
+}
+
+#[test]
+fn r6_3_heuristic_does_not_march_units_out_of_command() {
+    // The holding side (the Allies) with nothing to attack keeps every unit in command.
+    let r = rules();
+    for f in
+        r.sc.formations
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.side == Side::Allies)
+            .map(|(i, _)| i as u8)
+    {
+        let mut s = start(&r, 5);
+        s.active = Side::Allies;
+        s.second = true;
+        s.phase = Phase::ChooseActivation;
+        let members = r.formation_units(&s, f);
+        let before = r.commanded_units(&s, ActTarget::Formation(f), &members);
+        let mut ev = Vec::new();
+        r.begin_activation(&mut s, ActTarget::Formation(f), true, &mut ev);
+        r.run(&mut s, &mut ev);
+        let mut h = HeuristicAgent::new(2);
+        drive(&r, &mut s, &mut h, Side::Allies, 300, |s| !in_activation(s));
+        let after = r.commanded_units(&s, ActTarget::Formation(f), &members);
+        for u in before.into_iter().filter(|&u| !r.kind(u).is_guns()) {
+            assert!(
+                after.contains(&u),
+                "{} left the command of {} (6.3)",
+                r.sc.units[usize::from(u)].name,
+                r.sc.formations[usize::from(f)].name
+            );
+        }
+    }
+}
+
+/// An empty board in the French combat phase with one French unit facing an Allied stack in
+/// woods (10.1: not a mandatory attack).
+fn odds_position(r: &Saxe, french: &[&str], allies: &[&str]) -> State {
+    let mut s = start(r, 1);
+    for u in s.units.iter_mut() {
+        u.hex = None;
+        u.flags = 0;
+    }
+    for c in s.commanders.iter_mut() {
+        c.hex = None;
+    }
+    s.frames.clear();
+    let map = &r.sc.map;
+    let (wood, clear, dir) = map
+        .hexes()
+        .filter(|&h| map.terrain(h) == Terrain::Woods)
+        .find_map(|w| {
+            w.neighbours().find_map(|(d, c)| {
+                (map.contains(c) && map.terrain(c) == Terrain::Clear).then_some((
+                    w,
+                    c,
+                    d.opposite(),
+                ))
+            })
+        })
+        .expect("a wood with a clear neighbour");
+    let facing = Vertex::ALL
+        .into_iter()
+        .find(|v| v.front().contains(&dir))
+        .expect("a facing toward the wood");
+    for (i, f) in french.iter().enumerate() {
+        let fu = unit(r, f);
+        s.units[usize::from(fu)].hex = Some(clear);
+        s.units[usize::from(fu)].facing = facing;
+        s.units[usize::from(fu)].order = i as u8;
+    }
+    for (i, a) in allies.iter().enumerate() {
+        let u = unit(r, a);
+        s.units[usize::from(u)].hex = Some(wood);
+        s.units[usize::from(u)].facing = facing.reversed();
+        s.units[usize::from(u)].order = i as u8;
+    }
+    s.active = Side::French;
+    s.phase = Phase::Combat;
+    s.attacked_hexes.clear();
+    s
+}
+
+#[test]
+fn r10_2_heuristic_does_not_attack_at_one_to_three_when_it_need_not() {
+    let r = rules();
+    // Eu (4 CP) against Von Behr 1 + Erbprinz von Brunswick 1 (12 CP) in woods: 1/3.
+    let s = odds_position(&r, &["eu"], &["von-behr-1", "erbprinz-von-brunswick-1"]);
+    let legal: Vec<String> = r.legal_actions(&s).iter().map(|a| r.action_id(a)).collect();
+    assert!(legal.iter().any(|a| a.starts_with("attack:")), "{legal:?}");
+    assert!(legal.contains(&"end-combat".to_string()), "{legal:?}");
+    let g = Game {
+        rules: r.clone(),
+        state: s,
+    };
+    let d = HeuristicAgent::new(3).decide(&g);
+    assert_eq!(legal[d.index], "end-combat", "{:?}", g.action_scores());
+}
+
+#[test]
+fn r10_2_heuristic_attacks_at_good_odds() {
+    let r = rules();
+    // Picardie + Navarre (14 CP) against Von Behr 2 (4 CP) alone in woods and disorganised: 3/1.
+    let mut s = odds_position(&r, &["picardie", "navarre"], &["von-behr-2"]);
+    let vb = unit(&r, "von-behr-2");
+    s.units[usize::from(vb)].set(saxe::state::flag::DISORG, true);
+    let legal: Vec<String> = r.legal_actions(&s).iter().map(|a| r.action_id(a)).collect();
+    let g = Game {
+        rules: r.clone(),
+        state: s,
+    };
+    let d = HeuristicAgent::new(3).decide(&g);
+    assert!(
+        legal[d.index].starts_with("attack:"),
+        "{legal:?} {:?}",
+        g.action_scores()
+    );
+    assert!(d.explanation.is_some_and(|e| e.contains("attacks")));
+}
+
+fn play(names: [&str; 2], seed: u64, max: usize) -> Vec<String> {
+    let (mut g, _) = catalog::open("hastenbeck", &[], None, seed).expect("open");
+    let mut agents = [
+        ai::agent(names[0], seed * 2).expect("agent"),
+        ai::agent(names[1], seed * 2 + 1).expect("agent"),
+    ];
+    let mut ids = Vec::new();
+    while let Some(seat) = g.decider() {
+        if ids.len() >= max {
+            break;
+        }
+        let n = g.legal_count();
+        let d = agents[usize::from(seat.0)].decide(g.as_ref());
+        assert!(
+            d.index < n,
+            "agent {} chose #{} of {n}",
+            names[usize::from(seat.0)],
+            d.index
+        );
+        let (id, _) = g.apply_index(d.index).expect("legal");
+        ids.push(id);
+        assert!(g.invariants().is_empty(), "{:?}", g.invariants());
+    }
+    ids
+}
+
+#[test]
+fn same_seed_same_game() {
+    assert_eq!(
+        play(["heuristic", "random"], 11, 5000),
+        play(["heuristic", "random"], 11, 5000)
+    );
+    assert_eq!(
+        play(["search:4", "heuristic"], 12, 250),
+        play(["search:4", "heuristic"], 12, 250)
+    );
+}
+
+#[test]
+fn agents_play_only_legal_actions_over_seeded_games() {
+    for seed in 0..8 {
+        let ids = play(["heuristic", "random"], 100 + seed, 200_000);
+        assert!(!ids.is_empty());
+        let ids = play(["random", "heuristic"], 200 + seed, 200_000);
+        assert!(!ids.is_empty());
+    }
+    for seed in 0..2 {
+        let ids = play(["heuristic", "heuristic"], 300 + seed, 200_000);
+        assert!(ids.len() > 100);
+    }
+    // The search at a small budget, a few hundred actions.
+    play(["search:3", "random"], 400, 400);
+    play(["random", "search:3"], 401, 400);
+}
+
+#[test]
+fn r3_6_determinisation_keeps_what_the_side_sees_and_reseeds_the_dice() {
+    let r = rules();
+    let mut s = start(&r, 21);
+    let mut ev = Vec::new();
+    // Some play, so that stacks and dice have moved on.
+    let mut h = HeuristicAgent::new(5);
+    let mut h2 = HeuristicAgent::new(6);
+    for _ in 0..300 {
+        let Some(d) = r.decider(&s) else { break };
+        let g = Game {
+            rules: r.clone(),
+            state: s.clone(),
+        };
+        let i = if d == Seat(0) {
+            h.decide(&g).index
+        } else {
+            h2.decide(&g).index
+        };
+        let legal = r.legal_actions(&s);
+        r.apply_legal(&mut s, &legal[i], &mut ev);
+    }
+    for side in [Side::French, Side::Allies] {
+        let seat = Seat(side.ix() as u8);
+        let mut changed = false;
+        for seed in 0..6 {
+            let t = r.determinize(&s, seat, seed);
+            // What the side may see is the same (3.6).
+            assert_eq!(r.view(&s, Some(seat)), r.view(&t, Some(seat)));
+            assert!(
+                r.check_invariants(&t).is_empty(),
+                "{:?}",
+                r.check_invariants(&t)
+            );
+            assert_eq!(r.legal_actions(&s), r.legal_actions(&t));
+            // The future dice are not the real ones.
+            assert_ne!(s.dice, t.dice);
+            changed |= t.units != s.units;
+        }
+        // Re-dealt only among hidden units of one arm, when the stacking rules allow it.
+        let _ = changed;
+    }
+}
