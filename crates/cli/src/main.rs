@@ -8,6 +8,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
+mod tournament;
+
 #[derive(Parser)]
 #[command(
     name = "tricorne",
@@ -62,6 +64,23 @@ enum Cmd {
         seed: u64,
         #[arg(long, default_value = "random,random")]
         agents: String,
+        #[arg(long = "option")]
+        options: Vec<String>,
+        /// Print the table as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Two agents play many games, sides swapped every other game, on all cores: wins, draws and
+    /// losses per agent and side, and each victory level (agents: random, heuristic, search,
+    /// search:N).
+    Tournament {
+        scenario: String,
+        #[arg(long, default_value = "heuristic,random")]
+        agents: String,
+        #[arg(long, default_value_t = 100)]
+        games: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
         #[arg(long = "option")]
         options: Vec<String>,
         /// Print the table as JSON.
@@ -249,7 +268,10 @@ fn run(cli: Cli) -> Result<()> {
         } => {
             let names: Vec<String> = agents.split(',').map(|s| s.trim().to_string()).collect();
             if names.len() != 2 {
-                bail!("--agents takes two names, e.g. random,random");
+                bail!(
+                    "--agents takes two names, e.g. random,random (known: {})",
+                    ai::AGENTS.join(", ")
+                );
             }
             for n in &names {
                 ai::agent(n, 0).map_err(|e| anyhow!(e))?;
@@ -338,7 +360,10 @@ fn run(cli: Cli) -> Result<()> {
         } => {
             let names: Vec<&str> = agents.split(',').map(|s| s.trim()).collect();
             if names.len() != 2 {
-                bail!("--agents takes two names, e.g. random,random");
+                bail!(
+                    "--agents takes two names, e.g. random,random (known: {})",
+                    ai::AGENTS.join(", ")
+                );
             }
             let mut ag = [
                 ai::agent(names[0], seed * 2).map_err(|e| anyhow!(e))?,
@@ -356,9 +381,12 @@ fn run(cli: Cli) -> Result<()> {
                 if actions.len() > 2_000_000 {
                     bail!("no result after {} actions", actions.len());
                 }
-                let i = ag[usize::from(seat.0 & 1)].choose(g.as_ref());
-                let (id, ev) = g.apply_index(i).map_err(|e| anyhow!("{e}"))?;
+                let d = ag[usize::from(seat.0 & 1)].decide(g.as_ref());
+                let (id, ev) = g.apply_index(d.index).map_err(|e| anyhow!("{e}"))?;
                 if log {
+                    if let Some(e) = &d.explanation {
+                        println!("[{}] » {e}", g.seat_names()[usize::from(seat.0 & 1)]);
+                    }
                     println!("[{}] {id}", g.seat_names()[usize::from(seat.0 & 1)]);
                     for e in &ev {
                         println!("    {e}");
@@ -401,6 +429,28 @@ fn run(cli: Cli) -> Result<()> {
                 data_dir: cli.data_dir.clone(),
             })
             .map_err(|e| anyhow!("{e}"))?;
+        }
+        Cmd::Tournament {
+            scenario,
+            agents,
+            games,
+            seed,
+            options,
+            json,
+        } => {
+            let names: Vec<String> = agents.split(',').map(|s| s.trim().to_string()).collect();
+            let [a, b] = names.as_slice() else {
+                bail!("--agents takes two names, e.g. heuristic,random");
+            };
+            tournament::run(tournament::Options {
+                scenario: &scenario,
+                options: &options,
+                data_dir: dd,
+                agents: [a.clone(), b.clone()],
+                games,
+                seed,
+                json,
+            })?;
         }
         Cmd::Validate { scenario } => {
             let (ok, report) = catalog::validate(&scenario, dd)
