@@ -662,8 +662,10 @@ impl Saxe {
 
     /// 14.1: a column pays no vertex change on a road.
     pub fn on_road(&self, h: HexId) -> bool {
-        h.neighbours()
-            .any(|(_, n)| self.sc.map.side(h, n) & side_bits::ROAD != 0)
+        // Hastenbeck 14.1 (marked new): F/L columns pay for every vertex.
+        self.edition == crate::Edition::Hastenbeck
+            && h.neighbours()
+                .any(|(_, n)| self.sc.map.side(h, n) & side_bits::ROAD != 0)
     }
 
     /// A move cost for a unit of a column (same as a unit).
