@@ -329,6 +329,7 @@ impl Saxe {
         let Some(Frame::Combat(c)) = s.frames.last().cloned() else {
             return;
         };
+        let depth = s.frames.len() - 1; // invariant: the combat frame is on top (just matched)
         match c.stage {
             0 => {
                 // 12.3: routed defenders are eliminated when attacked.
@@ -366,9 +367,12 @@ impl Saxe {
                         q.push(h);
                     }
                 }
-                let c = Self::combat_mut(s).expect("combat on top"); // invariant: checked above
-                c.evade_queue = q;
-                c.stage = 1;
+                // A killed commander's successor or aide (11.4) may now wait above the combat: it
+                // is decided first, then the combat goes on from stage 1.
+                if let Some(Frame::Combat(c)) = s.frames.get_mut(depth) {
+                    c.evade_queue = q;
+                    c.stage = 1;
+                }
             }
             1 => {
                 let mut c2 = c.clone();

@@ -734,7 +734,17 @@ impl Saxe {
             };
             for &(_, from, to) in &r.movers {
                 for aim in [from, to] {
-                    if self.can_aim(s, g, gh, aim)
+                    // 9.3: only a shot that can hit a combat unit (the hex entered holds one, or a
+                    // unit that is not a gun moved out of the hex left).
+                    let hits = if aim == to {
+                        !self.combat_units_at(s, to).is_empty()
+                    } else {
+                        r.movers
+                            .iter()
+                            .any(|m| m.1 == aim && !self.kind(m.0).is_guns() && self.alive(s, m.0))
+                    };
+                    if hits
+                        && self.can_aim(s, g, gh, aim)
                         && !v
                             .iter()
                             .any(|x: &(UnitIx, HexId, HexId)| x.0 == g && x.1 == aim)
