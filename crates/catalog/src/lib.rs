@@ -54,6 +54,12 @@ pub fn scenarios() -> Vec<ScenarioInfo> {
             name: s.name,
             options: s.options,
         })
+        .chain(minis::catalogue().into_iter().map(|s| ScenarioInfo {
+            ruleset: "minis",
+            id: s.id,
+            name: s.name,
+            options: s.options,
+        }))
         .collect()
 }
 
@@ -64,6 +70,12 @@ pub fn open(
     data_dir: Option<&Path>,
     seed: u64,
 ) -> Result<(Box<dyn DynGame>, Vec<String>), CatalogError> {
+    if minis::catalogue().iter().any(|s| s.id == scenario) {
+        let rules = minis::Minis::load(scenario, options, data_dir)
+            .map_err(|e| CatalogError::Scenario(e.join("; ")))?;
+        let (g, ev) = Game::new(rules, seed);
+        return Ok((Box::new(g), ev.iter().map(|e| e.to_string()).collect()));
+    }
     let rules = saxe::Saxe::load(scenario, options, data_dir)
         .map_err(|e| CatalogError::Scenario(e.join("; ")))?;
     let (g, ev) = Game::new(rules, seed);
@@ -73,6 +85,11 @@ pub fn open(
 /// Validate a scenario's data: every problem, or the report of the printed totals and provenance
 /// with whether it passes.
 pub fn validate(scenario: &str, data_dir: Option<&Path>) -> Result<(bool, String), CatalogError> {
+    if minis::catalogue().iter().any(|s| s.id == scenario) {
+        let rules = minis::Minis::load(scenario, &[], data_dir)
+            .map_err(|e| CatalogError::Scenario(e.join("; ")))?;
+        return Ok(rules.validation_report());
+    }
     let rules = saxe::Saxe::load(scenario, &[], data_dir)
         .map_err(|e| CatalogError::Scenario(format!("{} problem(s): {}", e.len(), e.join("; "))))?;
     Ok(rules.validation_report())
@@ -85,7 +102,7 @@ pub fn replay(
     data_dir: Option<&Path>,
     check_state: bool,
 ) -> Result<Box<dyn DynGame>, CatalogError> {
-    if rec.ruleset != "saxe" {
+    if rec.ruleset != "saxe" && rec.ruleset != "minis" {
         return Err(CatalogError::Ruleset(rec.ruleset.clone()));
     }
     let (mut g, _) = open(&rec.scenario, &rec.options, data_dir, rec.seed)?;

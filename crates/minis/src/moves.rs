@@ -1,0 +1,1080 @@
+//! Movement (continuous actions validated exactly), the finite menu for agents, and action ids.
+use crate::Minis;
+use crate::data::{Kind, Order, Sector};
+use crate::geom::{Rect, heading, norm_deg, signed_deg};
+use crate::rules::para;
+use crate::state::{Action, Event, State, Step, Veer};
+use glam::DVec2;
+
+/// What a checked move does.
+#[derive(Clone, Debug)]
+pub(crate) struct Plan {
+    pos: DVec2,
+    facing: f64,
+    order: Order,
+    cost: f64,
+    /// The unit's order ends with it (formation changes, contact).
+    ends: bool,
+    /// A straight move's direction (the variation may apply).
+    straight: Option<DVec2>,
+    moved: bool,
+    about_face: bool,
+}
+
+/// The walk of a base along a straight line, a tenth of a centimetre at a time.
+struct Walk {
+    /// The furthest tenth at which the base overlaps nothing.
+    last_clean: u32,
+    /// Why it stopped before the end, if it did.
+    fail: Option<String>,
+}
+
+fn tenths(v: i64) -> String {
+    let s = if v < 0 { "-" } else { "" };
+    format!("{s}{}.{}", v.abs() / 10, v.abs() % 10)
+}
+
+fn parse_tenths(s: &str) -> Result<i64, String> {
+    let x: f64 = s.parse().map_err(|_| format!("{s:?} is not a number"))?;
+    let t = (x * 10.0).round();
+    if !x.is_finite() || (x * 10.0 - t).abs() > 1e-6 || t.abs() > 1e7 {
+        return Err(format!("{s:?}: distances and angles go by tenths"));
+    }
+    Ok(t as i64)
+}
+
+impl Minis {
+    /// The movement allowance of a unit this phase: its rate, halved after a second about-face.
+    pub fn allowance(&self, st: &State, u: usize) -> f64 {
+        let un = &st.units[u];
+        let r = self.rate(u, un.order);
+        if un.ph.about_faces >= 2 { r / 2.0 } else { r }
+    }
+
+    fn walk(&self, st: &State, u: usize, start: DVec2, dir: DVec2, n: u32, budget: f64) -> Walk {
+        let un = &st.units[u];
+        let r0 = self.rect(st, u);
+        let reach = f64::from(n) / 10.0;
+        let cands: Vec<(usize, Rect)> = self
+            .live(st)
+            .into_iter()
+            .filter(|&j| j != u)
+            .map(|j| (j, self.rect(st, j)))
+            .filter(|(_, r)| {
+                // Broad phase: near the segment swept by the centre.
+                let p = r.c - start;
+                let t = p.dot(dir).clamp(0.0, reach);
+                (start + dir * t).distance(r.c) <= r.radius() + r0.radius() + 0.5
+            })
+            .collect();
+        let mut cost = 0.0;
+        let mut last_clean = 0;
+        for k in 1..=n {
+            let s = f64::from(k) / 10.0;
+            let mid = start + dir * (s - 0.05);
+            cost += 0.1 * if self.rough(mid) { 2.0 } else { 1.0 };
+            if cost > budget + 1e-6 {
+                return Walk {
+                    last_clean,
+                    fail: Some(format!(
+                        "needs more than {budget:.1} cm of movement (difficult going counts double) at {s:.1} cm"
+                    )),
+                };
+            }
+            let r = self.rect_at(u, start + dir * s, un.facing, un.order);
+            if !self.on_table(&r) {
+                return Walk {
+                    last_clean,
+                    fail: Some(format!("the base would leave the table at {s:.1} cm")),
+                };
+            }
+            let mut clean = true;
+            for (j, rj) in &cands {
+                if !r.overlaps(rj) {
+                    continue;
+                }
+                let friend = self.side(*j) == self.side(u);
+                let through = friend
+                    && (self.def(*j).kind == Kind::LightFoot
+                        || self.def(u).kind == Kind::LightFoot);
+                if through {
+                    clean = false;
+                } else {
+                    return Walk {
+                        last_clean,
+                        fail: Some(if friend {
+                            format!("path crosses the base of {} at {s:.1} cm", self.name(*j))
+                        } else {
+                            format!(
+                                "path runs into the base of {} at {s:.1} cm (a move into contact stops where the bases touch)",
+                                self.name(*j)
+                            )
+                        }),
+                    };
+                }
+            }
+            if clean {
+                last_clean = k;
+            }
+        }
+        Walk {
+            last_clean,
+            fail: None,
+        }
+    }
+
+    /// Melees: whether `u` may initiate contact with `j`.
+    pub fn contact_allowed(&self, st: &State, u: usize, j: usize) -> Result<(), String> {
+        let (mk, jk) = (self.def(u).kind, self.def(j).kind);
+        let foot =
+            matches!(mk, Kind::Foot | Kind::LightFoot) || st.units[u].order == Order::Dismounted;
+        if mk == Kind::Gun {
+            return Err("guns never initiate contact".into());
+        }
+        if mk == Kind::LightFoot {
+            return Err("light foot never initiate contact".into());
+        }
+        if foot && jk.is_horse() && st.units[j].order != Order::Dismounted {
+            return Err(format!(
+                "foot may not initiate contact against horse ({})",
+                self.name(j)
+            ));
+        }
+        if jk == Kind::Gun {
+            let rj = self.rect(st, j);
+            for f in self.live(st) {
+                if self.side(f) == self.side(j)
+                    && self.def(f).kind == Kind::Foot
+                    && rj.distance(&self.rect(st, f)) <= self.sc.rules.ranges.gun_guard + 1e-9
+                {
+                    return Err(format!(
+                        "{} can only be contacted with no close-order foot within 4 cm ({} is {:.1} cm away)",
+                        self.name(j),
+                        self.name(f),
+                        rj.distance(&self.rect(st, f))
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Enemies the base `r` of unit `u` would touch.
+    fn contacts(&self, st: &State, u: usize, r: &Rect) -> Vec<usize> {
+        self.live(st)
+            .into_iter()
+            .filter(|&j| self.side(j) != self.side(u) && r.touches(&self.rect(st, j)))
+            .collect()
+    }
+
+    fn clear_footprint(&self, st: &State, u: usize, r: &Rect, what: &str) -> Result<(), String> {
+        if !self.on_table(r) {
+            return Err(format!("{what}: the base would leave the table"));
+        }
+        for j in self.live(st) {
+            if j != u && r.overlaps(&self.rect(st, j)) {
+                return Err(format!("{what}: the base would overlap {}", self.name(j)));
+            }
+        }
+        Ok(())
+    }
+
+    fn orderable(&self, st: &State, u: usize) -> Result<(), String> {
+        if st.step != Step::Move || !st.retreats.is_empty() {
+            return Err("units move only in the move step of a sector".into());
+        }
+        let un = st.units.get(u).ok_or("no such unit")?;
+        let d = self.def(u);
+        if un.gone {
+            return Err(format!("{} is eliminated", d.name));
+        }
+        if d.side != st.active {
+            return Err(format!("{} is the enemy's", d.name));
+        }
+        if Some(d.sector) != st.sector {
+            return Err(format!(
+                "{} belongs to the {} sector",
+                d.name,
+                d.sector.id()
+            ));
+        }
+        if un.retreating {
+            return Err(format!("{} is retreating (rally first)", d.name));
+        }
+        if un.ph.done {
+            return Err(format!("{} has finished its move this phase", d.name));
+        }
+        if un.ph.fired {
+            return Err(format!(
+                "{} fired: a gun that is fired cannot pivot, limber or otherwise move",
+                d.name
+            ));
+        }
+        if !un.ph.acted && self.pips_left(st) == 0 {
+            return Err(format!("no pips left in the {} sector", d.sector.id()));
+        }
+        if self.in_contact(st, u) {
+            return Err(format!("{} is in contact with the enemy", d.name));
+        }
+        Ok(())
+    }
+
+    fn fresh(&self, st: &State, u: usize, what: &str) -> Result<(), String> {
+        if st.units[u].ph.acted {
+            return Err(format!(
+                "{what} takes the unit's whole phase: {} has already acted",
+                self.name(u)
+            ));
+        }
+        Ok(())
+    }
+
+    /// Check any action: `Ok` when it is legal now, else the reason.
+    pub(crate) fn check(&self, st: &State, a: &Action) -> Result<(), String> {
+        if st.over.is_some() {
+            return Err("the game is over".into());
+        }
+        if let Some(r) = st.retreats.first() {
+            return match a {
+                Action::Retreat(u, _) if *u == r.unit => Ok(()),
+                _ => Err(format!("{} must retreat first", self.name(r.unit))),
+            };
+        }
+        match a {
+            Action::Sector(s) => {
+                if st.step != Step::ChooseSector || st.sectors_done[s.index()] {
+                    return Err(format!("the {} sector cannot be chosen now", s.id()));
+                }
+                Ok(())
+            }
+            Action::Fire(g, t) => {
+                if st.step != Step::Guns {
+                    return Err("guns fire in the gun step".into());
+                }
+                match self.guns_ready(st).into_iter().find(|(x, _)| x == g) {
+                    None => Err("this gun cannot fire now".into()),
+                    Some((_, ts)) if ts.contains(t) => Ok(()),
+                    Some(_) => Err("the target is not in the gun's arc, range and sight".into()),
+                }
+            }
+            Action::GunsDone => (st.step == Step::Guns)
+                .then_some(())
+                .ok_or_else(|| "not the gun step".into()),
+            Action::MovesDone => (st.step == Step::Move)
+                .then_some(())
+                .ok_or_else(|| "not the move step".into()),
+            Action::Retreat(..) => Err("no retreat is pending".into()),
+            _ => self.plan(st, a).map(|_| ()),
+        }
+    }
+
+    /// The result of a move-step action, or why it is refused.
+    pub(crate) fn plan(&self, st: &State, a: &Action) -> Result<Plan, String> {
+        let u = match a {
+            Action::Move(u, ..)
+            | Action::Wheel(u, _)
+            | Action::Pivot(u, _)
+            | Action::AboutFace(u)
+            | Action::Formation(u, _)
+            | Action::Mount(u, _)
+            | Action::Limber(u)
+            | Action::Unlimber(u, _) => *u,
+            Action::Attach(g, w) => return self.plan_attach(st, *g, *w),
+            Action::Sector(_)
+            | Action::Fire(..)
+            | Action::GunsDone
+            | Action::MovesDone
+            | Action::Retreat(..) => return Err("not a move".into()),
+        };
+        if u >= st.units.len() {
+            return Err("no such unit".into());
+        }
+        self.orderable(st, u)?;
+        let un = &st.units[u];
+        let c = DVec2::new(un.x, un.y);
+        let kind = self.def(u).kind;
+        let left = self.allowance(st, u) - un.ph.used;
+        let base = Plan {
+            pos: c,
+            facing: un.facing,
+            order: un.order,
+            cost: 0.0,
+            ends: false,
+            straight: None,
+            moved: true,
+            about_face: false,
+        };
+        match a {
+            Action::Move(_, off, d) => {
+                if off.abs() > 450 {
+                    return Err("an oblique is at most 45° from the facing".into());
+                }
+                if *d == 0 {
+                    return Err("a move of 0 cm".into());
+                }
+                if self.rate(u, un.order) <= 0.0 {
+                    return Err(format!("{} cannot move unlimbered", self.name(u)));
+                }
+                let dir = heading(un.facing + f64::from(*off) / 10.0);
+                let w = self.walk(st, u, c, dir, *d, left);
+                if let Some(f) = w.fail {
+                    return Err(f);
+                }
+                if w.last_clean != *d {
+                    return Err(
+                        "the base would end on a friend it passes through: it must go beyond"
+                            .into(),
+                    );
+                }
+                let pos = c + dir * (f64::from(*d) / 10.0);
+                let r = self.rect_at(u, pos, un.facing, un.order);
+                let cs = self.contacts(st, u, &r);
+                for &j in &cs {
+                    self.contact_allowed(st, u, j)?;
+                }
+                Ok(Plan {
+                    pos,
+                    cost: f64::from(*d) / 10.0,
+                    ends: !cs.is_empty(),
+                    straight: Some(dir),
+                    ..base
+                })
+            }
+            Action::Wheel(_, ang) => {
+                if *ang == 0 || ang.abs() > 1800 {
+                    return Err("a wheel turns by more than 0° and at most 180°".into());
+                }
+                if self.rate(u, un.order) <= 0.0 {
+                    return Err(format!("{} cannot wheel unlimbered (pivot)", self.name(u)));
+                }
+                let r0 = self.rect(st, u);
+                let theta = f64::from(*ang) / 10.0;
+                let pivot = if theta > 0.0 {
+                    r0.front_centre() + r0.left() * r0.hw
+                } else {
+                    r0.front_centre() - r0.left() * r0.hw
+                };
+                let cost = 2.0 * r0.hw * theta.to_radians().abs();
+                if cost > left + 1e-6 {
+                    return Err(format!(
+                        "the outer flank moves {cost:.1} cm, {left:.1} cm left"
+                    ));
+                }
+                self.sweep_turn(st, u, c, pivot, theta)?;
+                let pos = pivot + (c - pivot).rotate(heading(theta));
+                let facing = norm_deg(un.facing + theta);
+                let r = self.rect_at(u, pos, facing, un.order);
+                let cs = self.contacts(st, u, &r);
+                for &j in &cs {
+                    self.contact_allowed(st, u, j)?;
+                }
+                Ok(Plan {
+                    pos,
+                    facing,
+                    cost,
+                    ends: !cs.is_empty(),
+                    ..base
+                })
+            }
+            Action::Pivot(_, ang) => {
+                if kind != Kind::Gun || un.order != Order::Unlimbered {
+                    return Err("only unlimbered guns pivot in place".into());
+                }
+                self.fresh(st, u, "a pivot")?;
+                let theta = f64::from(*ang) / 10.0;
+                if *ang == 0 || theta.abs() > 180.0 {
+                    return Err("a pivot turns by more than 0° and at most 180°".into());
+                }
+                self.sweep_turn(st, u, c, c, theta)?;
+                let facing = norm_deg(un.facing + theta);
+                let r = self.rect_at(u, c, facing, un.order);
+                if !self.contacts(st, u, &r).is_empty() {
+                    return Err("a pivot may not make contact".into());
+                }
+                Ok(Plan {
+                    facing,
+                    ends: true,
+                    ..base
+                })
+            }
+            Action::AboutFace(_) => {
+                if un.ph.about_faces >= 1 && un.ph.used > self.rate(u, un.order) / 2.0 + 1e-9 {
+                    return Err(
+                        "a second about-face halves the move, and more than half is used".into(),
+                    );
+                }
+                Ok(Plan {
+                    facing: norm_deg(un.facing + 180.0),
+                    about_face: true,
+                    ..base
+                })
+            }
+            Action::Formation(_, firing) => {
+                if kind != Kind::Foot {
+                    return Err("only regular foot adopt firing order".into());
+                }
+                if (un.order == Order::Firing) == *firing {
+                    return Err("already in that order".into());
+                }
+                self.fresh(st, u, "a change of formation")?;
+                let order = if *firing {
+                    Order::Firing
+                } else {
+                    Order::Column
+                };
+                self.reform(st, u, c, un.facing, order, base)
+            }
+            Action::Mount(_, mount) => {
+                if !kind.is_horse() || !self.def(u).dragoons {
+                    return Err("only dragoons mount and dismount".into());
+                }
+                if (un.order == Order::Mounted) == *mount {
+                    return Err("already so".into());
+                }
+                self.fresh(st, u, "mounting or dismounting")?;
+                let order = if *mount {
+                    Order::Mounted
+                } else {
+                    Order::Dismounted
+                };
+                self.reform(st, u, c, un.facing, order, base)
+            }
+            Action::Limber(_) => {
+                if kind != Kind::Gun || un.order != Order::Unlimbered {
+                    return Err("only unlimbered guns limber".into());
+                }
+                self.fresh(st, u, "limbering")?;
+                self.reform(st, u, c, un.facing, Order::Limbered, base)
+            }
+            Action::Unlimber(_, ang) => {
+                if kind != Kind::Gun || un.order != Order::Limbered {
+                    return Err("only limbered guns unlimber".into());
+                }
+                if ang.abs() > 1800 {
+                    return Err("the pivot is at most 180°".into());
+                }
+                self.fresh(st, u, "unlimbering")?;
+                let facing = norm_deg(un.facing + f64::from(*ang) / 10.0);
+                self.reform(st, u, c, facing, Order::Unlimbered, base)
+            }
+            Action::Sector(_)
+            | Action::Fire(..)
+            | Action::GunsDone
+            | Action::MovesDone
+            | Action::Retreat(..)
+            | Action::Attach(..) => Err("not a move".into()),
+        }
+    }
+
+    fn reform(
+        &self,
+        st: &State,
+        u: usize,
+        c: DVec2,
+        facing: f64,
+        order: Order,
+        base: Plan,
+    ) -> Result<Plan, String> {
+        let r = self.rect_at(u, c, facing, order);
+        self.clear_footprint(st, u, &r, "the new formation")?;
+        if !self.contacts(st, u, &r).is_empty() {
+            return Err("a change of formation may not make contact".into());
+        }
+        Ok(Plan {
+            facing,
+            order,
+            ends: true,
+            moved: false,
+            ..base
+        })
+    }
+
+    /// Check a turn of the base about `pivot` by `theta` degrees, a degree at a time.
+    fn sweep_turn(
+        &self,
+        st: &State,
+        u: usize,
+        c: DVec2,
+        pivot: DVec2,
+        theta: f64,
+    ) -> Result<(), String> {
+        let un = &st.units[u];
+        let steps = (theta.abs().ceil() as u32).max(1);
+        for k in 1..=steps {
+            let t = theta * f64::from(k) / f64::from(steps);
+            let pos = pivot + (c - pivot).rotate(heading(t));
+            let r = self.rect_at(u, pos, un.facing + t, un.order);
+            if !self.on_table(&r) {
+                return Err(format!("the base would leave the table at {t:.0}°"));
+            }
+            for j in self.live(st) {
+                if j == u {
+                    continue;
+                }
+                let through = self.side(j) == self.side(u)
+                    && (self.def(j).kind == Kind::LightFoot || self.def(u).kind == Kind::LightFoot);
+                if !through && r.overlaps(&self.rect(st, j)) {
+                    return Err(format!(
+                        "the turn sweeps through the base of {} at {t:.0}°",
+                        self.name(j)
+                    ));
+                }
+            }
+        }
+        let r = self.rect_at(
+            u,
+            pivot + (c - pivot).rotate(heading(theta)),
+            un.facing + theta,
+            un.order,
+        );
+        for j in self.live(st) {
+            if j != u && r.overlaps(&self.rect(st, j)) {
+                return Err(format!(
+                    "the turn would end on the base of {}",
+                    self.name(j)
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn plan_attach(&self, st: &State, g: usize, w: usize) -> Result<Plan, String> {
+        if st.step != Step::Move {
+            return Err("generals move in the move step".into());
+        }
+        let genl = st.generals.get(g).ok_or("no such general")?;
+        let gd = &self.sc.file.generals[g];
+        if genl.gone || gd.side != st.active {
+            return Err(format!("{} cannot be ordered", gd.name));
+        }
+        if Some(self.def(genl.with).sector) != st.sector {
+            return Err(format!("{} is not in this sector", gd.name));
+        }
+        if genl.moved {
+            return Err(format!("{} has moved this phase", gd.name));
+        }
+        if self.pips_left(st) == 0 {
+            return Err("no pips left".into());
+        }
+        if w >= st.units.len() || st.units[w].gone || self.side(w) != gd.side || w == genl.with {
+            return Err("a general joins another friendly unit".into());
+        }
+        let d = self.rect(st, genl.with).distance(&self.rect(st, w));
+        if d > self.sc.rules.moves.light_horse + 1e-9 {
+            return Err(format!(
+                "{} is {d:.1} cm away: generals move 12 cm",
+                self.name(w)
+            ));
+        }
+        Ok(Plan {
+            pos: DVec2::ZERO,
+            facing: 0.0,
+            order: Order::Column,
+            cost: 0.0,
+            ends: false,
+            straight: None,
+            moved: false,
+            about_face: false,
+        })
+    }
+
+    /// Carry out a checked move-step action (Movement, The Variation).
+    pub(crate) fn execute(&self, st: &mut State, a: &Action, ev: &mut Vec<Event>) {
+        let Ok(p) = self.plan(st, a) else {
+            ev.push(Event::rule(
+                para::MOVEMENT,
+                "refused (a bug: the action was checked)",
+            ));
+            return;
+        };
+        if let Action::Attach(g, w) = a {
+            self.spend_pip(st);
+            st.generals[*g].with = *w;
+            st.generals[*g].moved = true;
+            ev.push(Event::rule(
+                para::MOVEMENT,
+                format!(
+                    "{} joins {} (a pip)",
+                    self.sc.file.generals[*g].name,
+                    self.name(*w)
+                ),
+            ));
+            return;
+        }
+        let u = match a {
+            Action::Move(u, ..)
+            | Action::Wheel(u, _)
+            | Action::Pivot(u, _)
+            | Action::AboutFace(u)
+            | Action::Formation(u, _)
+            | Action::Mount(u, _)
+            | Action::Limber(u)
+            | Action::Unlimber(u, _) => *u,
+            Action::Attach(..)
+            | Action::Sector(_)
+            | Action::Fire(..)
+            | Action::GunsDone
+            | Action::MovesDone
+            | Action::Retreat(..) => return,
+        };
+        if !st.units[u].ph.acted {
+            self.spend_pip(st);
+            st.units[u].ph.acted = true;
+        }
+        let label = self.label_of(st, a);
+        let no_fire = p.order != st.units[u].order
+            || matches!(
+                a,
+                Action::Formation(..)
+                    | Action::Mount(..)
+                    | Action::Limber(..)
+                    | Action::Unlimber(..)
+                    | Action::Pivot(..)
+            );
+        {
+            let un = &mut st.units[u];
+            un.ph.no_fire |= no_fire;
+            un.x = p.pos.x;
+            un.y = p.pos.y;
+            un.facing = p.facing;
+            un.order = p.order;
+            un.ph.used += p.cost;
+            if p.moved && !p.about_face {
+                un.ph.moved = true;
+            }
+            if p.about_face {
+                un.ph.about_faces += 1;
+            }
+            if p.ends {
+                un.ph.done = true;
+            }
+        }
+        ev.push(Event::rule(para::MOVEMENT, label));
+        if let (Some(dir), Action::Move(_, _, d)) = (p.straight, a) {
+            self.variation(st, u, dir, *d, ev);
+        }
+        self.after_contact(st, u, ev);
+    }
+
+    /// The Variation: a move of three-quarters or more of the maximum rolls a die: 6 adds 25%,
+    /// 1 takes 25% off (docs/minis.md: the straight move that reaches 3/4 rolls, and ends the order).
+    fn variation(&self, st: &mut State, u: usize, dir: DVec2, d: u32, ev: &mut Vec<Event>) {
+        let max = self.allowance(st, u);
+        let un = &st.units[u];
+        if un.ph.varied || un.ph.used < 0.75 * max - 1e-9 {
+            return;
+        }
+        let die = st.dice.d6();
+        st.units[u].ph.varied = true;
+        st.units[u].ph.done = true;
+        let q = (0.25 * max * 10.0).round() as u32;
+        let c = DVec2::new(st.units[u].x, st.units[u].y);
+        let result = match die {
+            6 if !self.in_contact(st, u) => {
+                let w = self.walk(st, u, c, dir, q, f64::from(q) / 10.0 + 1e-6);
+                let mut k = w.last_clean;
+                // Stop short of a contact the rules forbid.
+                while k > 0 {
+                    let r = self.rect_at(
+                        u,
+                        c + dir * (f64::from(k) / 10.0),
+                        st.units[u].facing,
+                        st.units[u].order,
+                    );
+                    if self
+                        .contacts(st, u, &r)
+                        .iter()
+                        .all(|&j| self.contact_allowed(st, u, j).is_ok())
+                    {
+                        break;
+                    }
+                    k -= 1;
+                }
+                let p = c + dir * (f64::from(k) / 10.0);
+                st.units[u].x = p.x;
+                st.units[u].y = p.y;
+                format!("6: adds 25%, {} cm further", tenths(i64::from(k)))
+            }
+            1 => {
+                let back = q.min(d);
+                let start = c - dir * (f64::from(d) / 10.0);
+                let mut k = d - back;
+                // Step back to a place where the base overlaps nothing (light infantry passed through).
+                loop {
+                    let r = self.rect_at(
+                        u,
+                        start + dir * (f64::from(k) / 10.0),
+                        st.units[u].facing,
+                        st.units[u].order,
+                    );
+                    let clean = self
+                        .live(st)
+                        .into_iter()
+                        .all(|j| j == u || !r.overlaps(&self.rect(st, j)));
+                    if clean || k == 0 {
+                        break;
+                    }
+                    k -= 1;
+                }
+                let p = start + dir * (f64::from(k) / 10.0);
+                st.units[u].x = p.x;
+                st.units[u].y = p.y;
+                format!("1: takes 25% off, stops after {} cm", tenths(i64::from(k)))
+            }
+            _ => "no variation".to_string(),
+        };
+        ev.push(Event::Roll {
+            rule: para::VARIATION.into(),
+            what: format!("{} moves 3/4 of its move or more", self.name(u)),
+            dice: vec![die],
+            mods: Vec::new(),
+            result,
+        });
+    }
+
+    /// Melees: a move ending in contact ends the unit's order; guns contacted are eliminated.
+    fn after_contact(&self, st: &mut State, u: usize, ev: &mut Vec<Event>) {
+        let r = self.rect(st, u);
+        let cs = self.contacts(st, u, &r);
+        if cs.is_empty() {
+            return;
+        }
+        st.units[u].ph.done = true;
+        for j in cs {
+            if self.def(j).kind == Kind::Gun {
+                ev.push(Event::rule(
+                    para::MELEES,
+                    format!("{} contacts {}", self.name(u), self.name(j)),
+                ));
+                self.eliminate(st, j, "guns so contacted are automatically eliminated", ev);
+            } else {
+                ev.push(Event::rule(
+                    para::MELEES,
+                    format!(
+                        "{} is in contact with {}: a melee",
+                        self.name(u),
+                        self.name(j)
+                    ),
+                ));
+            }
+        }
+    }
+
+    /// The finite menu of sensible actions for the decider.
+    pub(crate) fn menu(&self, st: &State) -> Vec<Action> {
+        if st.over.is_some() {
+            return Vec::new();
+        }
+        if let Some(r) = st.retreats.first() {
+            return [Veer::Straight, Veer::Left, Veer::Right]
+                .into_iter()
+                .map(|v| Action::Retreat(r.unit, v))
+                .collect();
+        }
+        match st.step {
+            Step::ChooseSector => Sector::ALL
+                .into_iter()
+                .filter(|s| !st.sectors_done[s.index()])
+                .map(Action::Sector)
+                .collect(),
+            Step::Guns => {
+                let mut v: Vec<Action> = self
+                    .guns_ready(st)
+                    .into_iter()
+                    .flat_map(|(g, ts)| ts.into_iter().take(2).map(move |t| Action::Fire(g, t)))
+                    .collect();
+                v.push(Action::GunsDone);
+                v
+            }
+            Step::Move => {
+                let mut v = Vec::new();
+                for u in self.live(st) {
+                    if self.orderable(st, u).is_ok() {
+                        self.unit_menu(st, u, &mut v);
+                    }
+                }
+                for g in 0..st.generals.len() {
+                    if let Some(w) = self.attach_choice(st, g) {
+                        v.push(Action::Attach(g, w));
+                    }
+                }
+                v.retain(|a| self.plan(st, a).is_ok());
+                v.push(Action::MovesDone);
+                v
+            }
+            Step::TurnStart | Step::Rally | Step::Musketry | Step::Melee | Step::SectorEnd => {
+                Vec::new()
+            }
+        }
+    }
+
+    fn attach_choice(&self, st: &State, g: usize) -> Option<usize> {
+        let genl = &st.generals[g];
+        if genl.gone || genl.moved || self.sc.file.generals[g].side != st.active {
+            return None;
+        }
+        let here = self.rect(st, genl.with);
+        self.live(st)
+            .into_iter()
+            .filter(|&w| {
+                w != genl.with
+                    && self.side(w) == st.active
+                    && here.distance(&self.rect(st, w)) <= self.sc.rules.moves.light_horse
+            })
+            .min_by(|&a, &b| {
+                let da = self.enemy_distance(st, a);
+                let db = self.enemy_distance(st, b);
+                da.total_cmp(&db).then(a.cmp(&b))
+            })
+            .filter(|&w| self.enemy_distance(st, w) < self.enemy_distance(st, genl.with) - 4.0)
+    }
+
+    fn enemy_distance(&self, st: &State, u: usize) -> f64 {
+        let r = self.rect(st, u);
+        self.nearest_enemy(st, u)
+            .map(|e| r.distance(&self.rect(st, e)))
+            .unwrap_or(f64::INFINITY)
+    }
+
+    fn unit_menu(&self, st: &State, u: usize, v: &mut Vec<Action>) {
+        let un = &st.units[u];
+        let kind = self.def(u).kind;
+        let r = self.rect(st, u);
+        let left = self.allowance(st, u) - un.ph.used;
+        let enemy = self.nearest_enemy(st, u);
+        let bearing = enemy.map(|e| {
+            let re = self.rect(st, e);
+            (signed_deg(r.dir, re.c - r.c), r.distance(&re))
+        });
+        if kind == Kind::Gun && un.order == Order::Unlimbered {
+            if let Some((b, dist)) = bearing {
+                if b.abs() > 10.0 && !un.ph.acted {
+                    v.push(Action::Pivot(u, (b.round() as i32) * 10));
+                }
+                if dist > self.sc.rules.ranges.roundshot && !un.ph.acted {
+                    v.push(Action::Limber(u));
+                }
+            }
+            return;
+        }
+        if kind == Kind::Gun
+            && un.order == Order::Limbered
+            && !un.ph.acted
+            && let Some((b, dist)) = bearing
+            && dist <= self.sc.rules.ranges.roundshot
+        {
+            v.push(Action::Unlimber(u, (b.round() as i32) * 10));
+        }
+        if let Some((b, dist)) = bearing {
+            if kind == Kind::Foot && !un.ph.acted {
+                if un.order == Order::Firing && dist > 30.0 {
+                    v.push(Action::Formation(u, false));
+                }
+                if un.order == Order::Column && dist <= 20.0 {
+                    v.push(Action::Formation(u, true));
+                }
+            }
+            if self.def(u).dragoons && !un.ph.acted {
+                if un.order == Order::Mounted && dist <= 10.0 && self.in_cover_at(r.c) {
+                    v.push(Action::Mount(u, false));
+                }
+                if un.order == Order::Dismounted {
+                    v.push(Action::Mount(u, true));
+                }
+            }
+            if b.abs() > 100.0 && un.ph.about_faces == 0 {
+                v.push(Action::AboutFace(u));
+            }
+            if b.abs() > 5.0 && b.abs() <= 100.0 && left > 0.0 {
+                let max_turn = (left / (2.0 * r.hw)).to_degrees();
+                let t = b.clamp(-max_turn, max_turn).trunc();
+                if t.abs() >= 1.0 {
+                    v.push(Action::Wheel(u, t as i32 * 10));
+                    if t.abs() >= 4.0 {
+                        v.push(Action::Wheel(u, (t / 2.0).trunc() as i32 * 10));
+                    }
+                }
+            }
+            let n = (left * 10.0 + 1e-6).floor() as u32;
+            if n > 0 && self.rate(u, un.order) > 0.0 && b.abs() <= 90.0 {
+                let c = r.c;
+                let w = self.walk(st, u, c, r.dir, n, left);
+                let k = w.last_clean;
+                if k > 0 {
+                    v.push(Action::Move(u, 0, k));
+                    if k >= 10 {
+                        v.push(Action::Move(u, 0, k / 2));
+                    }
+                }
+                if b.abs() > 10.0 {
+                    let off = if b > 0.0 { 450 } else { -450 };
+                    let w = self.walk(
+                        st,
+                        u,
+                        c,
+                        heading(un.facing + f64::from(off) / 10.0),
+                        n / 2,
+                        left,
+                    );
+                    if w.last_clean > 0 {
+                        v.push(Action::Move(u, off, w.last_clean));
+                    }
+                }
+            }
+        }
+    }
+
+    fn in_cover_at(&self, c: DVec2) -> bool {
+        use crate::data::TerrainKind as T;
+        self.piece_at(c, &[T::Woods, T::Town, T::Redoubt]).is_some()
+    }
+
+    /// The text id of an action.
+    pub(crate) fn id_of(&self, a: &Action) -> String {
+        let uid = |u: &usize| {
+            self.sc
+                .file
+                .units
+                .get(*u)
+                .map(|d| d.id.clone())
+                .unwrap_or_else(|| format!("#{u}"))
+        };
+        match a {
+            Action::Sector(s) => format!("sector:{}", s.id()),
+            Action::Fire(g, t) => format!("fire:{}:{}", uid(g), uid(t)),
+            Action::GunsDone => "guns-done".into(),
+            Action::Move(u, 0, d) => format!("advance:{}:{}", uid(u), tenths(i64::from(*d))),
+            Action::Move(u, o, d) => format!(
+                "oblique:{}:{}:{}",
+                uid(u),
+                tenths(i64::from(*o)),
+                tenths(i64::from(*d))
+            ),
+            Action::Wheel(u, t) => format!("wheel:{}:{}", uid(u), tenths(i64::from(*t))),
+            Action::Pivot(u, t) => format!("pivot:{}:{}", uid(u), tenths(i64::from(*t))),
+            Action::AboutFace(u) => format!("about-face:{}", uid(u)),
+            Action::Formation(u, true) => format!("firing-order:{}", uid(u)),
+            Action::Formation(u, false) => format!("column:{}", uid(u)),
+            Action::Mount(u, true) => format!("mount:{}", uid(u)),
+            Action::Mount(u, false) => format!("dismount:{}", uid(u)),
+            Action::Limber(u) => format!("limber:{}", uid(u)),
+            Action::Unlimber(u, t) => format!("unlimber:{}:{}", uid(u), tenths(i64::from(*t))),
+            Action::Attach(g, u) => format!(
+                "attach:{}:{}",
+                self.sc
+                    .file
+                    .generals
+                    .get(*g)
+                    .map(|d| d.id.clone())
+                    .unwrap_or_default(),
+                uid(u)
+            ),
+            Action::MovesDone => "moves-done".into(),
+            Action::Retreat(u, v) => format!("retreat:{}:{}", uid(u), v.id()),
+        }
+    }
+
+    /// Parse a text id (any valid continuous value, not only the menu's).
+    pub(crate) fn parse_id(&self, id: &str) -> Result<Action, String> {
+        let parts: Vec<&str> = id.split(':').collect();
+        let unit = |s: &str| self.unit_index(s).ok_or_else(|| format!("no unit {s:?}"));
+        let int = |s: &str, lo: i64, hi: i64| -> Result<i32, String> {
+            let t = parse_tenths(s)?;
+            if t < lo || t > hi {
+                return Err(format!("{s} is out of range"));
+            }
+            Ok(t as i32)
+        };
+        match parts.as_slice() {
+            ["sector", s] => Sector::ALL
+                .into_iter()
+                .find(|x| x.id() == *s)
+                .map(Action::Sector)
+                .ok_or_else(|| format!("no sector {s:?}")),
+            ["fire", g, t] => Ok(Action::Fire(unit(g)?, unit(t)?)),
+            ["guns-done"] => Ok(Action::GunsDone),
+            ["moves-done"] => Ok(Action::MovesDone),
+            ["advance", u, d] => Ok(Action::Move(unit(u)?, 0, int(d, 1, 100_000)? as u32)),
+            ["oblique", u, o, d] => Ok(Action::Move(
+                unit(u)?,
+                int(o, -450, 450)?,
+                int(d, 1, 100_000)? as u32,
+            )),
+            ["wheel", u, t] => Ok(Action::Wheel(unit(u)?, int(t, -1800, 1800)?)),
+            ["pivot", u, t] => Ok(Action::Pivot(unit(u)?, int(t, -1800, 1800)?)),
+            ["about-face", u] => Ok(Action::AboutFace(unit(u)?)),
+            ["firing-order", u] => Ok(Action::Formation(unit(u)?, true)),
+            ["column", u] => Ok(Action::Formation(unit(u)?, false)),
+            ["mount", u] => Ok(Action::Mount(unit(u)?, true)),
+            ["dismount", u] => Ok(Action::Mount(unit(u)?, false)),
+            ["limber", u] => Ok(Action::Limber(unit(u)?)),
+            ["unlimber", u, t] => Ok(Action::Unlimber(unit(u)?, int(t, -1800, 1800)?)),
+            ["attach", g, u] => {
+                let gi = self
+                    .sc
+                    .file
+                    .generals
+                    .iter()
+                    .position(|x| x.id == *g)
+                    .ok_or_else(|| format!("no general {g:?}"))?;
+                Ok(Action::Attach(gi, unit(u)?))
+            }
+            ["retreat", u, v] => {
+                let v = [Veer::Straight, Veer::Left, Veer::Right]
+                    .into_iter()
+                    .find(|x| x.id() == *v)
+                    .ok_or_else(|| format!("no retreat direction {v:?}"))?;
+                Ok(Action::Retreat(unit(u)?, v))
+            }
+            _ => Err("unknown action".into()),
+        }
+    }
+
+    /// A label a person can read.
+    pub(crate) fn label_of(&self, st: &State, a: &Action) -> String {
+        let n = |u: &usize| {
+            self.sc
+                .file
+                .units
+                .get(*u)
+                .map(|d| d.name.as_str())
+                .unwrap_or("?")
+        };
+        let _ = st;
+        match a {
+            Action::Sector(s) => format!("Play the {} sector", s.id()),
+            Action::Fire(g, t) => format!("{} fires at {}", n(g), n(t)),
+            Action::GunsDone => "No more gun fire".into(),
+            Action::Move(u, 0, d) => format!("{} advances {} cm", n(u), tenths(i64::from(*d))),
+            Action::Move(u, o, d) => format!(
+                "{} obliques {}° for {} cm",
+                n(u),
+                tenths(i64::from(*o)),
+                tenths(i64::from(*d))
+            ),
+            Action::Wheel(u, t) => format!("{} wheels {}°", n(u), tenths(i64::from(*t))),
+            Action::Pivot(u, t) => format!("{} pivots {}°", n(u), tenths(i64::from(*t))),
+            Action::AboutFace(u) => format!("{} about-faces", n(u)),
+            Action::Formation(u, true) => format!("{} adopts firing order", n(u)),
+            Action::Formation(u, false) => format!("{} leaves firing order", n(u)),
+            Action::Mount(u, true) => format!("{} mounts", n(u)),
+            Action::Mount(u, false) => format!("{} dismounts", n(u)),
+            Action::Limber(u) => format!("{} limbers", n(u)),
+            Action::Unlimber(u, t) => {
+                format!("{} unlimbers, pivoting {}°", n(u), tenths(i64::from(*t)))
+            }
+            Action::Attach(g, u) => format!(
+                "{} joins {}",
+                self.sc
+                    .file
+                    .generals
+                    .get(*g)
+                    .map(|x| x.name.as_str())
+                    .unwrap_or("?"),
+                n(u)
+            ),
+            Action::MovesDone => "No more moves in this sector".into(),
+            Action::Retreat(u, v) => format!("{} retreats {}", n(u), v.id()),
+        }
+    }
+}
