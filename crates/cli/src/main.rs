@@ -100,6 +100,9 @@ enum Cmd {
         /// Address to listen on; the default serves this machine only.
         #[arg(long, default_value = "127.0.0.1")]
         host: std::net::IpAddr,
+        /// The agent that plays the computer's seat: search (default), search:N, heuristic, random.
+        #[arg(long, default_value = "search")]
+        ai: String,
     },
     /// Play one whole game with agents, print its log and save it (then `show`, `replay` work).
     Autoplay {
@@ -421,12 +424,14 @@ fn run(cli: Cli) -> Result<()> {
             port,
             database_url,
             host,
+            ai,
         } => {
             server::run(server::ServeConfig {
                 host,
                 port,
                 database_url,
                 data_dir: cli.data_dir.clone(),
+                agent: ai,
             })
             .map_err(|e| anyhow!("{e}"))?;
         }

@@ -53,10 +53,24 @@ impl AppState {
 
     /// As [`AppState::new`], keeping at most `games` idle games in memory.
     pub fn with_cache(store: Arc<dyn Store>, data_dir: Option<PathBuf>, games: usize) -> Self {
+        Self::configured(store, data_dir, games, live::AI_AGENT)
+    }
+
+    /// A server's state with the agent that plays the computer's seats (`ai::agent` names).
+    pub fn with_agent(store: Arc<dyn Store>, data_dir: Option<PathBuf>, agent: &str) -> Self {
+        Self::configured(store, data_dir, live::CACHE_GAMES, agent)
+    }
+
+    fn configured(
+        store: Arc<dyn Store>,
+        data_dir: Option<PathBuf>,
+        games: usize,
+        agent: &str,
+    ) -> Self {
         let (shutdown, _) = watch::channel(false);
         Self {
             inner: Arc::new(Inner {
-                hub: live::Hub::new(store, data_dir, games),
+                hub: live::Hub::new(store, data_dir, games).with_agent(agent),
                 boards: Mutex::new(HashMap::new()),
                 shutdown,
             }),
@@ -103,6 +117,8 @@ pub struct ServeConfig {
     pub database_url: String,
     /// Scenario data instead of the built-in files.
     pub data_dir: Option<PathBuf>,
+    /// The agent that plays the computer's seats (default `search`).
+    pub agent: String,
 }
 
 /// Failures starting or running the server.
@@ -143,7 +159,9 @@ pub async fn serve(cfg: ServeConfig) -> Result<(), ServeError> {
     );
     use std::io::Write;
     let _ = std::io::stdout().flush();
-    let state = AppState::new(store, cfg.data_dir);
+    ai::agent(&cfg.agent, 0)
+        .map_err(|e| ServeError::Io(std::io::Error::new(std::io::ErrorKind::InvalidInput, e)))?;
+    let state = AppState::with_agent(store, cfg.data_dir, &cfg.agent);
     let on_signal = state.clone();
     axum::serve(listener, app(state))
         .with_graceful_shutdown(async move {

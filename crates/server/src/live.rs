@@ -15,7 +15,7 @@ use tokio::sync::{Mutex, OnceCell, watch};
 /// How many log lines a game keeps and sends.
 pub const LOG_KEEP: usize = 200;
 /// The agent that plays the server's seat.
-pub const AI_AGENT: &str = "random";
+pub const AI_AGENT: &str = "search";
 /// A bound on the actions the agent may take in a row (a runaway would be a rules bug).
 const AI_MAX_ACTIONS: usize = 100_000;
 /// Games kept in memory; the least recently used idle ones are dropped beyond this (they are
@@ -189,6 +189,7 @@ pub fn rebuild(
 /// Let the server's agent play its seat until a person decides or the game ends. Each choice is
 /// seeded by the game's seed and the version, so the same game gets the same answers.
 pub fn play_ai(
+    agent_name: &str,
     game: &mut dyn DynGame,
     ai_seat: Option<u8>,
     seed: u64,
@@ -203,10 +204,15 @@ pub fn play_ai(
         if n >= AI_MAX_ACTIONS {
             return Err(format!("the agent took {n} actions in a row"));
         }
-        let mut agent = ai::agent(AI_AGENT, seed ^ v.wrapping_mul(0x9e37_79b9_7f4a_7c15))?;
-        let i = agent.choose(&*game);
+        let mut agent = ai::agent(agent_name, seed ^ v.wrapping_mul(0x9e37_79b9_7f4a_7c15))?;
+        let d = agent.decide(&*game);
+        // Issue 4: what the computer intends, as a log line (redacted like every line sent).
+        if let Some(text) = d.explanation {
+            let seat = game.seat_names()[usize::from(ai & 1)].clone();
+            events.push(format!("{seat} (computer): {text}"));
+        }
         let (id, ev) = game
-            .apply_index(i)
+            .apply_index(d.index)
             .map_err(|e| format!("the agent's action failed: {e}"))?;
         actions.push(id);
         events.extend(ev);
@@ -240,6 +246,8 @@ type Cell = Arc<OnceCell<Arc<Slot>>>;
 
 /// The games in play: a cache in front of the store.
 pub struct Hub {
+    /// The agent that plays the computer's seat (`ai::agent` name).
+    agent: String,
     store: Arc<dyn Store>,
     data_dir: Option<PathBuf>,
     cache: StdMutex<HashMap<String, Cell>>,
@@ -251,12 +259,25 @@ impl Hub {
     /// A hub over a store, keeping at most `capacity` idle games in memory.
     pub fn new(store: Arc<dyn Store>, data_dir: Option<PathBuf>, capacity: usize) -> Self {
         Self {
+            agent: AI_AGENT.to_string(),
             store,
             data_dir,
             cache: StdMutex::new(HashMap::new()),
             clock: AtomicU64::new(1),
             capacity,
         }
+    }
+
+    /// The same hub with another agent for the computer's seats (`random`, `heuristic`,
+    /// `search`, `search:N`).
+    pub fn with_agent(mut self, agent: &str) -> Self {
+        self.agent = agent.to_string();
+        self
+    }
+
+    /// The agent that plays the computer's seats.
+    pub fn agent(&self) -> &str {
+        &self.agent
     }
 
     /// The store.
@@ -332,6 +353,7 @@ impl Hub {
         let mut events = Vec::new();
         let version = live.version();
         play_ai(
+            &self.agent,
             live.game.as_mut(),
             live.meta.ai_seat,
             live.meta.seed,

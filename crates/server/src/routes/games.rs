@@ -185,10 +185,24 @@ async fn create(
         Mode::Hotseat | Mode::Friend => None,
     };
     let tokens = tokens_for(ai_seat)?;
-    let mut actions = Vec::new();
-    let mut events = Vec::new();
-    play_ai(game.as_mut(), ai_seat, seed, 0, &mut actions, &mut events)
-        .map_err(ApiError::Internal)?;
+    // The computer's first moves (a search takes time: off the async workers).
+    let agent = st.hub().agent().to_string();
+    let (game, actions, events) = tokio::task::spawn_blocking(move || {
+        let mut actions = Vec::new();
+        let mut events = Vec::new();
+        play_ai(
+            &agent,
+            game.as_mut(),
+            ai_seat,
+            seed,
+            0,
+            &mut actions,
+            &mut events,
+        )
+        .map(|()| (game, actions, events))
+    })
+    .await?
+    .map_err(ApiError::Internal)?;
     let mut log = std::collections::VecDeque::new();
     push_log(&mut log, start.iter().cloned());
     push_log(&mut log, events.iter().cloned());
@@ -394,15 +408,33 @@ async fn act(
         ApplyError::Internal(m) => ApiError::Internal(m),
     })?;
     let mut new = vec![body.action];
-    play_ai(
-        next.as_mut(),
-        live.meta.ai_seat,
-        live.meta.seed,
-        version + 1,
-        &mut new,
-        &mut events,
-    )
-    .map_err(ApiError::Internal)?;
+    if let Some(ai_seat) = live.meta.ai_seat
+        && next.decider() == Some(engine::Seat(ai_seat))
+    {
+        // The computer answers (a search takes time: off the async workers; the game's lock is
+        // held, so no other submission for this game runs meanwhile).
+        let agent = st.hub().agent().to_string();
+        let seed = live.meta.seed;
+        let (n, more, evs) = tokio::task::spawn_blocking(move || {
+            let mut more = Vec::new();
+            let mut evs = Vec::new();
+            play_ai(
+                &agent,
+                next.as_mut(),
+                Some(ai_seat),
+                seed,
+                version + 1,
+                &mut more,
+                &mut evs,
+            )
+            .map(|()| (next, more, evs))
+        })
+        .await?
+        .map_err(ApiError::Internal)?;
+        next = n;
+        new.extend(more);
+        events.extend(evs);
+    }
     // The player's action and the agent's answers: one transaction. Nothing changes in memory
     // unless it is stored.
     let gid = live.meta.id.clone();
