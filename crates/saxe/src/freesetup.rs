@@ -75,18 +75,8 @@ impl Saxe {
             return inside && self.fits_for_setup(s, u, h);
         }
         let Some(f) = self.sc.free else { return false };
+        // Terrain the unit may enter and stacking: `fits_for_setup`, last.
         if !map.contains(h) || self.side_at(s, h) == Some(d.side.other()) {
-            return false;
-        }
-        let tr = self.sc.tables.terrain(map.terrain(h));
-        let enter = if d.kind.is_cavalry() {
-            tr.cost_cav
-        } else if d.kind.is_guns() {
-            tr.cost_art
-        } else {
-            tr.cost_inf
-        };
-        if enter.is_none() {
             return false;
         }
         match d.side {
