@@ -17,6 +17,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 struct Args {
+    /// The agent that answers in the AI games (the server's default is `search`, whose thinking
+    /// time is not server overhead; the load test measures the server with `random`).
+    ai: String,
     games: usize,
     actions: usize,
     think_ms: u64,
@@ -26,6 +29,7 @@ struct Args {
 
 fn args() -> Args {
     let mut a = Args {
+        ai: "random".to_string(),
         games: 100,
         actions: 300,
         think_ms: 0,
@@ -44,6 +48,12 @@ fn args() -> Args {
                 })
         };
         match argv[i].as_str() {
+            "--ai" => {
+                a.ai = argv.get(i + 1).cloned().unwrap_or_else(|| {
+                    eprintln!("--ai needs an agent name");
+                    std::process::exit(2)
+                })
+            }
             "--games" => a.games = val(i) as usize,
             "--actions" => a.actions = val(i) as usize,
             "--think-ms" => a.think_ms = val(i),
@@ -52,7 +62,7 @@ fn args() -> Args {
             other => {
                 eprintln!(
                     "unknown argument {other}; use --games N --actions N --think-ms N \
-                     --max-seconds N --seed N"
+                     --max-seconds N --seed N --ai AGENT"
                 );
                 std::process::exit(2)
             }
@@ -234,6 +244,7 @@ fn main() {
     let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
     let url = format!("sqlite://{}", db.display());
     let (desc_tx, desc_rx) = std::sync::mpsc::channel();
+    let agent = a.ai.clone();
     let server = std::thread::spawn(move || {
         let rt = tokio::runtime::Builder::new_multi_thread()
             .enable_all()
@@ -242,7 +253,7 @@ fn main() {
         rt.block_on(async move {
             let store = server::connect(&url).await.expect("open SQLite");
             let _ = desc_tx.send(store.describe());
-            let state = server::AppState::new(store, None);
+            let state = server::AppState::with_agent(store, None, &agent);
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
                 .await
                 .expect("bind");
