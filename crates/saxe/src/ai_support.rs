@@ -952,17 +952,6 @@ impl<'a> Ctx<'a> {
                 attackers,
                 defenders,
             } => {
-                // Known engine fault (combat.rs "combat on top"): attacking routed units stacked
-                // with a commander can stop the game when the commander falls (11.4 inside 12.3).
-                // Keep clear of it until it is fixed.
-                if defenders.iter().any(|&h| {
-                    !r.commanders_at(s, h).is_empty()
-                        && r.combat_units_at(s, h)
-                            .iter()
-                            .all(|&u| r.has(s, u, flag::ROUTED))
-                }) {
-                    return -5.0;
-                }
                 let mut v = r.ai_attack_value(s, attackers, defenders);
                 // Clearing an objective is worth a risk (15).
                 if defenders.iter().any(|&h| r.ai_is_objective(h)) {
@@ -972,6 +961,8 @@ impl<'a> Ctx<'a> {
                 if attackers.iter().any(|&h| r.ai_is_objective(h)) {
                     v -= 0.2;
                 }
+                // 15.2: the side that must take the objectives also needs a demoralised enemy
+                // formation; it accepts even odds.
                 v - 0.15
             }
             Action::EndCombat => 0.0,
@@ -1376,9 +1367,16 @@ fn goal_field_uncached(r: &Saxe, s: &State, side: Side, cavalry: bool) -> Field 
         if !wanted || cavalry {
             continue;
         }
+        // Once the attacker's troops stand in it, the objective needs no more of them: the rest
+        // go for the enemy formations (15.2 also asks a demoralised enemy formation).
+        let w = match (attacker, ours) {
+            (true, false) => 0.0,
+            (true, true) => 2.5,
+            (false, _) => 1.0,
+        };
         for &h in obj {
             if !enemy_here(h) {
-                seeds.push((h, if attacker { 0.0 } else { 1.0 }));
+                seeds.push((h, w));
             }
         }
     }
@@ -1411,6 +1409,17 @@ fn goal_field_uncached(r: &Saxe, s: &State, side: Side, cavalry: bool) -> Field 
                 b -= 1.0;
             }
             b += 0.1 * f64::from(cp);
+            // 13.1: a formation near its demoralisation value is the one to hit.
+            if let Some(f) = units
+                .first()
+                .and_then(|&u| r.sc.units[usize::from(u)].formation)
+            {
+                let need = r.sc.formations[usize::from(f)].demoralisation;
+                let lost = r.formation_losses(s, f);
+                if need > 0 && lost * 2 >= need && !s.formations[usize::from(f)].demoralised {
+                    b -= 1.0;
+                }
+            }
             if cavalry && !soft {
                 b += 4.0; // keep the cavalry back from formed troops (8.6, 10.3)
             }
