@@ -202,7 +202,10 @@ async fn checkpoint_loop(
     }
 }
 
-/// One transaction for a batch; each write in a savepoint of its own.
+/// One transaction for a batch. An append is one statement, which SQLite undoes alone if it
+/// fails; a creation (two statements) has a savepoint of its own. Each statement is a round
+/// trip to SQLite's thread, and on a busy machine each costs a wait for a processor, so a
+/// commit has as few as the writes allow.
 async fn commit(conn: &mut SqliteConnection, batch: &[Job]) -> Vec<Result<(), StoreError>> {
     let fail = |e: &StoreError| {
         batch
@@ -216,15 +219,20 @@ async fn commit(conn: &mut SqliteConnection, batch: &[Job]) -> Vec<Result<(), St
     };
     let mut results = Vec::with_capacity(batch.len());
     for job in batch {
-        let r = match tx.begin().await {
-            Ok(mut sp) => match apply(&mut sp, &job.write).await {
-                Ok(()) => sp.commit().await.map_err(|e| db_error(e, "")),
-                Err(e) => {
-                    let _ = sp.rollback().await;
-                    Err(e)
-                }
+        let r = match &job.write {
+            Write::Append(game, first_seq, actions) => {
+                append_actions(&mut tx, game, *first_seq, actions).await
+            }
+            Write::Create(meta, actions) => match tx.begin().await {
+                Ok(mut sp) => match create_game(&mut sp, meta, actions).await {
+                    Ok(()) => sp.commit().await.map_err(|e| db_error(e, "")),
+                    Err(e) => {
+                        let _ = sp.rollback().await;
+                        Err(e)
+                    }
+                },
+                Err(e) => Err(db_error(e, "")),
             },
-            Err(e) => Err(db_error(e, "")),
         };
         results.push(r);
     }
@@ -234,61 +242,75 @@ async fn commit(conn: &mut SqliteConnection, batch: &[Job]) -> Vec<Result<(), St
     }
 }
 
-async fn apply(conn: &mut SqliteConnection, write: &Write) -> Result<(), StoreError> {
-    match write {
-        Write::Create(meta, actions) => {
-            sqlx::query(
-                "INSERT INTO games (id, ruleset, scenario, options, seed, mode, ai_seat, tokens, created)
-                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            )
-            .bind(&meta.id)
-            .bind(&meta.ruleset)
-            .bind(&meta.scenario)
-            .bind(encode_options(&meta.options))
-            .bind(seed_column(meta.seed))
-            .bind(meta.mode.as_str())
-            .bind(meta.ai_seat.map(i32::from))
-            .bind(encode_tokens(&meta.tokens))
-            .bind(meta.created)
-            .execute(&mut *conn)
-            .await
-            .map_err(|e| db_error(e, &meta.id))?;
-            insert_actions(conn, &meta.id, 1, actions).await
-        }
-        Write::Append(game, first_seq, actions) => {
-            let stored: i64 =
-                sqlx::query_scalar("SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = ?")
-                    .bind(game)
-                    .fetch_one(&mut *conn)
-                    .await
-                    .map_err(|e| db_error(e, game))?;
-            if stored != seq_column(*first_seq)? - 1 {
-                return Err(StoreError::Conflict(format!(
-                    "the game has {stored} actions stored, not {}: another decision was taken first",
-                    first_seq.saturating_sub(1)
-                )));
-            }
-            insert_actions(conn, game, *first_seq, actions).await
-        }
-    }
+async fn create_game(
+    conn: &mut SqliteConnection,
+    meta: &GameMeta,
+    actions: &[String],
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO games (id, ruleset, scenario, options, seed, mode, ai_seat, tokens, created)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(&meta.id)
+    .bind(&meta.ruleset)
+    .bind(&meta.scenario)
+    .bind(encode_options(&meta.options))
+    .bind(seed_column(meta.seed))
+    .bind(meta.mode.as_str())
+    .bind(meta.ai_seat.map(i32::from))
+    .bind(encode_tokens(&meta.tokens))
+    .bind(meta.created)
+    .execute(&mut *conn)
+    .await
+    .map_err(|e| db_error(e, &meta.id))?;
+    append_actions(conn, &meta.id, 1, actions).await
 }
 
-async fn insert_actions(
+/// Append actions numbered from `first_seq` in one statement: the actions go in as one JSON
+/// array, and rows are inserted only if `first_seq` follows the last action stored. A `seq`
+/// already taken (the primary key) or an unknown game (the foreign key) fails the statement,
+/// and SQLite undoes it whole.
+async fn append_actions(
     conn: &mut SqliteConnection,
     game: &str,
     first_seq: u64,
     actions: &[String],
 ) -> Result<(), StoreError> {
-    for (i, a) in actions.iter().enumerate() {
-        sqlx::query("INSERT INTO actions (game_id, seq, action) VALUES (?, ?, ?)")
+    let first = seq_column(first_seq)?;
+    seq_column(first_seq.saturating_add(actions.len() as u64))?;
+    if !actions.is_empty() {
+        // A list of strings always serialises.
+        let list = serde_json::to_string(actions).unwrap_or_default();
+        let inserted = sqlx::query(
+            "INSERT INTO actions (game_id, seq, action)
+             SELECT ?1, ?2 + key, value FROM json_each(?3)
+             WHERE (SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = ?1) = ?2 - 1",
+        )
+        .bind(game)
+        .bind(first)
+        .bind(list)
+        .execute(&mut *conn)
+        .await
+        .map_err(|e| db_error(e, game))?
+        .rows_affected();
+        if inserted == actions.len() as u64 {
+            return Ok(());
+        }
+    }
+    // Nothing inserted (or nothing to insert): say why.
+    let stored: i64 =
+        sqlx::query_scalar("SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = ?")
             .bind(game)
-            .bind(seq_column(first_seq + i as u64)?)
-            .bind(a)
-            .execute(&mut *conn)
+            .fetch_one(&mut *conn)
             .await
             .map_err(|e| db_error(e, game))?;
+    if actions.is_empty() && stored == first - 1 {
+        return Ok(());
     }
-    Ok(())
+    Err(StoreError::Conflict(format!(
+        "the game has {stored} actions stored, not {}: another decision was taken first",
+        first_seq.saturating_sub(1)
+    )))
 }
 
 #[async_trait]
