@@ -84,6 +84,27 @@ impl Rng {
     }
 }
 
+/// Processor time in clock ticks (1/100 s on Linux), from `/proc`: (this process, the whole
+/// machine busy). None where `/proc` is not there.
+fn ticks() -> Option<(u64, u64)> {
+    let own = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // After the command name in parentheses: state is field 3, utime and stime fields 14-15.
+    let rest = own.rsplit_once(')')?.1;
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let own = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
+    let all = std::fs::read_to_string("/proc/stat").ok()?;
+    let cpu: Vec<u64> = all
+        .lines()
+        .next()?
+        .split_whitespace()
+        .skip(1)
+        .filter_map(|v| v.parse().ok())
+        .collect();
+    // user, nice, system, (idle, iowait,) irq, softirq
+    let busy = [0, 1, 2, 5, 6].iter().filter_map(|&i| cpu.get(i)).sum();
+    Some((own, busy))
+}
+
 /// The part of `GET /api/games/{id}` a scripted client reads.
 #[derive(Default, serde::Deserialize)]
 struct Fetched {
@@ -279,6 +300,7 @@ fn main() {
         .build()
         .expect("client runtime");
     let started = Instant::now();
+    let ticks_before = ticks();
     let deadline = started + Duration::from_secs(a.max_seconds);
     let results: Vec<Stats> = rt.block_on(async {
         let http = reqwest::Client::builder()
@@ -303,6 +325,7 @@ fn main() {
         out
     });
     let wall = started.elapsed();
+    let ticks_after = ticks();
     let _ = stop_tx.send(());
     server.join().expect("server thread");
 
@@ -353,6 +376,18 @@ fn main() {
         size as f64 / 1e6,
         all.errors.len()
     );
+    if let (Some((own0, busy0)), Some((own1, busy1))) = (ticks_before, ticks_after) {
+        // Ticks are hundredths of a second.
+        let own = own1.saturating_sub(own0) as f64 / 100.0;
+        let others = busy1.saturating_sub(busy0) as f64 / 100.0 - own;
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
+        println!(
+            "processor time: {own:.1} s for server and clients ({:.2} ms a submission); \
+             other work on the machine used {:.0}% of its processors meanwhile",
+            own * 1000.0 / n_submits.max(1) as f64,
+            (others.max(0.0) / (wall.as_secs_f64() * cores) * 100.0)
+        );
+    }
     for e in all.errors.iter().take(5) {
         println!("  error: {e}");
     }
