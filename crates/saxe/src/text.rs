@@ -411,7 +411,14 @@ impl Saxe {
             } else {
                 here.iter().map(|&u| self.unit_json(s, u)).collect()
             };
-            stacks.push(json!({ "hex": h.to_string(), "side": owner.name(), "units": shown, "stacked": here.len() > 1 }));
+            // Built by moving the parts in: `json!` would deep-copy every unit (the view is
+            // built for every fetch, docs/server.md "Load test").
+            let mut st = serde_json::Map::new();
+            st.insert("hex".into(), h.to_string().into());
+            st.insert("side".into(), owner.name().into());
+            st.insert("units".into(), serde_json::Value::Array(shown));
+            st.insert("stacked".into(), (here.len() > 1).into());
+            stacks.push(serde_json::Value::Object(st));
         }
         let commanders: Vec<serde_json::Value> = s
             .commanders
@@ -428,16 +435,21 @@ impl Saxe {
             .enumerate()
             .map(|(i, f)| json!({ "id": f.id, "name": f.name, "side": f.side.name(), "losses": self.formation_losses(s, i as u8), "demoralisation": f.demoralisation, "demoralised": s.formations[i].demoralised, "tested": s.formations[i].tested, "column": s.formations[i].column.map(|h| h.to_string()), "deploying": s.formations[i].deploying }))
             .collect();
-        json!({
+        let mut v = json!({
             "scenario": self.sc.id, "turn": s.turn, "turns": self.sc.turns, "active": s.active.name(),
             "phase": format!("{:?}", s.phase), "decider": self.decider_side(s).map(|x| x.name()),
             "decision": self.decision_text(s),
             "control": self.sc.objectives.iter().zip(&s.control).map(|(o, c)| (o.name.clone(), json!(c.name()))).collect::<serde_json::Map<_, _>>(),
             "army_demoralised": { "French": self.army_demoralised(s, Side::French), "Allies": self.army_demoralised(s, Side::Allies) },
-            "stacks": stacks, "commanders": commanders, "formations": formations,
             "standing": { "winner": standing.0.map(|w| w.name()), "level": standing.1, "rule": "15.2 (if the game ended now)" },
             "result": s.result.as_ref().map(|r| json!({ "winner": r.0.map(|w| w.name()), "level": r.1, "rule": r.2 })),
-        })
+        });
+        if let serde_json::Value::Object(m) = &mut v {
+            m.insert("stacks".into(), serde_json::Value::Array(stacks));
+            m.insert("commanders".into(), serde_json::Value::Array(commanders));
+            m.insert("formations".into(), serde_json::Value::Array(formations));
+        }
+        v
     }
 
     /// The board as text: a hex grid (row-first, column 01 at the east/right) and the stacks.
