@@ -1255,6 +1255,14 @@ impl Saxe {
                     .sum::<u32>()
             })
             .unwrap_or(hexmap::Vertex::N);
+        // The data's facing, if it gives one.
+        let facing = self
+            .sc
+            .reinforcements
+            .iter()
+            .find(|r| r.unit == u)
+            .and_then(|r| r.facing)
+            .unwrap_or(facing);
         // 3.1: joining a friend, it takes his facing.
         let facing = self
             .combat_units_at(s, hex)

@@ -309,6 +309,8 @@ pub struct Reinforcement {
     pub turn: u8,
     /// Entry hexes.
     pub hexes: Vec<HexId>,
+    /// Facing on entry as the data gives it; `None`: facing away from the side's own edge.
+    pub facing: Option<Vertex>,
 }
 
 /// A commander counter.
@@ -1350,10 +1352,18 @@ impl Scenario {
             if r.turn < first_turn || r.turn > s.turns {
                 errs.push(format!("{ctx}: turn {} is not played", r.turn));
             }
+            let facing = r.facing.as_deref().and_then(|f| {
+                let v = parse_vertex(f);
+                if v.is_none() {
+                    errs.push(format!("{ctx}: facing {f:?} is not one of N NE SE S SW NW"));
+                }
+                v
+            });
             reinforcements.push(Reinforcement {
                 unit: u,
                 turn: r.turn,
                 hexes,
+                facing,
             });
         }
         let mut column_entries = Vec::new();
@@ -1383,6 +1393,7 @@ impl Scenario {
                         unit: ui,
                         turn: c.turn,
                         hexes: hexes.clone(),
+                        facing: None,
                     }),
                     None => errs.push(format!("{ctx}: unit {u:?} not in oob.toml")),
                 }

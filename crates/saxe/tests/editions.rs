@@ -1289,6 +1289,7 @@ fn with_reinforcement() -> (Saxe, UnitIx, HexId) {
             unit: u,
             turn: 2,
             hexes: vec![hex],
+            facing: None,
         })
     });
     (fl, u, hex)
