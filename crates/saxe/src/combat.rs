@@ -332,8 +332,16 @@ impl Saxe {
         let depth = s.frames.len() - 1; // invariant: the combat frame is on top (just matched)
         match c.stage {
             0 => {
-                // 12.3: routed defenders are eliminated when attacked.
-                for &u in &c.def_units {
+                // 12.3: routed defenders are eliminated when attacked (F/L: routed guns too, A15).
+                let mut routed_guns: Vec<UnitIx> = Vec::new();
+                for &h in &c.defenders {
+                    routed_guns.extend(
+                        self.result_units_at(s, h)
+                            .into_iter()
+                            .filter(|&u| self.kind(u).is_guns() && self.side_of(u) != s.active),
+                    );
+                }
+                for &u in c.def_units.iter().chain(&routed_guns) {
                     if self.has(s, u, flag::ROUTED) {
                         let h = s.units[usize::from(u)].hex;
                         self.eliminate(s, u, "a routed unit attacked", "12.3", ev);
@@ -478,11 +486,7 @@ impl Saxe {
                     (a, &c.attackers, &c.att_units),
                 ] {
                     for &h in hexes.iter() {
-                        let here: Vec<UnitIx> = self
-                            .combat_units_at(s, h)
-                            .into_iter()
-                            .filter(|u| units.contains(u))
-                            .collect();
+                        let here = self.stack_in_combat(s, h, units);
                         self.apply_effects(s, &here, &o, "11.1", &c.disorg_cav_before, ev);
                     }
                 }
@@ -504,11 +508,7 @@ impl Saxe {
                         continue;
                     }
                     for &h in hexes.iter().rev() {
-                        let here: Vec<UnitIx> = self
-                            .combat_units_at(s, h)
-                            .into_iter()
-                            .filter(|u| units.contains(u))
-                            .collect();
+                        let here = self.stack_in_combat(s, h, units);
                         self.queue_retreat_under_combat(s, &here, o.retreat);
                     }
                 }
@@ -597,6 +597,21 @@ impl Saxe {
                 self.update_control(s, ev);
             }
         }
+    }
+
+    /// The units of hex `h` a combat result reaches (11.1: "the whole stack"): the combat units
+    /// of `units` there and, in F/L, the guns stacked with them (A15). Top first.
+    fn stack_in_combat(&self, s: &State, h: HexId, units: &[UnitIx]) -> Vec<UnitIx> {
+        let Some(side) = units.first().map(|&u| self.side_of(u)) else {
+            return Vec::new();
+        };
+        let here = self.result_units_at(s, h);
+        if !here.iter().any(|u| units.contains(u)) {
+            return Vec::new();
+        }
+        here.into_iter()
+            .filter(|&u| units.contains(&u) || (self.kind(u).is_guns() && self.side_of(u) == side))
+            .collect()
     }
 
     fn combat_mut_below(s: &mut State) -> Option<&mut Combat> {
@@ -957,7 +972,7 @@ impl Saxe {
         // Through friends (11.2.1).
         let friends: Vec<UnitIx> = before
             .into_iter()
-            .filter(|&u| self.side_of(u) == r.side && !self.kind(u).is_guns())
+            .filter(|&u| self.side_of(u) == r.side && self.shares_results(u))
             .collect();
         if !friends.is_empty() {
             let f0 = s.units[usize::from(r.units[0])].facing;
@@ -1079,7 +1094,7 @@ impl Saxe {
         let others: Vec<UnitIx> = self
             .units_at(s, to)
             .into_iter()
-            .filter(|&x| x != u && !self.kind(x).is_guns())
+            .filter(|&x| x != u && self.shares_results(x))
             .collect();
         if r.left > 0 {
             for x in others {

@@ -254,7 +254,8 @@ impl Saxe {
         if !a.moving_started {
             for &u in &members {
                 let k = self.kind(u);
-                if !k.is_guns() {
+                // 12.3: a routed gun (F/L, A15) does nothing but rout.
+                if !k.is_guns() || self.has(s, u, flag::ROUTED) {
                     continue;
                 }
                 if !self.has(s, u, flag::FIRED) && !self.gun_moved_prev(s, u) {
@@ -724,6 +725,7 @@ impl Saxe {
             if self.side_of(g) != r.side
                 || !self.kind(g).is_guns()
                 || !self.alive(s, g)
+                || self.has(s, g, flag::ROUTED)
                 || self.has(s, g, flag::REACT_FIRED)
                 || self.gun_moved_prev(s, g)
             {
@@ -846,7 +848,7 @@ impl Saxe {
                 s,
                 *unit,
                 *target,
-                self.combat_units_at(s, *target),
+                self.result_units_at(s, *target),
                 false,
                 ev,
             ),
@@ -877,7 +879,7 @@ impl Saxe {
                 s,
                 *unit,
                 *target,
-                self.combat_units_at(s, *target),
+                self.result_units_at(s, *target),
                 false,
                 ev,
             ),

@@ -202,7 +202,7 @@ impl Saxe {
         rule: &str,
         ev: &mut Vec<Event>,
     ) {
-        if !self.alive(s, u) || self.kind(u).is_guns() || self.has(s, u, flag::ROUTED) {
+        if !self.alive(s, u) || !self.shares_results(u) || self.has(s, u, flag::ROUTED) {
             return;
         }
         if self.has(s, u, flag::DISORG) {
@@ -221,6 +221,11 @@ impl Saxe {
 
     /// A unit routs (12.2–12.4): Routed marker and a rout movement of three hexes.
     pub fn rout(&self, s: &mut State, u: UnitIx, rule: &str, ev: &mut Vec<Event>) {
+        // F/L 8.9, 12.4 (A15): a gun in battery cannot move, so it cannot rout: eliminated.
+        if self.gun_pinned(s, u) {
+            self.eliminate(s, u, "a gun in battery cannot rout (8.9, A15)", "12.4", ev);
+            return;
+        }
         let side = self.side_of(u);
         let us = &mut s.units[usize::from(u)];
         us.set(flag::DISORG | flag::DISORG_BY_COMBAT, false);
@@ -277,7 +282,7 @@ impl Saxe {
         let units: Vec<UnitIx> = units
             .iter()
             .copied()
-            .filter(|&u| self.alive(s, u) && !self.kind(u).is_guns())
+            .filter(|&u| self.alive(s, u) && self.shares_results(u))
             .collect();
         let Some(&top) = units.first() else {
             return true;
@@ -287,11 +292,11 @@ impl Saxe {
         let mv = if best || self.edition.best_morale_of_stack() {
             units
                 .iter()
-                .map(|&u| i32::from(self.sc.units[usize::from(u)].morale))
+                .map(|&u| self.printed_morale(u))
                 .max()
                 .unwrap_or(0)
         } else {
-            i32::from(self.sc.units[usize::from(top)].morale)
+            self.printed_morale(top)
         };
         let mut mods = Vec::new();
         if drm != 0 {
@@ -371,7 +376,7 @@ impl Saxe {
             .iter()
             .copied()
             .filter(|&u| {
-                self.alive(s, u) && !self.kind(u).is_guns() && !self.has(s, u, flag::ROUTED)
+                self.alive(s, u) && self.shares_results(u) && !self.has(s, u, flag::ROUTED)
             })
             .collect();
         if alive.is_empty() {
@@ -410,13 +415,17 @@ impl Saxe {
         }
     }
 
-    /// Queue the retreat of the surviving, unrouted units of a hex (11.2).
+    /// Queue the retreat of the surviving, unrouted units of a hex (11.2). F/L guns retreat with
+    /// their stack (A15); light troops evading (1.3) leave them behind.
     pub fn queue_retreat(&self, s: &mut State, units: &[UnitIx], hexes: u8, evasion: bool) {
         let group: Vec<UnitIx> = units
             .iter()
             .copied()
             .filter(|&u| {
-                self.alive(s, u) && !self.kind(u).is_guns() && !self.has(s, u, flag::ROUTED)
+                self.alive(s, u)
+                    && self.shares_results(u)
+                    && !(evasion && self.kind(u).is_guns())
+                    && !self.has(s, u, flag::ROUTED)
             })
             .collect();
         if group.is_empty() || hexes == 0 {
@@ -596,18 +605,28 @@ impl Saxe {
         let Some(victims_at) = victims.first().and_then(|&u| s.units[usize::from(u)].hex) else {
             return;
         };
-        // Top first, as in the stack.
+        // Top first, as in the stack. F/L (A15): fire at a hex reaches its guns too; they take
+        // steps only when no infantry or cavalry is with them (11.1).
         let victims: Vec<UnitIx> = self
-            .combat_units_at(s, victims_at)
+            .result_units_at(s, victims_at)
             .into_iter()
-            .filter(|u| victims.contains(u))
+            .filter(|&u| victims.contains(&u) || (!reaction && self.kind(u).is_guns()))
             .collect();
         if victims.is_empty() {
             return;
         }
+        let step_takers: Vec<UnitIx> = if victims.iter().any(|&u| !self.kind(u).is_guns()) {
+            victims
+                .iter()
+                .copied()
+                .filter(|&u| !self.kind(u).is_guns())
+                .collect()
+        } else {
+            victims.clone()
+        };
         let m = &self.sc.tables.raw.artillery.modifiers;
         let mut mods: Vec<(String, i32)> = Vec::new();
-        let top = victims[0];
+        let top = step_takers[0];
         if self.light(s, top) {
             mods.push(("light target".into(), i32::from(m.light_target)));
         }
@@ -682,7 +701,7 @@ impl Saxe {
         // Step losses: top unit first, then the second, then the top (11.1), among the victims.
         let mut hit = Vec::new();
         for i in 0..out.steps {
-            let alive: Vec<UnitIx> = victims
+            let alive: Vec<UnitIx> = step_takers
                 .iter()
                 .copied()
                 .filter(|&u| self.alive(s, u))
@@ -728,8 +747,8 @@ impl Saxe {
         }
     }
 
-    /// Targets a gun may fire at now (9.1, 9.4): enemy-occupied hexes within range in its fire arc
-    /// with a line of sight.
+    /// Targets a gun may fire at now (9.1, 9.4): hexes within range in its fire arc with a line of
+    /// sight holding enemy units that fire results reach (F/L: lone guns too, A15).
     pub fn fire_targets(&self, s: &State, gun: UnitIx) -> Vec<HexId> {
         let Some(from) = s.units[usize::from(gun)].hex else {
             return Vec::new();
@@ -738,7 +757,7 @@ impl Saxe {
         let mut out: Vec<HexId> = self
             .occupied_hexes(s, enemy)
             .into_iter()
-            .filter(|&h| !self.combat_units_at(s, h).is_empty() && self.can_aim(s, gun, from, h))
+            .filter(|&h| !self.result_units_at(s, h).is_empty() && self.can_aim(s, gun, from, h))
             .collect();
         out.sort();
         out

@@ -350,6 +350,26 @@ impl Saxe {
                 true
             }
             Some(Frame::Retreat(r)) => {
+                // F/L 8.9, 11.2.1 (A15): a gun in battery cannot move, so its retreat is
+                // impossible and it is eliminated; the rest of the stack retreats.
+                let pinned: Vec<UnitIx> = r
+                    .units
+                    .iter()
+                    .copied()
+                    .filter(|&u| self.alive(s, u) && self.gun_pinned(s, u))
+                    .collect();
+                if !pinned.is_empty() {
+                    for g in pinned {
+                        self.eliminate(
+                            s,
+                            g,
+                            "a gun in battery cannot retreat (8.9, A15)",
+                            "11.2.1",
+                            ev,
+                        );
+                    }
+                    return true;
+                }
                 let alive: Vec<UnitIx> = r
                     .units
                     .iter()
@@ -545,7 +565,7 @@ impl Saxe {
                     // 12.1: one test per stack with the best morale of the stack; the first
                     // disorganised unit of the stack tests for all of them.
                     let stack: Vec<UnitIx> = self
-                        .combat_units_at(s, h)
+                        .result_units_at(s, h)
                         .into_iter()
                         .filter(|&x| self.has(s, x, flag::DISORG) && self.side_of(x) == side)
                         .collect();

@@ -125,6 +125,15 @@ impl Edition {
     pub fn artillery_stays_in_battery(self) -> bool {
         matches!(self, Edition::FontenoyLauffeld)
     }
+    /// 12.1, 11.1: F/L artillery that must test morale does so at 3, and combat and fire results
+    /// apply to the whole stack, its guns included (docs/editions.md A15); Hastenbeck 9.5, 11.5:
+    /// "an artillery unit never retreats nor routs", so its guns never test (`None`).
+    pub fn artillery_morale(self) -> Option<i32> {
+        match self {
+            Edition::Hastenbeck => None,
+            Edition::FontenoyLauffeld => Some(3),
+        }
+    }
     /// 1.3, 7.1: light infantry projects a ZoC into woods in Hastenbeck only.
     pub fn light_infantry_zoc_in_woods(self) -> bool {
         matches!(self, Edition::Hastenbeck)

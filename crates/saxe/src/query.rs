@@ -38,6 +38,32 @@ impl Saxe {
         v
     }
 
+    /// Whether combat and fire results reach a unit (11.1, 12.1): combat units always; F/L field
+    /// artillery too (morale 3, A15); never a redoubt, which is a work and does not move (9.6).
+    pub fn shares_results(&self, u: UnitIx) -> bool {
+        match self.kind(u) {
+            Kind::Redoubt => false,
+            Kind::Artillery => self.edition.artillery_morale().is_some(),
+            _ => true,
+        }
+    }
+
+    /// The units of a hex that combat and fire results reach (11.1): its combat units and, in
+    /// F/L, its field artillery (A15). Top first.
+    pub fn result_units_at(&self, s: &State, h: HexId) -> Vec<UnitIx> {
+        let mut v = self.units_at(s, h);
+        v.retain(|&u| self.shares_results(u));
+        v
+    }
+
+    /// The morale a unit tests with before modifiers (12.1): the printed value; F/L artillery 3.
+    pub fn printed_morale(&self, u: UnitIx) -> i32 {
+        match self.edition.artillery_morale() {
+            Some(m) if self.kind(u) == Kind::Artillery => m,
+            _ => i32::from(self.sc.units[usize::from(u)].morale),
+        }
+    }
+
     /// Kind of a unit.
     pub fn kind(&self, u: UnitIx) -> Kind {
         self.sc.units[usize::from(u)].kind
@@ -96,7 +122,7 @@ impl Saxe {
     /// lost half its steps or more, -1.
     pub fn morale(&self, s: &State, u: UnitIx) -> i32 {
         let d = &self.sc.units[usize::from(u)];
-        let m = i32::from(d.morale);
+        let m = self.printed_morale(u);
         let m = if self.demoralised(s, u) { m - 1 } else { m };
         if self.edition.independent_morale_at_half()
             && d.formation.is_none()

@@ -1783,3 +1783,182 @@ fn r16_2_lauffeld_household_under_the_king_and_first_turn_activations() {
         "a Household unit alone: {l:?}"
     );
 }
+
+// ------------------------------------- 12.1, 11.1 F/L artillery morale 3, guns share results (A15)
+
+/// A French stack of Picardie and a field gun at `y`, attacked from `x` by Von Gilsa, the combat
+/// standing at its results stage (11.1) with `d` for the defender; runs to the next decision.
+fn gun_stack_takes(
+    r: &Saxe,
+    d: saxe::scenario::Outcome,
+    in_battery: bool,
+) -> (State, UnitIx, UnitIx) {
+    let x = clear_area(r, 2);
+    let y = go(x, &[Dir::SE]);
+    let mut s = empty_board(r);
+    place(r, &mut s, "von-gilsa", x, Vertex::S);
+    let pic = place(r, &mut s, "picardie", y, Vertex::N);
+    let gun = place(r, &mut s, "broglie-art-1314", y, Vertex::N);
+    if in_battery {
+        s.units[usize::from(gun)].set(flag::IN_BATTERY, true);
+    }
+    combat_phase(&mut s, Side::Allies);
+    let mut c = combat_of(r, &s, &[x], &[y]);
+    c.stage = 4;
+    c.result = Some((Default::default(), d));
+    s.frames.push(Frame::Combat(c));
+    run(r, &mut s);
+    (s, pic, gun)
+}
+
+#[test]
+fn r12_1_guns_never_test_hastenbeck_test_on_morale_3_fl() {
+    let (h, fl) = both();
+    for (r, fl) in editions(&h, &fl) {
+        let x = clear_area(&r, 1);
+        let mut s = empty_board(&r);
+        let gun = place(&r, &mut s, "broglie-art-1314", x, Vertex::N);
+        for (die, passes_fl) in [(3, true), (4, false)] {
+            s.dice = dice_rolling(&[die]);
+            let mut ev = Vec::new();
+            let ok = r.morale_test(&mut s, &[gun], 0, false, "", "12.1", &mut ev);
+            assert_eq!(ok, !fl || passes_fl, "{}: die {die} against MV 3", ed(fl));
+            // Hastenbeck rolls nothing for a gun (9.5: artillery never tests).
+            assert_eq!(
+                rolls_of(&ev, "12.1").len(),
+                usize::from(fl),
+                "{}: {ev:?}",
+                ed(fl)
+            );
+        }
+        assert_eq!(r.morale(&s, gun), if fl { 3 } else { 6 });
+    }
+}
+
+#[test]
+fn r11_1_a_combat_result_reaches_the_guns_of_the_stack_fl_only() {
+    let (h, fl) = both();
+    for (r, fl) in editions(&h, &fl) {
+        let d = saxe::scenario::Outcome {
+            disorganise: true,
+            retreat: 1,
+            ..Default::default()
+        };
+        let (s, pic, gun) = gun_stack_takes(&r, d, false);
+        assert!(r.has(&s, pic, flag::DISORG));
+        assert_eq!(r.has(&s, gun, flag::DISORG), fl, "{}", ed(fl));
+        // The stack retreats with its gun (F/L), without it (Hastenbeck 11.5: it never retreats).
+        let Some(Frame::Retreat(rt)) = s.frames.last() else {
+            panic!("{}: no retreat decision: {:?}", ed(fl), s.frames.last());
+        };
+        assert!(rt.units.contains(&pic));
+        assert_eq!(rt.units.contains(&gun), fl, "{}: {:?}", ed(fl), rt.units);
+    }
+}
+
+#[test]
+fn r11_2_1_fl_a_gun_in_battery_cannot_retreat_and_is_eliminated() {
+    let (_, fl) = both();
+    let d = saxe::scenario::Outcome {
+        retreat: 1,
+        ..Default::default()
+    };
+    let (s, pic, gun) = gun_stack_takes(&fl, d, true);
+    assert!(!fl.alive(&s, gun), "the gun in battery is lost (8.9, A15)");
+    let Some(Frame::Retreat(rt)) = s.frames.last() else {
+        panic!("no retreat decision: {:?}", s.frames.last());
+    };
+    assert_eq!(rt.units, vec![pic], "Picardie retreats alone");
+}
+
+#[test]
+fn r12_2_fl_a_disorganised_gun_disorganised_again_routs_or_is_lost_in_battery() {
+    let (_, fl) = both();
+    let d = saxe::scenario::Outcome {
+        disorganise: true,
+        ..Default::default()
+    };
+    for in_battery in [false, true] {
+        let x = clear_area(&fl, 2);
+        let y = go(x, &[Dir::SE]);
+        let mut s = empty_board(&fl);
+        place(&fl, &mut s, "von-gilsa", x, Vertex::S);
+        place(&fl, &mut s, "picardie", y, Vertex::N);
+        let gun = place(&fl, &mut s, "broglie-art-1314", y, Vertex::N);
+        s.units[usize::from(gun)].set(flag::DISORG, true);
+        s.units[usize::from(gun)].set(flag::IN_BATTERY, in_battery);
+        combat_phase(&mut s, Side::Allies);
+        let mut c = combat_of(&fl, &s, &[x], &[y]);
+        c.stage = 4;
+        c.result = Some((Default::default(), d));
+        s.frames.push(Frame::Combat(c));
+        let ev = run(&fl, &mut s);
+        if in_battery {
+            assert!(!fl.alive(&s, gun), "in battery it cannot rout: {ev:?}");
+            assert!(logged(&ev, "cannot rout"), "{ev:?}");
+        } else {
+            assert!(fl.has(&s, gun, flag::ROUTED), "{ev:?}");
+            assert!(
+                s.frames
+                    .iter()
+                    .any(|f| matches!(f, Frame::Rout(r) if r.unit == gun)),
+                "a rout movement of three hexes (12.4)"
+            );
+        }
+    }
+}
+
+#[test]
+fn r9_2_a_lone_gun_is_no_fire_target_hastenbeck_is_one_fl() {
+    let (hg, gun) = rules_with_allied_gun();
+    let flg = Saxe {
+        sc: hg.sc.clone(),
+        options: hg.options.clone(),
+        edition: Edition::FontenoyLauffeld,
+    };
+    for (r, fl) in editions(&hg, &flg) {
+        let x = clear_area(&r, 3);
+        let y = go(x, &[Dir::SE]);
+        let mut s = empty_board(&r);
+        let g = place(&r, &mut s, "broglie-art-1314", x, Vertex::S);
+        place(&r, &mut s, "contades-art-1309", y, Vertex::N);
+        assert_eq!(
+            r.fire_targets(&s, g),
+            if fl { vec![y] } else { vec![] },
+            "{}",
+            ed(fl)
+        );
+        if fl {
+            // A 1-step gun hit loses its step (11.1: a lone gun takes the losses itself).
+            let mut ev = Vec::new();
+            let t = (1..=6)
+                .find(|&die| {
+                    let mut t = s.clone();
+                    t.dice = dice_rolling(&[die]);
+                    let mut e = Vec::new();
+                    r.resolve_fire(&mut t, g, y, vec![gun], false, &mut e);
+                    !r.alive(&t, gun)
+                })
+                .expect("some die destroys the lone gun");
+            s.dice = dice_rolling(&[t]);
+            r.resolve_fire(&mut s, g, y, vec![gun], false, &mut ev);
+            assert!(!r.alive(&s, gun), "{ev:?}");
+        }
+    }
+}
+
+#[test]
+fn r12_5_fl_a_routed_gun_rallies_on_morale_3() {
+    let (_, fl) = both();
+    let x = clear_area(&fl, 1);
+    // No commander near: the test is the unit's morale, 3 (12.1, 12.5).
+    for (die, rallies) in [(3, true), (4, false)] {
+        let mut s = empty_board(&fl);
+        let gun = place(&fl, &mut s, "broglie-art-1314", x, Vertex::N);
+        s.units[usize::from(gun)].set(flag::ROUTED, true);
+        s.dice = dice_rolling(&[die]);
+        let ev = end_of_turn(&fl, &mut s);
+        assert_eq!(!fl.has(&s, gun, flag::ROUTED), rallies, "die {die}: {ev:?}");
+        assert!(logged(&ev, "MV 3"), "{ev:?}");
+    }
+}
