@@ -59,6 +59,17 @@ fn ed(fl: bool) -> &'static str {
     if fl { "F/L" } else { "Hastenbeck" }
 }
 
+/// Both editions with the extra Allied field gun of `rules_with_allied_gun`.
+fn both_with_allied_gun() -> (Saxe, Saxe, UnitIx) {
+    let (hg, gun) = rules_with_allied_gun();
+    let flg = Saxe {
+        sc: hg.sc.clone(),
+        options: hg.options.clone(),
+        edition: Edition::FontenoyLauffeld,
+    };
+    (hg, flg, gun)
+}
+
 /// Louis XV added to the French commanders (F/L 0.1: he obeys the army commanders' rules).
 fn add_king(sc: &mut Scenario) -> CommanderIx {
     sc.commanders.push(CommanderDef {
@@ -825,12 +836,7 @@ fn r10_3_r12_1_a_stack_uses_its_top_unit_hastenbeck_its_best_unit_fl() {
 
 #[test]
 fn r10_3_artillery_bonus_needs_the_enemy_in_its_arc_hastenbeck_any_gun_taking_part_fl() {
-    let (hg, gun) = rules_with_allied_gun();
-    let flg = Saxe {
-        sc: hg.sc.clone(),
-        options: hg.options.clone(),
-        edition: Edition::FontenoyLauffeld,
-    };
+    let (hg, flg, gun) = both_with_allied_gun();
     for (r, fl) in editions(&hg, &flg) {
         let x = clear_area(&r, 2);
         let y = go(x, &[Dir::NW]);
@@ -1910,12 +1916,7 @@ fn r12_2_fl_a_disorganised_gun_disorganised_again_routs_or_is_lost_in_battery() 
 
 #[test]
 fn r9_2_a_lone_gun_is_no_fire_target_hastenbeck_is_one_fl() {
-    let (hg, gun) = rules_with_allied_gun();
-    let flg = Saxe {
-        sc: hg.sc.clone(),
-        options: hg.options.clone(),
-        edition: Edition::FontenoyLauffeld,
-    };
+    let (hg, flg, gun) = both_with_allied_gun();
     for (r, fl) in editions(&hg, &flg) {
         let x = clear_area(&r, 3);
         let y = go(x, &[Dir::SE]);
