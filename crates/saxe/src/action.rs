@@ -92,6 +92,10 @@ pub enum Action {
     StopAccompanying { commander: CommanderIx },
     /// B5: the army commander moves with the stack he is with (8.5).
     ArmyWithStack,
+    /// F/L 4.B1 step 3, 8.5: the army commander or Louis XV moves "with his stack" during an
+    /// activation: its units of the activated formation that are in command, at their own MP
+    /// (docs/editions.md A6).
+    ChiefWithStack { commander: CommanderIx },
     /// 8.6: cavalry reaction by the unit's line of battle.
     CavalryLineReaction { unit: UnitIx },
     /// 16.2: put the next unit in this hex (its facing is chosen next).

@@ -1058,7 +1058,7 @@ impl<'a> Ctx<'a> {
                 };
                 0.4 * (cost(from) - cost(*to)) - 0.1
             }
-            Action::ArmyWithStack => -1.0,
+            Action::ArmyWithStack | Action::ChiefWithStack { .. } => -1.0,
             Action::EndArmyMove => 0.0,
             Action::Promote { .. } | Action::PlaceAide { .. } => 0.0,
             // ---- free set-up and march columns (16.2, 14): legal choices, lightly guided

@@ -282,8 +282,12 @@ impl Saxe {
             v.push(Action::EndActivation);
             return v;
         }
-        // F/L 4.B1 step 3: the army commander / Louis XV, before the formation commander.
+        // F/L 4.B1 step 3: the army commander / Louis XV, before the formation commander, alone
+        // or, not having moved yet, with his stack (A6).
         for &(c, mp) in &a.chiefs {
+            if mp == CHIEF_MP && !self.chief_stack(s, a, c).is_empty() {
+                v.push(Action::ChiefWithStack { commander: c });
+            }
             if let Some(h) = s.commanders[usize::from(c)].hex {
                 for (to, _) in self.commander_steps(s, h, a.side, mp) {
                     v.push(Action::CommanderStep {
@@ -1307,6 +1311,7 @@ impl Saxe {
                 }
             }
             Action::EndArmyMove => self.next_phase(s, ev),
+            Action::ChiefWithStack { commander } => self.chief_with_stack(s, *commander, ev),
             Action::ArmyWithStack => {
                 // 8.5 / 4.B5: the stack moves with its own MP and takes him along; units that
                 // already moved this turn stay (a decision, see docs/rules-decisions.md).
@@ -1344,17 +1349,13 @@ impl Saxe {
                         self.names(&units)
                     ),
                 ));
-                s.frames.push(Frame::Moving(Moving {
+                s.frames.push(Frame::Moving(Moving::new(
                     side,
-                    kind: GroupKind::Stack,
+                    GroupKind::Stack,
                     units,
                     mp,
-                    vertices: 0,
-                    tested: Vec::new(),
-                    commander: Some(ac),
-                    hexes: 0,
-                    target: None,
-                }));
+                    Some(ac),
+                )));
             }
             Action::Promote { commander } => {
                 let Some(Frame::NewArmyCommander { side }) = s.frames.pop() else {
@@ -1453,6 +1454,85 @@ impl Saxe {
             .collect()
     }
 
+    /// F/L 4.B1 step 3 (A6): the units an army commander or Louis XV may take with him: at his hex,
+    /// of the activated formation or unit, in command, not routed, not moved in this activation,
+    /// guns not in battery; every unit of his side there but guns must be among them (a stack
+    /// moves whole, 8.1) and one at least must be infantry or cavalry. Empty after a failed
+    /// activation (5.3: no unit moves).
+    pub(crate) fn chief_stack(&self, s: &State, a: &Activation, c: CommanderIx) -> Vec<UnitIx> {
+        let Some(h) = s.commanders[usize::from(c)].hex else {
+            return Vec::new();
+        };
+        if !a.success || self.halted(s, a.side) {
+            return Vec::new();
+        }
+        let members = self.members(s, a);
+        let ok = |u: UnitIx| {
+            members.contains(&u)
+                && a.commanded.contains(&u)
+                && !self.has(s, u, flag::ROUTED)
+                && !self.has(s, u, flag::DONE)
+                && !self.has(s, u, flag::OOC)
+                && self.kind(u) != Kind::Redoubt
+                && !self.gun_pinned(s, u)
+        };
+        let here: Vec<UnitIx> = self
+            .units_at(s, h)
+            .into_iter()
+            .filter(|&u| self.side_of(u) == a.side && self.kind(u) != Kind::Redoubt)
+            .collect();
+        let units: Vec<UnitIx> = here.iter().copied().filter(|&u| ok(u)).collect();
+        let whole = here.iter().all(|&u| self.kind(u).is_guns() || ok(u));
+        if whole && units.iter().any(|&u| !self.kind(u).is_guns()) {
+            units
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// F/L 4.B1 step 3 (A6): the chief moves with his stack at the units' own MP; it is his move
+    /// of the turn and those units' move in this activation (they are done), and leaves the
+    /// formation commander's step 4 and the units' step 5 to come.
+    fn chief_with_stack(&self, s: &mut State, c: CommanderIx, ev: &mut Vec<Event>) {
+        let Some(Frame::Activation(a)) = s.frames.last() else {
+            return;
+        };
+        let units = self.chief_stack(s, a, c);
+        if units.is_empty() {
+            return;
+        }
+        let (side, entry_cost) = (a.side, a.entry_cost);
+        if let Some(Frame::Activation(a)) = s.frames.last_mut() {
+            a.chiefs.retain(|&(x, _)| x != c);
+            a.moving_started = true;
+        }
+        s.commanders[usize::from(c)].moved = true;
+        let mut units = units;
+        units.sort_by_key(|&u| s.units[usize::from(u)].order);
+        let mp: Vec<u8> = units
+            .iter()
+            .map(|&u| self.sc.units[usize::from(u)].mp.saturating_sub(entry_cost))
+            .collect();
+        for &u in &units {
+            s.units[usize::from(u)].set(flag::DONE, true);
+        }
+        ev.push(Event::rule(
+            "4.B1",
+            format!(
+                "step 3: {} moves with {} (8.5, their own MP)",
+                self.cname(c),
+                self.names(&units)
+            ),
+        ));
+        s.frames.push(Frame::Moving(Moving::new(
+            side,
+            GroupKind::Stack,
+            units,
+            mp,
+            Some(c),
+        )));
+    }
+
     fn start_group(
         &self,
         s: &mut State,
@@ -1514,17 +1594,8 @@ impl Saxe {
             rule,
             format!("{} begin to move", self.names(&units)),
         ));
-        s.frames.push(Frame::Moving(Moving {
-            side,
-            kind,
-            units,
-            mp,
-            vertices: 0,
-            tested: Vec::new(),
-            commander,
-            hexes: 0,
-            target: None,
-        }));
+        s.frames
+            .push(Frame::Moving(Moving::new(side, kind, units, mp, commander)));
     }
 
     fn apply_step(&self, s: &mut State, dir: Dir, ev: &mut Vec<Event>) {

@@ -1124,7 +1124,7 @@ impl Saxe {
                     && !cs.moved
                     && !(two && Some(i as u8) == army_cmdr)
                 {
-                    chiefs.push((i as u8, 6));
+                    chiefs.push((i as u8, CHIEF_MP));
                 }
             }
         }

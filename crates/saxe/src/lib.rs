@@ -609,6 +609,9 @@ impl Ruleset for Saxe {
                 format!("stop-accompanying:{}", self.cid(*commander))
             }
             Action::ArmyWithStack => "army-with-stack".into(),
+            Action::ChiefWithStack { commander } => {
+                format!("chief-with-stack:{}", self.cid(*commander))
+            }
             Action::CavalryLineReaction { unit } => {
                 format!("cavalry-line-reaction:{}", self.uid(*unit))
             }

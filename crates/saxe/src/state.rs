@@ -117,6 +117,9 @@ pub enum ActTarget {
     Independent(UnitIx),
 }
 
+/// F/L 8.5: the MP of the army commander's and Louis XV's once-a-turn move (as cavalry).
+pub const CHIEF_MP: u8 = 6;
+
 /// An activation in progress (4.B1 / 5.3).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Activation {
@@ -183,6 +186,29 @@ pub struct Moving {
     pub hexes: u8,
     /// Reaction target (8.6: must end adjacent to it).
     pub target: Option<UnitIx>,
+}
+
+impl Moving {
+    /// A group starting to move: nothing turned, tested or moved yet, no reaction target.
+    pub fn new(
+        side: Side,
+        kind: GroupKind,
+        units: Vec<UnitIx>,
+        mp: Vec<u8>,
+        commander: Option<CommanderIx>,
+    ) -> Moving {
+        Moving {
+            side,
+            kind,
+            units,
+            mp,
+            vertices: 0,
+            tested: Vec::new(),
+            commander,
+            hexes: 0,
+            target: None,
+        }
+    }
 }
 
 /// The inactive player's chance to react after an enemy moved one hex (8.6, 9.3).

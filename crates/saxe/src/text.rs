@@ -62,6 +62,10 @@ impl Saxe {
             Action::ArmyWithStack => {
                 "The army commander moves with the stack he is with (8.5)".into()
             }
+            Action::ChiefWithStack { commander } => format!(
+                "{} moves with the stack he is with (4.B1 step 3, 8.5)",
+                self.cname(*commander)
+            ),
             Action::CavalryLineReaction { unit } => {
                 format!("Cavalry reaction with the line of {}", u(*unit))
             }
@@ -296,6 +300,7 @@ impl Saxe {
             | Action::FaceUnit { .. }
             | Action::EndColumn
             | Action::ArmyWithStack => Vec::new(),
+            Action::ChiefWithStack { commander } => cat(*commander),
         }
     }
 

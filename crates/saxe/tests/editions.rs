@@ -1963,3 +1963,80 @@ fn r12_5_fl_a_routed_gun_rallies_on_morale_3() {
         assert!(logged(&ev, "MV 3"), "{ev:?}");
     }
 }
+
+// ------------------------------------------- 4.B1 step 3: the army commander with his stack (A6)
+
+#[test]
+fn r4_b1_step_3_fl_army_commander_moves_with_his_stack_at_its_own_mp() {
+    let (h, fl) = both();
+    for (r, fl) in editions(&h, &fl) {
+        let x = clear_area(&r, 3);
+        let mut s = empty_board(&r);
+        let du_roi = place(&r, &mut s, "du-roi", x, Vertex::N);
+        let e = place_cmdr(&r, &mut s, "estrees", x);
+        place_cmdr(&r, &mut s, "broglie", go(x, &[Dir::W]));
+        activate_auto(&r, &mut s, "broglie");
+        let l = ids(&r, &s);
+        assert_eq!(
+            l.contains(&"chief-with-stack:estrees".to_string()),
+            fl,
+            "{}: {l:?}",
+            ed(fl)
+        );
+        if !fl {
+            continue;
+        }
+        let ev = act(&r, &mut s, "chief-with-stack:estrees");
+        assert!(logged(&ev, "step 3"), "{ev:?}");
+        let to = go(x, &[Dir::NW]);
+        act(&r, &mut s, "step:NW");
+        assert_eq!(s.units[usize::from(du_roi)].hex, Some(to));
+        assert_eq!(s.commanders[usize::from(e)].hex, Some(to), "he goes along");
+        act(&r, &mut s, "stop");
+        assert!(
+            s.commanders[usize::from(e)].moved,
+            "his move of the turn (8.5)"
+        );
+        let l = ids(&r, &s);
+        // Du Roi has moved in this activation; the officer's step 4 is still to come.
+        assert!(!has_id(&l, "move-unit:du-roi"), "{l:?}");
+        assert!(!has_id(&l, "commander-step:estrees:"), "{l:?}");
+        assert!(has_id(&l, "commander-step:broglie:"), "{l:?}");
+    }
+}
+
+#[test]
+fn r4_b1_step_3_fl_no_stack_move_for_a_chief_who_moved_or_a_failed_activation() {
+    let (_, r) = both();
+    let x = clear_area(&r, 3);
+    let mut s = empty_board(&r);
+    place(&r, &mut s, "du-roi", x, Vertex::N);
+    place_cmdr(&r, &mut s, "estrees", x);
+    place_cmdr(&r, &mut s, "broglie", go(x, &[Dir::W]));
+    let before = s.clone();
+    // Having stepped alone, he may not then take the stack.
+    activate_auto(&r, &mut s, "broglie");
+    act(
+        &r,
+        &mut s,
+        &format!("commander-step:estrees:{}", go(x, &[Dir::E])),
+    );
+    act(&r, &mut s, &format!("commander-step:estrees:{x}"));
+    assert!(!ids(&r, &s).contains(&"chief-with-stack:estrees".to_string()));
+    // A failed activation moves no unit (5.3), so none with him either.
+    let mut s = before;
+    s.turn = 2;
+    s.active = Side::French;
+    s.phase = Phase::ChooseActivation;
+    s.frames.clear();
+    s.dice = dice_rolling(&[6]);
+    let ev = act(&r, &mut s, "activate:broglie");
+    let act_now = top_activation(&s).expect("activation");
+    assert!(!act_now.success, "die 6 fails: {ev:?}");
+    let l = ids(&r, &s);
+    assert!(has_id(&l, "commander-step:estrees:"), "{l:?}");
+    assert!(
+        !l.contains(&"chief-with-stack:estrees".to_string()),
+        "{l:?}"
+    );
+}
