@@ -436,6 +436,10 @@ pub struct ScenarioHeader {
     /// Who sets up first.
     #[serde(default)]
     pub sets_up_first: Option<String>,
+    /// The rule book's number for this scenario ("16.2", "17.1"), cited by the opening event;
+    /// 16.1 when absent.
+    #[serde(default)]
+    pub rule: Option<String>,
     /// Provenance.
     #[serde(flatten)]
     pub prov: Provenance,

@@ -100,7 +100,7 @@ impl Saxe {
             self.column_and_zone_state(&mut s);
         }
         ev.push(Event::rule(
-            "16.1",
+            &sc.rule,
             format!(
                 "{} — turn {} of {}; the {} player is first",
                 sc.name,

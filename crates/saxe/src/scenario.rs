@@ -712,6 +712,9 @@ pub struct Scenario {
     pub first_turn: u8,
     /// Who sets up first.
     pub sets_up_first: Side,
+    /// The rule book's number for the scenario (16.1 Hastenbeck and Fontenoy, 16.2 Lauffeld and
+    /// Hastenbeck's free set-up, 17.x the F/L alternatives).
+    pub rule: String,
     /// Activation value per side (Hastenbeck 16.1.2).
     pub activation: [u8; 2],
     /// Activation value per nationality (Fontenoy/Lauffeld 16.1, 16.2), French/English/Dutch/Austrian.
@@ -1585,6 +1588,7 @@ impl Scenario {
                 edition,
                 first_turn,
                 sets_up_first,
+                rule: s.rule.clone().unwrap_or_else(|| "16.1".into()),
                 activation,
                 activation_by_nationality,
                 auto_activations,

@@ -2040,3 +2040,28 @@ fn r4_b1_step_3_fl_no_stack_move_for_a_chief_who_moved_or_a_failed_activation() 
         "{l:?}"
     );
 }
+
+#[test]
+fn r16_r17_the_opening_event_cites_the_scenarios_own_rule() {
+    use engine::Ruleset;
+    for (id, rule) in [
+        ("hastenbeck", "16.1"),
+        ("hastenbeck-free", "16.2"),
+        ("fontenoy", "16.1"),
+        ("fontenoy-surprise", "17.1"),
+        ("fontenoy-free", "17.1"),
+        ("lauffeld", "16.2"),
+        ("lauffeld-french-arrive", "17.2"),
+        ("lauffeld-both-arrive", "17.2"),
+    ] {
+        let r = Saxe::load(id, &[], None).expect("built-in scenario loads");
+        let mut ev = Vec::new();
+        Ruleset::start(&r, 1, &mut ev);
+        match ev.first() {
+            Some(Event::Rule { rule: got, text }) => {
+                assert_eq!(got, rule, "{id}: {text}");
+            }
+            other => panic!("{id}: {other:?}"),
+        }
+    }
+}
