@@ -10,6 +10,12 @@ use std::path::{Path, PathBuf};
 
 mod tournament;
 
+/// mimalloc instead of the system allocator: the server's answers and the simulations allocate
+/// many small JSON values and states, and `malloc`/`free` were a quarter of the server's processor
+/// time under load (docs/server.md, "Load test").
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "tricorne",

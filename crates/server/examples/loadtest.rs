@@ -13,6 +13,10 @@
 //! game (or the game's end) or `--max-seconds`, whichever comes first.
 
 use serde_json::{Value, json};
+
+/// The same allocator as the `tricorne` binary (crates/cli/src/main.rs), so the figures are its.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
