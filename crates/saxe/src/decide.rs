@@ -335,14 +335,7 @@ impl Saxe {
             let pool: Vec<UnitIx> = members
                 .iter()
                 .copied()
-                .filter(|&u| {
-                    (!a.success || a.commanded.contains(&u))
-                        && !self.has(s, u, flag::ROUTED)
-                        && !self.has(s, u, flag::DONE)
-                        && !self.has(s, u, flag::OOC)
-                        && self.kind(u) != Kind::Redoubt
-                        && !self.gun_pinned(s, u)
-                })
+                .filter(|&u| self.movable(s, a, u))
                 .collect();
             let cmdr = match a.target {
                 ActTarget::Formation(f) => Some(self.formation_commander(f)),
@@ -1443,15 +1436,20 @@ impl Saxe {
         };
         self.members(s, a)
             .into_iter()
-            .filter(|&u| {
-                (!a.success || a.commanded.contains(&u))
-                    && !self.has(s, u, flag::ROUTED)
-                    && !self.has(s, u, flag::DONE)
-                    && !self.has(s, u, flag::OOC)
-                    && self.kind(u) != Kind::Redoubt
-                    && !self.gun_pinned(s, u)
-            })
+            .filter(|&u| self.movable(s, a, u))
             .collect()
+    }
+
+    /// Whether a member of activation `a` may still move (4.B1, 5.3, 6.3, 8.9, 12.3): in command
+    /// after a success, not routed, not moved yet in this activation, not out of command, not a
+    /// redoubt, not a gun in battery.
+    fn movable(&self, s: &State, a: &Activation, u: UnitIx) -> bool {
+        (!a.success || a.commanded.contains(&u))
+            && !self.has(s, u, flag::ROUTED)
+            && !self.has(s, u, flag::DONE)
+            && !self.has(s, u, flag::OOC)
+            && self.kind(u) != Kind::Redoubt
+            && !self.gun_pinned(s, u)
     }
 
     /// F/L 4.B1 step 3 (A6): the units an army commander or Louis XV may take with him: at his hex,
@@ -1467,15 +1465,7 @@ impl Saxe {
             return Vec::new();
         }
         let members = self.members(s, a);
-        let ok = |u: UnitIx| {
-            members.contains(&u)
-                && a.commanded.contains(&u)
-                && !self.has(s, u, flag::ROUTED)
-                && !self.has(s, u, flag::DONE)
-                && !self.has(s, u, flag::OOC)
-                && self.kind(u) != Kind::Redoubt
-                && !self.gun_pinned(s, u)
-        };
+        let ok = |u: UnitIx| members.contains(&u) && self.movable(s, a, u);
         let here: Vec<UnitIx> = self
             .units_at(s, h)
             .into_iter()
