@@ -1,0 +1,695 @@
+//! The rule text paragraph by paragraph (issue 6): each test sets a small position on the table,
+//! fixes the dice where the outcome hangs on them (a seed found for the rolls the test needs) and
+//! checks the numbers the paragraph of `shared/rules/command-and-control-miniatures.en.txt` (or a
+//! decision of `docs/minis.md`, named) gives. Test names start with the paragraph.
+use engine::{Dice, Ruleset, Seat};
+use minis::data::Order;
+use minis::state::Step;
+use minis::{Action, Event, Minis, Options, State, Veer};
+
+const RULES: &str = include_str!("../../../scenarios/minis/rules.toml");
+
+/// A unit on the test table: id, side, kind, x, y, facing, extra TOML lines.
+type U<'a> = (&'a str, u8, &'a str, f64, f64, f64, &'a str);
+
+/// Far-off reserves, so that a loss in the test does not decide the game (Victory).
+const RESERVES: [U<'static>; 4] = [
+    ("r0a", 0, "foot", 10.0, 5.0, 90.0, ""),
+    ("r0b", 0, "foot", 30.0, 5.0, 90.0, ""),
+    ("r1a", 1, "foot", 150.0, 115.0, 270.0, ""),
+    ("r1b", 1, "foot", 170.0, 115.0, 270.0, ""),
+];
+
+/// A scenario of the given units (all in the centre), then `extra` TOML (terrain, generals).
+fn table_with(units: &[U], extra: &str, opts: Options) -> Minis {
+    let mut t = String::from(
+        "[scenario]\nid = \"t\"\nname = \"t\"\nsides = [\"A\", \"B\"]\ntable = [180.0, 120.0]\nmax_turns = 5\nreconstructed = \"test\"\n",
+    );
+    for (id, side, kind, x, y, f, extra) in units {
+        t.push_str(&format!(
+            "[[units]]\nid = \"{id}\"\nname = \"{id}\"\nside = {side}\nkind = \"{kind}\"\nsector = \"centre\"\nx = {x}\ny = {y}\nfacing = {f}\n{extra}\nreconstructed = \"test\"\n"
+        ));
+    }
+    t.push_str(extra);
+    Minis::from_text(&t, RULES, opts).expect("test table is valid")
+}
+
+/// The units given and the reserves.
+fn table(units: &[U]) -> Minis {
+    let mut all = units.to_vec();
+    all.extend(RESERVES);
+    table_with(&all, "", Options::default())
+}
+
+fn idx(m: &Minis, id: &str) -> usize {
+    m.unit_index(id).expect("unit exists")
+}
+
+/// A general of `side` with unit `with`.
+fn general(side: u8, with: &str) -> String {
+    format!(
+        "[[generals]]\nid = \"gen{side}\"\nname = \"gen{side}\"\nside = {side}\nwith = \"{with}\"\nreconstructed = \"test\"\n"
+    )
+}
+
+/// A terrain piece (centre, width, depth).
+fn terrain(kind: &str, x: f64, y: f64, w: f64, h: f64) -> String {
+    format!(
+        "[[terrain]]\nkind = \"{kind}\"\nname = \"{kind}\"\nx = {x}\ny = {y}\nw = {w}\nh = {h}\nreconstructed = \"test\"\n"
+    )
+}
+
+/// The first `n` d6 of the dice from `seed`.
+fn stream(seed: u64, n: usize) -> Vec<u8> {
+    let mut d = Dice::new(seed);
+    (0..n).map(|_| d.d6()).collect()
+}
+
+/// A seed whose first d6 rolls are exactly `want`.
+fn seed_for(want: &[u8]) -> u64 {
+    (0..5_000_000u64)
+        .find(|&s| {
+            let mut d = Dice::new(s);
+            want.iter().all(|&w| d.d6() == w)
+        })
+        .expect("a seed gives these rolls")
+}
+
+/// A seed whose first `n` d6 rolls satisfy `pred`, with the rolls.
+fn seed_where(n: usize, pred: impl Fn(&[u8]) -> bool) -> (u64, Vec<u8>) {
+    (0..5_000_000u64)
+        .map(|s| (s, stream(s, n)))
+        .find(|(_, r)| pred(r))
+        .expect("a seed gives such rolls")
+}
+
+/// Start a game, give the centre `pips`, put the dice at `seed`, arrange the position with
+/// `setup` and begin the centre sector (Sequence 1). The events from the sector's start on.
+fn centre(m: &Minis, pips: u8, seed: u64, setup: impl FnOnce(&mut State)) -> (State, Vec<Event>) {
+    let mut ev = Vec::new();
+    let mut st = m.start(1, &mut ev);
+    assert_eq!(st.step, Step::ChooseSector, "the sectors are offered");
+    st.pips = [pips, 0, 0];
+    st.dice = Dice::new(seed);
+    setup(&mut st);
+    let mut ev = Vec::new();
+    m.apply_id(&mut st, "sector:centre", &mut ev)
+        .expect("the centre can be played");
+    (st, ev)
+}
+
+fn act(m: &Minis, st: &mut State, ev: &mut Vec<Event>, id: &str) {
+    m.apply_id(st, id, ev)
+        .unwrap_or_else(|e| panic!("{id} is refused: {e}"));
+}
+
+/// The reason an action is refused; the state is left as it was.
+fn refused(m: &Minis, st: &mut State, id: &str) -> String {
+    let before = st.clone();
+    let e = m
+        .apply_id(st, id, &mut Vec::new())
+        .expect_err("the action is refused")
+        .to_string();
+    assert_eq!(*st, before, "{id}: a refused action leaves the state");
+    e
+}
+
+/// The unit an action orders, if any.
+fn unit_of(a: &Action) -> Option<usize> {
+    match a {
+        Action::Fire(u, _)
+        | Action::Move(u, ..)
+        | Action::Wheel(u, _)
+        | Action::Pivot(u, _)
+        | Action::AboutFace(u)
+        | Action::Formation(u, _)
+        | Action::Mount(u, _)
+        | Action::Limber(u)
+        | Action::Unlimber(u, _)
+        | Action::Retreat(u, _) => Some(*u),
+        Action::Sector(_) | Action::GunsDone | Action::Attach(..) | Action::MovesDone => None,
+    }
+}
+
+/// Whether the menu offers anything to unit `u`.
+fn offered(m: &Minis, st: &State, u: usize) -> bool {
+    m.legal_actions(st).iter().any(|a| unit_of(a) == Some(u))
+}
+
+/// The dice rolls of a paragraph: (what, dice, result).
+fn rolls<'a>(ev: &'a [Event], para: &str) -> Vec<(&'a str, &'a [u8], &'a str)> {
+    ev.iter()
+        .filter_map(|e| match e {
+            Event::Roll {
+                rule,
+                what,
+                dice,
+                result,
+                ..
+            } if rule == para => Some((what.as_str(), dice.as_slice(), result.as_str())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The rolls of a paragraph made by or for unit `name` (the roll's description starts with it).
+fn rolls_of<'a>(ev: &'a [Event], para: &str, name: &str) -> Vec<&'a [u8]> {
+    rolls(ev, para)
+        .into_iter()
+        .filter(|(w, ..)| w.starts_with(&format!("{name} ")))
+        .map(|(_, d, _)| d)
+        .collect()
+}
+
+/// The index of the first event of a paragraph.
+fn first_event(ev: &[Event], para: &str) -> usize {
+    ev.iter()
+        .position(|e| match e {
+            Event::Roll { rule, .. } | Event::Rule { rule, .. } => rule == para,
+        })
+        .unwrap_or_else(|| panic!("no {para} event in {ev:#?}"))
+}
+
+/// Take every pending retreat straight away from the enemy (the owner's decision).
+fn retreat_all(m: &Minis, st: &mut State, ev: &mut Vec<Event>) {
+    while let Some(p) = st.retreats.first() {
+        let id = m.action_id(&Action::Retreat(p.unit, Veer::Straight));
+        act(m, st, ev, &id);
+    }
+}
+
+fn pos(st: &State, u: usize) -> (f64, f64) {
+    (st.units[u].x, st.units[u].y)
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() < 0.01
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sequence
+
+#[test]
+fn sequence_rally_guns_move_musketry_melee_within_a_sector() {
+    // A retreating unit (rally), a gun with a target 11 cm off (guns), a battalion 3 cm from an
+    // enemy (musketry), horse touching an enemy battalion (melee).
+    let m = table(&[
+        ("r", 0, "foot", 30.0, 30.0, 90.0, ""),
+        ("g", 0, "gun", 90.0, 30.0, 90.0, ""),
+        ("e", 1, "foot", 90.0, 45.0, 270.0, ""),
+        ("f", 0, "foot", 150.0, 30.0, 90.0, ""),
+        ("e2", 1, "foot", 150.0, 36.0, 270.0, ""),
+        ("h", 0, "heavy-horse", 40.0, 80.0, 90.0, ""),
+        ("e3", 1, "foot", 40.0, 85.5, 270.0, "order = \"column\""),
+    ]);
+    let (r, g, e) = (idx(&m, "r"), idx(&m, "g"), idx(&m, "e"));
+    // The rally die is the sector's first roll: a 6 halts.
+    let (mut st, mut ev) = centre(&m, 5, seed_for(&[6]), |st| {
+        st.units[r].retreating = true;
+    });
+    // Rally came first, and the guns step now offers fire and nothing else.
+    assert_eq!(rolls(&ev, "Morale (rally)").len(), 1);
+    assert!(!st.units[r].retreating, "6 halts");
+    assert_eq!(st.step, Step::Guns);
+    let menu = m.legal_actions(&st);
+    assert!(menu.contains(&Action::Fire(g, e)), "{menu:?}");
+    assert!(
+        menu.iter()
+            .all(|a| matches!(a, Action::Fire(..) | Action::GunsDone)),
+        "only guns in the guns step: {menu:?}"
+    );
+    assert!(refused(&m, &mut st, "advance:f:1.0").contains("move step"));
+    act(&m, &mut st, &mut ev, "fire:g:e");
+    retreat_all(&m, &mut st, &mut ev);
+    assert_eq!(st.step, Step::Move);
+    assert!(
+        m.legal_actions(&st)
+            .iter()
+            .all(|a| !matches!(a, Action::Fire(..))),
+        "no gun fire in the move step"
+    );
+    // The rallied unit may act in the same phase (Morale: "able to return to normal action").
+    act(&m, &mut st, &mut ev, "advance:r:1.0");
+    act(&m, &mut st, &mut ev, "moves-done");
+    retreat_all(&m, &mut st, &mut ev);
+    let order = [
+        "Morale (rally)",
+        "Artillery",
+        "Movement",
+        "Musketry",
+        "Melees",
+    ];
+    let at: Vec<usize> = order.iter().map(|p| first_event(&ev, p)).collect();
+    assert!(at.windows(2).all(|w| w[0] < w[1]), "{order:?} at {at:?}");
+    // Musketry and melee were fought by the right units.
+    assert_eq!(rolls_of(&ev, "Musketry", "f").len(), 1);
+    assert!(!rolls_of(&ev, "Melees", "h").is_empty());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Movement
+
+/// Whether unit `name` fired in the musketry step.
+fn fired(ev: &[Event], name: &str) -> bool {
+    !rolls_of(ev, "Musketry", name).is_empty()
+}
+
+#[test]
+fn movement_adopting_firing_order_costs_a_pip_and_ends_the_phase() {
+    // A column 4 cm from an enemy battalion once in line: in range either way.
+    let m = table(&[
+        ("c", 0, "foot", 90.0, 30.0, 90.0, "order = \"column\""),
+        ("e", 1, "foot", 90.0, 37.0, 270.0, ""),
+    ]);
+    let c = idx(&m, "c");
+    // Left alone, the column fires (6+, half the dice).
+    let (mut st, mut ev) = centre(&m, 3, 7, |_| {});
+    act(&m, &mut st, &mut ev, "moves-done");
+    assert!(fired(&ev, "c"), "in range: the column fires");
+    // Adopting firing order: one pip, the line, and nothing else that phase.
+    let (mut st, mut ev) = centre(&m, 3, 7, |_| {});
+    act(&m, &mut st, &mut ev, "firing-order:c");
+    assert_eq!(st.pips[0], 2, "one pip");
+    assert_eq!(st.units[c].order, Order::Firing);
+    assert_eq!(pos(&st, c), (90.0, 30.0), "no move");
+    assert!(!offered(&m, &st, c));
+    assert!(refused(&m, &mut st, "advance:c:1.0").contains("finished its move"));
+    assert!(refused(&m, &mut st, "about-face:c").contains("finished its move"));
+    act(&m, &mut st, &mut ev, "moves-done");
+    assert!(!fired(&ev, "c"), "may not fire that phase");
+    // Moving first, then changing formation: refused (the change is the unit's whole phase).
+    let (mut st, mut ev) = centre(&m, 3, 7, |_| {});
+    act(&m, &mut st, &mut ev, "advance:c:1.0");
+    assert!(refused(&m, &mut st, "firing-order:c").contains("whole phase"));
+}
+
+#[test]
+fn movement_mount_and_dismount_cost_a_pip_and_end_the_phase() {
+    // Dragoons 5 cm from an enemy once dismounted (carbines 6 cm).
+    let m = table(&[
+        ("d", 0, "heavy-horse", 90.0, 30.0, 90.0, "dragoons = true"),
+        ("e", 1, "foot", 90.0, 38.0, 270.0, ""),
+    ]);
+    let d = idx(&m, "d");
+    let (mut st, mut ev) = centre(&m, 3, 7, |_| {});
+    act(&m, &mut st, &mut ev, "dismount:d");
+    assert_eq!(st.pips[0], 2, "one pip");
+    assert_eq!(st.units[d].order, Order::Dismounted);
+    assert_eq!(pos(&st, d), (90.0, 30.0));
+    assert!(!offered(&m, &st, d));
+    assert!(refused(&m, &mut st, "advance:d:1.0").contains("finished its move"));
+    act(&m, &mut st, &mut ev, "moves-done");
+    assert!(!fired(&ev, "d"), "may not fire that phase");
+    // Dismounted from the start, the same dragoons fire: the range was not the reason.
+    let (mut st, mut ev) = centre(&m, 3, 7, |st| st.units[d].order = Order::Dismounted);
+    act(&m, &mut st, &mut ev, "moves-done");
+    assert!(fired(&ev, "d"));
+    // Mounting likewise.
+    let (mut st, _) = centre(&m, 3, 7, |st| st.units[d].order = Order::Dismounted);
+    let mut ev = Vec::new();
+    act(&m, &mut st, &mut ev, "mount:d");
+    assert_eq!((st.pips[0], st.units[d].order), (2, Order::Mounted));
+    assert!(refused(&m, &mut st, "advance:d:1.0").contains("finished its move"));
+}
+
+#[test]
+fn movement_limber_and_unlimber_cost_a_pip_unlimbering_pivots_free() {
+    // Guns with no enemy within roundshot range: no gun step.
+    let m = table(&[
+        ("g", 0, "gun", 60.0, 30.0, 90.0, "order = \"limbered\""),
+        ("h", 0, "gun", 120.0, 30.0, 90.0, ""),
+        ("e", 1, "foot", 90.0, 100.0, 270.0, ""),
+    ]);
+    let (g, h) = (idx(&m, "g"), idx(&m, "h"));
+    let (mut st, mut ev) = centre(&m, 3, 7, |_| {});
+    assert_eq!(st.step, Step::Move);
+    // Unlimbering with a pivot of 90° as part of it: one pip in all, and no movement used.
+    act(&m, &mut st, &mut ev, "unlimber:g:90.0");
+    assert_eq!(st.pips[0], 2);
+    assert_eq!(st.units[g].order, Order::Unlimbered);
+    assert_eq!(st.units[g].facing, 180.0);
+    assert_eq!(pos(&st, g), (60.0, 30.0));
+    assert!(refused(&m, &mut st, "pivot:g:10.0").contains("finished its move"));
+    // Limbering: one pip, and the limbered gun may not then move.
+    act(&m, &mut st, &mut ev, "limber:h");
+    assert_eq!(st.pips[0], 1);
+    assert_eq!(st.units[h].order, Order::Limbered);
+    assert!(refused(&m, &mut st, "advance:h:1.0").contains("finished its move"));
+    assert!(!offered(&m, &st, g) && !offered(&m, &st, h));
+}
+
+#[test]
+fn movement_first_about_face_free_second_halves_the_move() {
+    // A column: 8 cm.
+    let m = table(&[
+        ("c", 0, "foot", 90.0, 30.0, 90.0, "order = \"column\""),
+        ("e", 1, "foot", 90.0, 100.0, 270.0, ""),
+    ]);
+    let c = idx(&m, "c");
+    // One about-face costs no movement: the whole 8 cm remain.
+    let (mut st, mut ev) = centre(&m, 3, 7, |_| {});
+    act(&m, &mut st, &mut ev, "about-face:c");
+    assert_eq!(st.units[c].facing, 270.0);
+    assert_eq!((m.allowance(&st, c), st.units[c].ph.used), (8.0, 0.0));
+    act(&m, &mut st, &mut ev, "advance:c:5.9");
+    assert!(close(st.units[c].y, 30.0 - 5.9));
+    // 5.9 cm used is more than half of 8: a second about-face is refused.
+    assert!(refused(&m, &mut st, "about-face:c").contains("halves"));
+    // Two about-faces at once: the allowance is 4 cm.
+    let (mut st, mut ev) = centre(&m, 3, 7, |_| {});
+    act(&m, &mut st, &mut ev, "about-face:c");
+    act(&m, &mut st, &mut ev, "about-face:c");
+    assert_eq!(st.units[c].facing, 90.0);
+    assert_eq!(m.allowance(&st, c), 4.0);
+    assert!(refused(&m, &mut st, "advance:c:4.1").contains("4.0 cm"));
+    // 2.9 cm is under 3/4 of the halved move: no variation.
+    act(&m, &mut st, &mut ev, "advance:c:2.9");
+    assert!(close(st.units[c].y, 32.9));
+    assert_eq!(st.pips[0], 2, "one pip for the unit's whole order");
+    // Exactly half used: the second about-face is still allowed, and nothing is left.
+    let (mut st, mut ev) = centre(&m, 3, 7, |_| {});
+    act(&m, &mut st, &mut ev, "advance:c:4.0");
+    act(&m, &mut st, &mut ev, "about-face:c");
+    act(&m, &mut st, &mut ev, "about-face:c");
+    assert!(refused(&m, &mut st, "advance:c:0.1").contains("more than 0.0 cm"));
+}
+
+#[test]
+fn movement_interpenetration_of_friendly_light_infantry() {
+    // Light horse (12 cm) 0 cm behind friendly light infantry: 8 cm takes it beyond.
+    let m = table(&[
+        ("lh", 0, "light-horse", 60.0, 30.0, 90.0, ""),
+        ("li", 0, "light-foot", 60.0, 34.0, 90.0, ""),
+        ("far", 0, "light-horse", 120.0, 30.0, 90.0, ""),
+        ("li2", 0, "light-foot", 120.0, 39.0, 90.0, ""),
+        ("e", 1, "foot", 90.0, 100.0, 270.0, ""),
+    ]);
+    let (lh, far) = (idx(&m, "lh"), idx(&m, "far"));
+    let (mut st, mut ev) = centre(&m, 3, 7, |_| {});
+    // Ending on the light infantry is refused; passing beyond it is not.
+    assert!(refused(&m, &mut st, "advance:lh:5.0").contains("must go beyond"));
+    act(&m, &mut st, &mut ev, "advance:lh:8.0");
+    assert!(close(st.units[lh].y, 38.0));
+    // Light infantry 5 cm ahead: beyond it is 13 cm off, more than the 12 cm move.
+    assert!(refused(&m, &mut st, "advance:far:12.0").contains("must go beyond"));
+    assert_eq!(pos(&st, far), (120.0, 30.0));
+}
+
+#[test]
+fn movement_light_infantry_passes_through_friends_never_enemies() {
+    let m = table(&[
+        ("li", 0, "light-foot", 60.0, 30.0, 90.0, ""),
+        ("f", 0, "foot", 60.0, 33.0, 90.0, ""),
+        ("h", 0, "heavy-horse", 120.0, 30.0, 90.0, ""),
+        ("eli", 1, "light-foot", 120.0, 36.0, 270.0, ""),
+        ("e", 1, "foot", 90.0, 100.0, 270.0, ""),
+    ]);
+    let li = idx(&m, "li");
+    // 6 cm is 3/4 of the light infantry's 8: the variation is rolled; a 3 leaves the move be.
+    let (mut st, mut ev) = centre(&m, 3, seed_for(&[3]), |_| {});
+    // 5.9 cm would leave it on the battalion.
+    assert!(refused(&m, &mut st, "advance:li:5.9").contains("must go beyond"));
+    act(&m, &mut st, &mut ev, "advance:li:6.0");
+    assert!(close(st.units[li].y, 36.0));
+    // Enemy light infantry is no friend: the horse runs into it.
+    let e = refused(&m, &mut st, "advance:h:8.0");
+    assert!(e.contains("runs into the base of eli"), "{e}");
+}
+
+#[test]
+fn movement_the_variation_from_three_quarters_of_the_move() {
+    // A column: 8 cm; 3/4 is 6 cm; 25% is 2 cm.
+    let m = table(&[
+        ("c", 0, "foot", 90.0, 30.0, 90.0, "order = \"column\""),
+        ("e", 1, "foot", 90.0, 100.0, 270.0, ""),
+    ]);
+    let c = idx(&m, "c");
+    for (die, y) in [(6u8, 38.0), (1, 34.0), (2, 36.0), (5, 36.0)] {
+        let (mut st, mut ev) = centre(&m, 3, seed_for(&[die]), |_| {});
+        act(&m, &mut st, &mut ev, "advance:c:6.0");
+        let v = rolls(&ev, "The Variation");
+        assert_eq!(v.len(), 1);
+        assert_eq!(v[0].1, [die]);
+        assert!(close(st.units[c].y, y), "{die}: {}", st.units[c].y);
+    }
+    // Under 3/4: no die, the move as asked.
+    let (mut st, mut ev) = centre(&m, 3, seed_for(&[6]), |_| {});
+    act(&m, &mut st, &mut ev, "advance:c:5.9");
+    assert!(rolls(&ev, "The Variation").is_empty());
+    assert!(close(st.units[c].y, 35.9));
+    // Two moves of 3 cm: the second brings the distance to 3/4 and rolls (docs M5).
+    let (mut st, mut ev) = centre(&m, 3, seed_for(&[6]), |_| {});
+    act(&m, &mut st, &mut ev, "advance:c:3.0");
+    assert!(rolls(&ev, "The Variation").is_empty());
+    act(&m, &mut st, &mut ev, "advance:c:3.0");
+    assert_eq!(rolls(&ev, "The Variation").len(), 1);
+    assert!(close(st.units[c].y, 38.0));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Musketry
+
+#[test]
+fn musketry_minus_one_if_the_unit_moved_that_phase() {
+    // A battalion in firing order 3 cm from an enemy battalion: 4 dice, 4+ (Musketry).
+    let m = table(&[
+        ("f", 0, "foot", 90.0, 30.0, 90.0, ""),
+        ("e", 1, "foot", 90.0, 36.0, 270.0, ""),
+    ]);
+    let e = idx(&m, "e");
+    // Four musket dice 4, 4, 5, 3, then e's morale die 6 (passes).
+    let seed = seed_for(&[4, 4, 5, 3, 6]);
+    let (mut st, mut ev) = centre(&m, 3, seed, |_| {});
+    act(&m, &mut st, &mut ev, "moves-done");
+    assert_eq!(rolls_of(&ev, "Musketry", "f"), [[4u8, 4, 5, 3].as_slice()]);
+    assert_eq!(st.units[e].eff, 4 - 3, "three dice of 4 or more");
+    // The same dice after a move of 1 cm: only the 5 scores 4 after −1.
+    let (mut st, mut ev) = centre(&m, 3, seed, |_| {});
+    act(&m, &mut st, &mut ev, "advance:f:1.0");
+    act(&m, &mut st, &mut ev, "moves-done");
+    assert_eq!(st.units[e].eff, 4 - 1);
+    assert!(ev.iter().any(|x| matches!(x, Event::Roll { rule, mods, .. }
+        if rule == "Musketry" && mods == &[("moved this phase".to_string(), -1)])));
+}
+
+#[test]
+fn musketry_carbines_6cm_muskets_8cm() {
+    // Dismounted dragoons (front edge at 31.5) and a battalion (front at 31.5), each with an
+    // enemy battalion straight ahead at the given gap.
+    let fire = |carbine_gap: f64, musket_gap: f64| {
+        let m = table(&[
+            (
+                "d",
+                0,
+                "heavy-horse",
+                30.0,
+                30.0,
+                90.0,
+                "dragoons = true\norder = \"dismounted\"",
+            ),
+            ("e1", 1, "foot", 30.0, 33.0 + carbine_gap, 270.0, ""),
+            ("f", 0, "foot", 90.0, 30.0, 90.0, ""),
+            ("e2", 1, "foot", 90.0, 33.0 + musket_gap, 270.0, ""),
+        ]);
+        let (mut st, mut ev) = centre(&m, 3, 7, |_| {});
+        act(&m, &mut st, &mut ev, "moves-done");
+        (fired(&ev, "d"), fired(&ev, "f"))
+    };
+    assert_eq!(fire(6.0, 8.0), (true, true));
+    assert_eq!(fire(7.0, 7.0), (false, true));
+    assert_eq!(fire(6.1, 8.1), (false, false));
+}
+
+#[test]
+fn musketry_one_die_per_quarter_remaining_in_a_single_line() {
+    // Column: two lines of bases, half the dice rounded up (docs F2).
+    for (order, eff, dice) in [
+        ("firing", 4u8, 4usize),
+        ("firing", 3, 3),
+        ("firing", 1, 1),
+        ("column", 4, 2),
+        ("column", 3, 2),
+        ("column", 1, 1),
+    ] {
+        let m = table(&[
+            (
+                "f",
+                0,
+                "foot",
+                90.0,
+                30.0,
+                90.0,
+                &format!("order = \"{order}\""),
+            ),
+            ("e", 1, "foot", 90.0, 38.0, 270.0, ""),
+        ]);
+        let f = idx(&m, "f");
+        let (mut st, mut ev) = centre(&m, 3, 7, |st| st.units[f].eff = eff);
+        act(&m, &mut st, &mut ev, "moves-done");
+        let r = rolls_of(&ev, "Musketry", "f");
+        assert_eq!(r.len(), 1, "{order} {eff}");
+        assert_eq!(r[0].len(), dice, "{order} at {}%", 25 * eff);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Artillery
+
+/// A gun "g" of side 0 at (90, 30) facing north (front edge at 32.5), with `others`.
+fn battery(others: &[U], extra: &str, opts: Options) -> Minis {
+    let mut all = vec![("g", 0, "gun", 90.0, 30.0, 90.0, "")];
+    all.extend_from_slice(others);
+    all.extend(RESERVES);
+    table_with(&all, extra, opts)
+}
+
+/// The gun fires at "t" with dice from `seed`, after `setup`.
+fn gun_fires(m: &Minis, seed: u64, setup: impl FnOnce(&mut State)) -> (State, Vec<Event>) {
+    let (mut st, mut ev) = centre(m, 3, seed, setup);
+    assert_eq!(st.step, Step::Guns);
+    act(m, &mut st, &mut ev, "fire:g:t");
+    (st, ev)
+}
+
+/// The number of potential hits rolled for (the dice of the second Artillery roll).
+fn potential_hits(ev: &[Event]) -> usize {
+    rolls(ev, "Artillery")
+        .iter()
+        .find(|(w, ..)| w.contains("potential hit(s)"))
+        .map_or(0, |(_, d, _)| d.len())
+}
+
+/// A battalion "t" of side 1 facing the gun, `gap` cm from its front.
+fn target_foot(gap: f64) -> U<'static> {
+    ("t", 1, "foot", 90.0, 34.0 + gap, 270.0, "")
+}
+
+#[test]
+fn artillery_canister_halves_the_die() {
+    let m = battery(&[target_foot(5.0)], "", Options::default());
+    let t = idx(&m, "t");
+    // Die 4, halved: 2 potential hits; 4 hits, 3 misses; morale 6.
+    let (st, ev) = gun_fires(&m, seed_for(&[4, 4, 3, 6]), |_| {});
+    assert!(rolls(&ev, "Artillery")[0].0.contains("canister"));
+    assert_eq!(potential_hits(&ev), 2);
+    assert_eq!(st.units[t].eff, 3);
+}
+
+#[test]
+fn artillery_roundshot_quarters_the_die_to_24cm() {
+    let m = battery(&[target_foot(10.0)], "", Options::default());
+    let t = idx(&m, "t");
+    // 4 / 4 = 1; 3 / 4 = 0.75, nearest 1; 1 / 4 = 0.25, nearest 0.
+    for (die, potential) in [(4u8, 1usize), (3, 1), (1, 0)] {
+        let (st, ev) = gun_fires(&m, seed_for(&[die, 6, 6]), |_| {});
+        assert!(rolls(&ev, "Artillery")[0].0.contains("roundshot"));
+        assert_eq!(potential_hits(&ev), potential, "die {die}");
+        assert_eq!(st.units[t].eff, 4 - potential as u8, "die {die}");
+    }
+    // 24 cm is in range, 24.1 is not: the gun step is skipped.
+    let m = battery(&[target_foot(24.0)], "", Options::default());
+    let (st, _) = centre(&m, 3, 7, |_| {});
+    assert!(
+        m.legal_actions(&st)
+            .contains(&Action::Fire(0, idx(&m, "t")))
+    );
+    let m = battery(&[target_foot(24.1)], "", Options::default());
+    let (st, _) = centre(&m, 3, 7, |_| {});
+    assert_eq!(st.step, Step::Move);
+}
+
+#[test]
+fn artillery_canister_to_6cm_then_roundshot() {
+    // A die of 2: canister 1 potential hit; roundshot 0.5, an exact half (a 50:50 roll).
+    let m = battery(&[target_foot(6.0)], "", Options::default());
+    let (_, ev) = gun_fires(&m, seed_for(&[2, 6, 6]), |_| {});
+    assert_eq!(potential_hits(&ev), 1);
+    assert!(!rolls(&ev, "Artillery")[1].0.contains("exact half"));
+    let m = battery(&[target_foot(6.1)], "", Options::default());
+    let (_, ev) = gun_fires(&m, seed_for(&[2, 6, 6, 6]), |_| {});
+    assert!(rolls(&ev, "Artillery")[0].0.contains("roundshot"));
+    assert!(rolls(&ev, "Artillery")[1].0.contains("exact half"));
+}
+
+#[test]
+fn artillery_halved_again_at_50_percent_or_under() {
+    let m = battery(&[target_foot(5.0)], "", Options::default());
+    // Die 4, canister 2; at 75% not halved, at 50% halved to 1.
+    for (eff, potential) in [(3u8, 2usize), (2, 1)] {
+        let (_, ev) = gun_fires(&m, seed_for(&[4, 6, 6, 6]), |st| st.units[0].eff = eff);
+        assert_eq!(potential_hits(&ev), potential, "gun at {}%", 25 * eff);
+    }
+}
+
+#[test]
+fn artillery_an_exact_half_has_a_50_50_chance() {
+    let m = battery(&[target_foot(5.0)], "", Options::default());
+    let t = idx(&m, "t");
+    // Die 3, canister 1.5: a 4 on the 50:50 makes 2 potential hits, a 3 makes 1.
+    for (coin, potential) in [(4u8, 2usize), (3, 1)] {
+        let (st, ev) = gun_fires(&m, seed_for(&[3, coin, 6, 6, 6]), |_| {});
+        assert_eq!(rolls(&ev, "Artillery")[1].1, [coin]);
+        assert_eq!(potential_hits(&ev), potential);
+        assert_eq!(st.units[t].eff, 4 - potential as u8);
+    }
+    // At 50%: die 2, canister 1, halved 0.5: the 50:50 again.
+    let (_, ev) = gun_fires(&m, seed_for(&[2, 5, 6, 6]), |st| st.units[0].eff = 2);
+    assert!(rolls(&ev, "Artillery")[1].0.contains("exact half"));
+    assert_eq!(potential_hits(&ev), 1);
+}
+
+#[test]
+fn artillery_four_to_hit_troops_six_to_hit_guns() {
+    // Die 6, canister 3 potential hits: dice 4, 5, 6; then a morale die of 6.
+    let seed = seed_for(&[6, 4, 5, 6, 6]);
+    let m = battery(&[target_foot(5.0)], "", Options::default());
+    let (st, _) = gun_fires(&m, seed, |_| {});
+    assert_eq!(st.units[idx(&m, "t")].eff, 4 - 3);
+    let m = battery(
+        &[("t", 1, "heavy-horse", 90.0, 40.0, 270.0, "")],
+        "",
+        Options::default(),
+    );
+    let (st, _) = gun_fires(&m, seed, |_| {});
+    assert_eq!(st.units[idx(&m, "t")].eff, 4 - 3);
+    let m = battery(
+        &[("t", 1, "gun", 90.0, 40.0, 270.0, "")],
+        "",
+        Options::default(),
+    );
+    let (st, _) = gun_fires(&m, seed, |_| {});
+    assert_eq!(st.units[idx(&m, "t")].eff, 4 - 1, "only the 6 hits a gun");
+}
+
+#[test]
+fn artillery_a_gun_that_fired_cannot_pivot_limber_or_move() {
+    let m = battery(&[target_foot(10.0)], "", Options::default());
+    let (mut st, _) = gun_fires(&m, seed_for(&[1]), |_| {});
+    assert_eq!(st.step, Step::Move);
+    assert!(!offered(&m, &st, 0));
+    for id in ["pivot:g:10.0", "limber:g"] {
+        assert!(refused(&m, &mut st, id).contains("fired"), "{id}");
+    }
+}
+
+#[test]
+fn artillery_each_gun_fired_costs_a_pip_unless_free_gun_fire() {
+    // docs/minis.md P2.
+    let m = battery(&[target_foot(10.0)], "", Options::default());
+    let (st, _) = gun_fires(&m, seed_for(&[1]), |_| {});
+    assert_eq!(st.pips[0], 2);
+    let (st, _) = centre(&m, 0, 7, |_| {});
+    assert_eq!(st.step, Step::Move, "no pip, no fire");
+    let free = Options {
+        free_gun_fire: true,
+        ..Options::default()
+    };
+    let m = battery(&[target_foot(10.0)], "", free);
+    let (st, _) = gun_fires(&m, seed_for(&[1]), |_| {});
+    assert_eq!(st.pips[0], 3);
+    let (st, _) = centre(&m, 0, 7, |_| {});
+    assert!(
+        m.legal_actions(&st)
+            .contains(&Action::Fire(0, idx(&m, "t")))
+    );
+}
