@@ -693,3 +693,421 @@ fn artillery_each_gun_fired_costs_a_pip_unless_free_gun_fire() {
             .contains(&Action::Fire(0, idx(&m, "t")))
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Saving throws
+
+/// A wood around the target 5 cm from the gun (y 35 to 55).
+fn wood() -> String {
+    terrain("woods", 90.0, 45.0, 40.0, 20.0)
+}
+
+#[test]
+fn saving_throws_behind_cover_4_or_more() {
+    let m = battery(&[target_foot(5.0)], &wood(), Options::default());
+    let t = idx(&m, "t");
+    assert!(m.in_cover(&m.start(1, &mut Vec::new()), t));
+    // Die 4: 2 potential hits, both hit; saves 5 and 2: one cancelled; morale 6.
+    let (st, ev) = gun_fires(&m, seed_for(&[4, 4, 4, 5, 2, 6]), |_| {});
+    let saves = rolls(&ev, "Saving throws");
+    assert_eq!(saves.len(), 1);
+    assert!(saves[0].0.contains("4+"), "{}", saves[0].0);
+    assert_eq!(st.units[t].eff, 4 - 1);
+}
+
+#[test]
+fn saving_throws_cuirassiers_6() {
+    let cuirassiers = (
+        "t",
+        1,
+        "heavy-horse",
+        90.0,
+        40.0,
+        270.0,
+        "cuirassiers = true",
+    );
+    let m = battery(&[cuirassiers], "", Options::default());
+    let t = idx(&m, "t");
+    // Two hits; saves 5 and 6: only the 6 cancels.
+    let (st, ev) = gun_fires(&m, seed_for(&[4, 4, 4, 5, 6, 6]), |_| {});
+    assert!(rolls(&ev, "Saving throws")[0].0.contains("6+"));
+    assert_eq!(st.units[t].eff, 4 - 1);
+    // Other horse have no save: both hits stand.
+    let m = battery(
+        &[("t", 1, "heavy-horse", 90.0, 40.0, 270.0, "")],
+        "",
+        Options::default(),
+    );
+    let (st, ev) = gun_fires(&m, seed_for(&[4, 4, 4, 5, 6, 6]), |_| {});
+    assert!(rolls(&ev, "Saving throws").is_empty());
+    assert_eq!(st.units[t].eff, 4 - 2);
+}
+
+#[test]
+fn saving_throws_the_better_one_only() {
+    // Cuirassiers in a wood: one roll a hit, at 4+ (docs F4), not a second at 6.
+    let cuirassiers = (
+        "t",
+        1,
+        "heavy-horse",
+        90.0,
+        40.0,
+        270.0,
+        "cuirassiers = true",
+    );
+    let m = battery(&[cuirassiers], &wood(), Options::default());
+    let t = idx(&m, "t");
+    let (st, ev) = gun_fires(&m, seed_for(&[4, 4, 4, 5, 2, 6]), |_| {});
+    let saves = rolls(&ev, "Saving throws");
+    assert_eq!(saves.len(), 1);
+    assert_eq!(saves[0].1, [5, 2]);
+    assert_eq!(st.units[t].eff, 4 - 1, "the 5 saves at 4+");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Morale
+
+/// The gun hits "t" (10 cm off, roundshot: die 4, one potential hit, a 6) and t tests with
+/// `morale`; then `after` more dice.
+fn one_hit_then_morale(morale: u8, after: &[u8]) -> u64 {
+    let mut want = vec![4, 6, morale];
+    want.extend_from_slice(after);
+    seed_for(&want)
+}
+
+/// Whether t passed: effectiveness 3 and no retreat; failed: a further 25% and a retreat.
+fn passed(m: &Minis, st: &State) -> bool {
+    let t = idx(m, "t");
+    let retreats = st.retreats.iter().any(|r| r.unit == t);
+    match st.units[t].eff {
+        3 => {
+            assert!(!retreats);
+            true
+        }
+        2 => {
+            assert!(retreats, "a failed test retreats");
+            assert_eq!(
+                m.decider(st),
+                Some(Seat(1)),
+                "t's owner decides its retreat"
+            );
+            false
+        }
+        e => panic!("t at {}%", 25 * e),
+    }
+}
+
+#[test]
+fn morale_minimum_score_by_quality() {
+    for (quality, need) in [("elite", 3u8), ("regular", 4), ("poor", 5)] {
+        let q = format!("quality = \"{quality}\"");
+        let m = battery(
+            &[("t", 1, "foot", 90.0, 44.0, 270.0, &q)],
+            "",
+            Options::default(),
+        );
+        let (st, _) = gun_fires(&m, one_hit_then_morale(need, &[]), |_| {});
+        assert!(passed(&m, &st), "{quality} passes on {need}");
+        let (st, _) = gun_fires(&m, one_hit_then_morale(need - 1, &[]), |_| {});
+        assert!(!passed(&m, &st), "{quality} fails on {}", need - 1);
+    }
+}
+
+#[test]
+fn morale_plus_one_for_a_general_attached() {
+    let m = battery(&[target_foot(10.0)], &general(1, "t"), Options::default());
+    let (st, ev) = gun_fires(&m, one_hit_then_morale(3, &[]), |_| {});
+    assert!(passed(&m, &st), "3 + 1 general passes 4+");
+    assert!(ev.iter().any(|x| matches!(x, Event::Roll { rule, mods, .. }
+        if rule == "Morale" && mods == &[("general attached".to_string(), 1)])));
+}
+
+#[test]
+fn morale_plus_one_for_support_from_the_rear() {
+    // Horse 4 cm behind t (within two of its moves) supports; light infantry does not.
+    for (kind, supports) in [("heavy-horse", true), ("light-foot", false), ("gun", false)] {
+        let m = battery(
+            &[target_foot(10.0), ("s", 1, kind, 90.0, 52.0, 270.0, "")],
+            "",
+            Options::default(),
+        );
+        let (st, _) = gun_fires(&m, one_hit_then_morale(3, &[]), |_| {});
+        assert_eq!(passed(&m, &st), supports, "{kind} behind");
+    }
+}
+
+#[test]
+fn morale_the_general_is_eliminated_with_his_unit() {
+    let m = battery(&[target_foot(10.0)], &general(1, "t"), Options::default());
+    let t = idx(&m, "t");
+    let (st, _) = gun_fires(&m, one_hit_then_morale(6, &[]), |st| st.units[t].eff = 1);
+    assert!(st.units[t].gone);
+    assert!(st.generals[0].gone);
+    // A battalion 2 points, a general 3.
+    assert_eq!(m.points(&st)[1], m.start_points()[1] - 2 - 3);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Retreats (Morale)
+
+/// The gun's hit makes t (a battalion in firing order 10 cm off) fail its morale; its owner
+/// retreats it straight with the variation die `variation`, then `after` more dice.
+fn retreat_after_fire(others: &[U], variation: u8, after: &[u8]) -> (Minis, State, Vec<Event>) {
+    let mut all = vec![target_foot(10.0)];
+    all.extend_from_slice(others);
+    let m = battery(&all, "", Options::default());
+    let mut want = vec![variation];
+    want.extend_from_slice(after);
+    let (mut st, mut ev) = gun_fires(&m, one_hit_then_morale(1, &want), |_| {});
+    let t = idx(&m, "t");
+    assert_eq!(
+        m.legal_actions(&st),
+        [Veer::Straight, Veer::Left, Veer::Right].map(|v| Action::Retreat(t, v))
+    );
+    act(&m, &mut st, &mut ev, "retreat:t:straight");
+    (m, st, ev)
+}
+
+#[test]
+fn retreats_a_full_move_with_the_variation_back_to_the_enemy() {
+    // Regular foot lose firing order: 8 cm; 6 adds 25%, 1 takes 25% off.
+    for (die, dist) in [(3u8, 8.0), (6, 10.0), (1, 6.0)] {
+        let (m, st, _) = retreat_after_fire(&[], die, &[]);
+        let u = &st.units[idx(&m, "t")];
+        assert_eq!(u.order, Order::Column, "firing order lost");
+        assert!(u.retreating);
+        // The gun is due south: the back to it is facing north.
+        assert_eq!(u.facing, 90.0);
+        assert!(
+            close(u.x, 90.0) && close(u.y, 44.0 + dist),
+            "{die}: {}",
+            u.y
+        );
+    }
+}
+
+#[test]
+fn retreats_obstructed_by_regular_foot_or_horse_eliminated() {
+    // A friendly battalion behind: t is eliminated, the battalion tests (a 1: fails).
+    let (m, st, ev) = retreat_after_fire(&[("b", 1, "foot", 90.0, 51.0, 270.0, "")], 3, &[1]);
+    assert!(st.units[idx(&m, "t")].gone);
+    assert_eq!(rolls_of(&ev, "Morale", "b"), [[1u8].as_slice()]);
+    assert_eq!(st.units[idx(&m, "b")].eff, 3);
+    // Friendly horse retreated into by foot: no test.
+    let (m, st, ev) =
+        retreat_after_fire(&[("b", 1, "heavy-horse", 90.0, 51.0, 270.0, "")], 3, &[1]);
+    assert!(st.units[idx(&m, "t")].gone);
+    assert!(rolls_of(&ev, "Morale", "b").is_empty());
+    assert_eq!(st.units[idx(&m, "b")].eff, 4);
+    // Enemy horse: eliminated, and the enemy tests nothing.
+    let (m, st, ev) =
+        retreat_after_fire(&[("b", 0, "heavy-horse", 90.0, 51.0, 270.0, "")], 3, &[1]);
+    assert!(st.units[idx(&m, "t")].gone);
+    assert!(rolls_of(&ev, "Morale", "b").is_empty());
+}
+
+#[test]
+fn retreats_pass_through_light_foot_and_guns() {
+    // docs R2: the retreat goes on until the base is clear. The column (6 cm deep) clears the
+    // far edge of what it passes through with its rear edge.
+    for (kind, far_edge) in [("light-foot", 51.5), ("gun", 52.5)] {
+        let (m, st, _) = retreat_after_fire(&[("b", 1, kind, 90.0, 50.0, 270.0, "")], 3, &[]);
+        let u = &st.units[idx(&m, "t")];
+        assert!(!u.gone, "{kind}");
+        assert!(close(u.y, far_edge + 3.0), "{kind}: {}", u.y);
+    }
+}
+
+#[test]
+fn retreats_off_the_table_eliminate() {
+    // The gun near the north edge fires north at t 10 cm off; t's 8 cm retreat would end 3 cm
+    // over the edge (the table is 120 cm deep).
+    let m = table(&[
+        ("g", 0, "gun", 90.0, 98.0, 90.0, ""),
+        ("t", 1, "foot", 90.0, 112.0, 270.0, ""),
+    ]);
+    let (mut st, mut ev) = centre(&m, 3, one_hit_then_morale(1, &[3]), |_| {});
+    act(&m, &mut st, &mut ev, "fire:g:t");
+    act(&m, &mut st, &mut ev, "retreat:t:straight");
+    assert!(st.units[idx(&m, "t")].gone);
+}
+
+#[test]
+fn retreats_unlimbered_guns_are_abandoned() {
+    // A gun hit by a gun (6), failing its morale: it cannot retreat.
+    let m = battery(
+        &[("t", 1, "gun", 90.0, 45.0, 270.0, "")],
+        "",
+        Options::default(),
+    );
+    let t = idx(&m, "t");
+    let (mut st, mut ev) = gun_fires(&m, one_hit_then_morale(1, &[]), |_| {});
+    assert_eq!(st.units[t].eff, 2);
+    act(&m, &mut st, &mut ev, "retreat:t:straight");
+    assert!(st.units[t].gone);
+}
+
+#[test]
+fn retreats_the_melee_loser_retreats_whatever_its_morale_roll() {
+    // Heavy horse at 25% against a column at 50%: 3 × 1 = 3 dice against 1 × 2 = 2 dice.
+    let m = table(&[
+        ("h", 0, "heavy-horse", 90.0, 30.0, 90.0, ""),
+        ("e", 1, "foot", 90.0, 35.5, 270.0, "order = \"column\""),
+    ]);
+    let (h, e) = (idx(&m, "h"), idx(&m, "e"));
+    // The horse scores one hit, the column none; e's morale die passes (4+).
+    let (seed, r) = seed_where(6, |r| {
+        let hits = |d: &[u8]| d.iter().filter(|&&x| x >= 4).count();
+        hits(&r[..3]) == 1 && hits(&r[3..5]) == 0 && r[5] >= 4
+    });
+    let (mut st, mut ev) = centre(&m, 3, seed, |st| {
+        st.units[h].eff = 1;
+        st.units[e].eff = 2;
+    });
+    act(&m, &mut st, &mut ev, "moves-done");
+    assert_eq!(rolls_of(&ev, "Morale", "e"), [[r[5]].as_slice()]);
+    assert_eq!(st.units[e].eff, 1, "one hit, and the test passed");
+    assert_eq!(st.units[h].eff, 1);
+    assert!(
+        st.retreats.iter().any(|p| p.unit == e),
+        "the loser retreats"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rally (Morale)
+
+/// A retreating column "r" (its back to the enemy 30 cm north) with `others` and `extra`.
+fn rally_table(others: &[U], extra: &str) -> Minis {
+    let mut all = vec![
+        ("r", 0, "foot", 90.0, 30.0, 270.0, "order = \"column\""),
+        ("e", 1, "foot", 90.0, 60.0, 270.0, ""),
+    ];
+    all.extend_from_slice(others);
+    all.extend(RESERVES);
+    table_with(&all, extra, Options::default())
+}
+
+fn rally(m: &Minis, rolls: &[u8]) -> (State, Vec<Event>) {
+    let r = idx(m, "r");
+    centre(m, 3, seed_for(rolls), |st| st.units[r].retreating = true)
+}
+
+#[test]
+fn rally_five_or_better_halts_and_the_unit_may_act_at_once() {
+    let m = rally_table(&[], "");
+    let r = idx(&m, "r");
+    for die in [5u8, 6] {
+        let (mut st, mut ev) = rally(&m, &[die]);
+        assert_eq!(rolls(&ev, "Morale (rally)")[0].1, [die]);
+        assert!(!st.units[r].retreating, "{die} halts");
+        assert!(
+            offered(&m, &st, r),
+            "a halted unit may act in the same phase"
+        );
+        act(&m, &mut st, &mut ev, "about-face:r");
+        act(&m, &mut st, &mut ev, "advance:r:1.0");
+        assert!(close(st.units[r].y, 31.0));
+    }
+    let (st, _) = rally(&m, &[4]);
+    assert!(st.units[r].retreating, "4 does not halt");
+    assert_eq!(st.retreats.len(), 1);
+}
+
+#[test]
+fn rally_plus_one_with_a_general() {
+    let m = rally_table(&[], &general(0, "r"));
+    let (st, _) = rally(&m, &[4]);
+    assert!(!st.units[idx(&m, "r")].retreating, "4 + 1 halts");
+}
+
+#[test]
+fn rally_a_failed_rally_retreats_another_move() {
+    // Away from the enemy (south), a full 8 cm with the variation (a 3).
+    let m = rally_table(&[], "");
+    let r = idx(&m, "r");
+    let (mut st, mut ev) = rally(&m, &[4, 3]);
+    act(&m, &mut st, &mut ev, "retreat:r:straight");
+    assert!(close(st.units[r].y, 22.0) && st.units[r].facing == 270.0);
+    // A later retreat stops at an obstruction (docs R2): the battalion behind (its edge at
+    // 23.5) stops the column's rear edge there, and it is not eliminated.
+    let m = rally_table(&[("b", 0, "foot", 90.0, 22.0, 90.0, "")], "");
+    let (mut st, mut ev) = rally(&m, &[4, 3]);
+    act(&m, &mut st, &mut ev, "retreat:r:straight");
+    assert!(!st.units[r].gone);
+    assert!(close(st.units[r].y, 23.5 + 3.0), "{}", st.units[r].y);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Victory
+
+/// Horse "h1" (and "h2") of side 0 charge guns 3 cm ahead: guns so contacted are eliminated.
+fn charge(m: &Minis, ids: &[&str]) -> State {
+    let (mut st, mut ev) = centre(m, 3, 7, |_| {});
+    for id in ids {
+        act(m, &mut st, &mut ev, &format!("advance:{id}:3.0"));
+    }
+    st
+}
+
+#[test]
+fn victory_exactly_half_is_not_defeat_below_half_is() {
+    // Side 1: a gun and a light horse regiment, 2 points; one gun lost leaves exactly half.
+    let units = [
+        ("h1", 0, "heavy-horse", 60.0, 30.0, 90.0, ""),
+        ("h2", 0, "heavy-horse", 120.0, 30.0, 90.0, ""),
+        ("g1", 1, "gun", 60.0, 38.0, 270.0, ""),
+        ("lh", 1, "light-horse", 150.0, 110.0, 270.0, ""),
+    ];
+    let m = table_with(&units, "", Options::default());
+    assert_eq!(m.start_points()[1], 2);
+    let st = charge(&m, &["h1"]);
+    assert!(st.units[idx(&m, "g1")].gone);
+    assert_eq!(m.points(&st)[1], 1);
+    assert!(m.outcome(&st).is_none(), "exactly half is not defeat");
+    // Side 1: two guns and the horse, 3 points: one gun lost leaves 2, two leave 1 (below 1.5).
+    let mut units = units.to_vec();
+    units.push(("g2", 1, "gun", 120.0, 38.0, 270.0, ""));
+    let m = table_with(&units, "", Options::default());
+    let st = charge(&m, &["h1"]);
+    assert!(m.outcome(&st).is_none());
+    let st = charge(&m, &["h1", "h2"]);
+    let o = m.outcome(&st).expect("side 1 is defeated");
+    assert_eq!((o.winner, o.rule.as_str()), (Some(Seat(0)), "Victory"));
+}
+
+#[test]
+fn victory_both_armies_at_once_the_smaller_share_loses() {
+    // docs V1. Two battalions at 25% in contact, each rolls one die (infantry row: 1 per 25%);
+    // both hit, both are eliminated in the same melee.
+    let both_hit = seed_for(&[4, 4]);
+    let play = |extra: &str| {
+        let m = table_with(
+            &[
+                ("a", 0, "foot", 90.0, 50.0, 90.0, ""),
+                ("far0", 0, "gun", 10.0, 10.0, 90.0, ""),
+                ("b", 1, "foot", 90.0, 53.0, 270.0, ""),
+                ("far1", 1, "light-horse", 170.0, 110.0, 270.0, ""),
+            ],
+            extra,
+            Options::default(),
+        );
+        let (a, b) = (idx(&m, "a"), idx(&m, "b"));
+        let (mut st, mut ev) = centre(&m, 3, both_hit, |st| {
+            st.units[a].eff = 1;
+            st.units[b].eff = 1;
+        });
+        act(&m, &mut st, &mut ev, "moves-done");
+        assert!(st.units[a].gone && st.units[b].gone);
+        (m.points(&st), m.start_points(), m.outcome(&st))
+    };
+    // Each general with the battalion: each side keeps 1 of 6.
+    let (now, start, o) = play(&format!("{}{}", general(0, "a"), general(1, "b")));
+    assert_eq!((now, start), ([1, 1], [6, 6]));
+    // Equal shares: the side not moving (side 1) loses.
+    assert_eq!(o.expect("decided").winner, Some(Seat(0)));
+    // Side 0 keeps 1 of 6, side 1 1 of 3: side 0, moving, has the smaller share and loses.
+    let (now, start, o) = play(&general(0, "a"));
+    assert_eq!((now, start), ([1, 1], [6, 3]));
+    assert_eq!(o.expect("decided").winner, Some(Seat(1)));
+}
