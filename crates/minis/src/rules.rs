@@ -851,13 +851,18 @@ impl Minis {
             }
             let mut clear = true;
             for j in self.live(st) {
-                if j == u || !r.overlaps(&self.rect(st, j)) {
+                let rj = self.rect(st, j);
+                if j == u || !r.overlaps(&rj) {
                     continue;
                 }
                 clear = false;
+                // A base the unit moves away from is left behind, not run into: turning about its
+                // centre, or deepening into column, can lay the base over the enemy it touched
+                // (docs/minis.md R2).
+                let behind = (rj.c - r.c).dot(dir) <= 0.0;
                 let jk = self.def(j).kind;
                 let obstructs = matches!(jk, Kind::Foot) || jk.is_horse();
-                if !obstructs {
+                if behind || !obstructs {
                     continue;
                 }
                 if pr.first {

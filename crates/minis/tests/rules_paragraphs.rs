@@ -947,33 +947,6 @@ fn retreats_unlimbered_guns_are_abandoned() {
     assert!(st.units[t].gone);
 }
 
-#[test]
-fn retreats_the_melee_loser_retreats_whatever_its_morale_roll() {
-    // Heavy horse at 25% against a column at 50%: 3 × 1 = 3 dice against 1 × 2 = 2 dice.
-    let m = table(&[
-        ("h", 0, "heavy-horse", 90.0, 30.0, 90.0, ""),
-        ("e", 1, "foot", 90.0, 35.5, 270.0, "order = \"column\""),
-    ]);
-    let (h, e) = (idx(&m, "h"), idx(&m, "e"));
-    // The horse scores one hit, the column none; e's morale die passes (4+).
-    let (seed, r) = seed_where(6, |r| {
-        let hits = |d: &[u8]| d.iter().filter(|&&x| x >= 4).count();
-        hits(&r[..3]) == 1 && hits(&r[3..5]) == 0 && r[5] >= 4
-    });
-    let (mut st, mut ev) = centre(&m, 3, seed, |st| {
-        st.units[h].eff = 1;
-        st.units[e].eff = 2;
-    });
-    act(&m, &mut st, &mut ev, "moves-done");
-    assert_eq!(rolls_of(&ev, "Morale", "e"), [[r[5]].as_slice()]);
-    assert_eq!(st.units[e].eff, 1, "one hit, and the test passed");
-    assert_eq!(st.units[h].eff, 1);
-    assert!(
-        st.retreats.iter().any(|p| p.unit == e),
-        "the loser retreats"
-    );
-}
-
 // ---------------------------------------------------------------------------------------------
 // Rally (Morale)
 
@@ -1110,4 +1083,85 @@ fn victory_both_armies_at_once_the_smaller_share_loses() {
     let (now, start, o) = play(&general(0, "a"));
     assert_eq!((now, start), ([1, 1], [6, 3]));
     assert_eq!(o.expect("decided").winner, Some(Seat(1)));
+}
+
+/// Horse "h" at 25% and "e", a battalion at 50% in `order`, touch (e to the north); the horse
+/// scores one hit, the battalion none, e passes its morale test; the next die (the variation of
+/// e's retreat) is a 3. The melee is fought; e's retreat waits for its owner.
+fn melee_lost(order: &str) -> (Minis, State, Vec<Event>) {
+    // A line is 3 cm deep, a column 6: e's rear edge touches h's front at 32.5.
+    let (y, horse_dice) = match order {
+        "firing" => (34.0, 1),
+        _ => (35.5, 3),
+    };
+    let m = table(&[
+        ("h", 0, "heavy-horse", 90.0, 30.0, 90.0, ""),
+        (
+            "e",
+            1,
+            "foot",
+            90.0,
+            y,
+            270.0,
+            &format!("order = \"{order}\""),
+        ),
+    ]);
+    let (h, e) = (idx(&m, "h"), idx(&m, "e"));
+    // The table: 1 die per 25% against firing order attacked frontally, 3 against other foot;
+    // foot roll 1 per 25%. Then e's morale die, then the variation.
+    let n = horse_dice;
+    let (seed, _) = seed_where(n + 4, |r| {
+        let hits = |d: &[u8]| d.iter().filter(|&&x| x >= 4).count();
+        hits(&r[..n]) == 1 && hits(&r[n..n + 2]) == 0 && r[n + 2] >= 4 && r[n + 3] == 3
+    });
+    let (mut st, mut ev) = centre(&m, 3, seed, |st| {
+        st.units[h].eff = 1;
+        st.units[e].eff = 2;
+    });
+    act(&m, &mut st, &mut ev, "moves-done");
+    (m, st, ev)
+}
+
+#[test]
+fn retreats_the_melee_loser_retreats_whatever_its_morale_roll() {
+    let (m, st, ev) = melee_lost("column");
+    let e = idx(&m, "e");
+    let morale = rolls_of(&ev, "Morale", "e");
+    assert!(morale.len() == 1 && morale[0][0] >= 4, "passed: {morale:?}");
+    assert_eq!(st.units[e].eff, 2 - 1, "one hit, no further loss");
+    assert_eq!(st.units[idx(&m, "h")].eff, 1, "no hit on the horse");
+    assert!(
+        st.retreats.iter().any(|p| p.unit == e),
+        "the loser retreats"
+    );
+}
+
+/// e loses the melee and retreats `veer`.
+fn melee_lost_and_retreat(order: &str, veer: &str) -> (Minis, State) {
+    let (m, mut st, mut ev) = melee_lost(order);
+    act(&m, &mut st, &mut ev, &format!("retreat:e:{veer}"));
+    (m, st)
+}
+
+#[test]
+fn retreats_the_enemy_left_behind_is_no_obstruction() {
+    // A line losing a melee becomes a column (deeper, over the horse it touched) and goes 8 cm
+    // north: the horse behind it does not obstruct the retreat (docs R2).
+    let (m, st) = melee_lost_and_retreat("firing", "straight");
+    let e = &st.units[idx(&m, "e")];
+    assert!(!e.gone);
+    assert!(close(e.x, 90.0) && close(e.y, 34.0 + 8.0), "{e:?}");
+    // Veering 30° turns the column's corner over the horse: still no obstruction; 8 cm at 120°
+    // or 60°.
+    for (veer, deg) in [("left", 120.0f64), ("right", 60.0)] {
+        let (m, st) = melee_lost_and_retreat("column", veer);
+        let e = &st.units[idx(&m, "e")];
+        assert!(!e.gone, "{veer}");
+        let (dx, dy) = (8.0 * deg.to_radians().cos(), 8.0 * deg.to_radians().sin());
+        assert!(
+            close(e.x, 90.0 + dx) && close(e.y, 35.5 + dy),
+            "{veer}: {e:?}"
+        );
+        assert_eq!(e.facing, deg);
+    }
 }
