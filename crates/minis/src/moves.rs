@@ -126,15 +126,13 @@ impl Minis {
     /// Melees: whether `u` may initiate contact with `j`.
     pub fn contact_allowed(&self, st: &State, u: usize, j: usize) -> Result<(), String> {
         let (mk, jk) = (self.def(u).kind, self.def(j).kind);
-        let foot =
-            matches!(mk, Kind::Foot | Kind::LightFoot) || st.units[u].order == Order::Dismounted;
         if mk == Kind::Gun {
             return Err("guns never initiate contact".into());
         }
         if mk == Kind::LightFoot {
             return Err("light foot never initiate contact".into());
         }
-        if foot && jk.is_horse() && st.units[j].order != Order::Dismounted {
+        if self.is_foot(st, u) && self.is_mounted(st, j) {
             return Err(format!(
                 "foot may not initiate contact against horse ({})",
                 self.name(j)

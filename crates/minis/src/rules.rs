@@ -874,9 +874,10 @@ impl Minis {
                             self.name(j)
                         ),
                     ));
-                    self.eliminate(st, u, "its retreat is obstructed", ev);
                     let friend = self.side(j) == self.side(u);
-                    let horse_by_foot = jk.is_horse() && !kind.is_horse();
+                    // "Unless its horse retreated into by foot": guns are not foot (docs R2).
+                    let horse_by_foot = self.is_mounted(st, j) && self.is_foot(st, u);
+                    self.eliminate(st, u, "its retreat is obstructed", ev);
                     if friend && !horse_by_foot {
                         self.morale_test(st, j, pr.from, ev);
                     }

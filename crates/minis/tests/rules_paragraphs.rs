@@ -853,7 +853,17 @@ fn morale_the_general_is_eliminated_with_his_unit() {
 /// The gun's hit makes t (a battalion in firing order 10 cm off) fail its morale; its owner
 /// retreats it straight with the variation die `variation`, then `after` more dice.
 fn retreat_after_fire(others: &[U], variation: u8, after: &[u8]) -> (Minis, State, Vec<Event>) {
-    let mut all = vec![target_foot(10.0)];
+    retreat_of_after_fire(target_foot(10.0), others, variation, after)
+}
+
+/// The same with another target "t", 10 cm off.
+fn retreat_of_after_fire(
+    target: U,
+    others: &[U],
+    variation: u8,
+    after: &[u8],
+) -> (Minis, State, Vec<Event>) {
+    let mut all = vec![target];
     all.extend_from_slice(others);
     let m = battery(&all, "", Options::default());
     let mut want = vec![variation];
@@ -904,6 +914,32 @@ fn retreats_obstructed_by_regular_foot_or_horse_eliminated() {
         retreat_after_fire(&[("b", 0, "heavy-horse", 90.0, 51.0, 270.0, "")], 3, &[1]);
     assert!(st.units[idx(&m, "t")].gone);
     assert!(rolls_of(&ev, "Morale", "b").is_empty());
+}
+
+#[test]
+fn retreats_horse_blocking_a_gun_tests_blocking_dismounted_dragoons_not() {
+    // "Unless its horse retreated into by foot": a limbered gun is not foot, so the horse tests
+    // (a 1: it fails); dismounted dragoons are foot (docs R2), so it does not.
+    let limbered = ("t", 1, "gun", 90.0, 46.5, 270.0, "order = \"limbered\"");
+    let horse = ("b", 1, "heavy-horse", 90.0, 53.0, 270.0, "");
+    let (m, st, ev) = retreat_of_after_fire(limbered, &[horse], 3, &[1]);
+    assert!(st.units[idx(&m, "t")].gone);
+    assert_eq!(rolls_of(&ev, "Morale", "b"), [[1u8].as_slice()]);
+    assert_eq!(st.units[idx(&m, "b")].eff, 3);
+    let dismounted = (
+        "t",
+        1,
+        "heavy-horse",
+        90.0,
+        44.0,
+        270.0,
+        "dragoons = true\norder = \"dismounted\"",
+    );
+    let horse = ("b", 1, "heavy-horse", 90.0, 48.0, 270.0, "");
+    let (m, st, ev) = retreat_of_after_fire(dismounted, &[horse], 3, &[1]);
+    assert!(st.units[idx(&m, "t")].gone);
+    assert!(rolls_of(&ev, "Morale", "b").is_empty());
+    assert_eq!(st.units[idx(&m, "b")].eff, 4);
 }
 
 #[test]
