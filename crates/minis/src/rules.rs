@@ -457,7 +457,10 @@ impl Minis {
             }
             let u = &st.units[j];
             let rj = self.rect(st, j);
-            (rj.c - r.c).dot(r.dir) < 0.0 && r.distance(&rj) <= 2.0 * self.rate(j, u.order) + 1e-9
+            // To the rear: its centre behind the unit's rear edge (docs/minis.md R1). A margin, not
+            // 0: a neighbour alongside in the same line must not count by rounding.
+            let behind = (rj.c - r.c).dot(r.dir) < -(r.hd + 1e-6);
+            behind && r.distance(&rj) <= 2.0 * self.rate(j, u.order) + 1e-9
         })
     }
 

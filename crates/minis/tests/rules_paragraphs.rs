@@ -824,15 +824,26 @@ fn morale_plus_one_for_a_general_attached() {
 
 #[test]
 fn morale_plus_one_for_support_from_the_rear() {
-    // Horse 4 cm behind t (within two of its moves) supports; light infantry does not.
-    for (kind, supports) in [("heavy-horse", true), ("light-foot", false), ("gun", false)] {
+    // t's rear edge is at y 45.5. Horse 4 cm behind t supports; light infantry and guns do
+    // not; heavy horse (10 cm) reach 20 cm in two moves; a unit alongside, even 1 cm back, is
+    // not to the rear; one whose centre is behind t's rear edge is (docs R1).
+    for (kind, x, y, supports) in [
+        ("heavy-horse", 90.0, 52.0, true),
+        ("light-foot", 90.0, 52.0, false),
+        ("gun", 90.0, 52.0, false),
+        ("heavy-horse", 90.0, 45.5 + 20.0 + 2.5, true),
+        ("heavy-horse", 90.0, 45.5 + 20.2 + 2.5, false),
+        ("heavy-horse", 101.0, 44.0, false),
+        ("heavy-horse", 101.0, 45.0, false),
+        ("heavy-horse", 101.0, 48.5, true),
+    ] {
         let m = battery(
-            &[target_foot(10.0), ("s", 1, kind, 90.0, 52.0, 270.0, "")],
+            &[target_foot(10.0), ("s", 1, kind, x, y, 270.0, "")],
             "",
             Options::default(),
         );
         let (st, _) = gun_fires(&m, one_hit_then_morale(3, &[]), |_| {});
-        assert_eq!(passed(&m, &st), supports, "{kind} behind");
+        assert_eq!(passed(&m, &st), supports, "{kind} at ({x}, {y})");
     }
 }
 
