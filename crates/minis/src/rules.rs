@@ -859,13 +859,14 @@ impl Minis {
                     continue;
                 }
                 clear = false;
-                // A base the unit moves away from is left behind, not run into: turning about its
-                // centre, or deepening into column, can lay the base over the enemy it touched
+                // A base the move takes the unit out of is left behind, not run into: turning about
+                // its centre, or deepening into column, can lay the base over the enemy it touched
                 // (docs/minis.md R2).
-                let behind = (rj.c - r.c).dot(dir) <= 0.0;
+                let further = self.rect_at(u, c + dir * (s + step), facing, order);
+                let leaving = further.penetration(&rj) < r.penetration(&rj) - 1e-9;
                 let jk = self.def(j).kind;
                 let obstructs = matches!(jk, Kind::Foot) || jk.is_horse();
-                if behind || !obstructs {
+                if leaving || !obstructs {
                     continue;
                 }
                 if pr.first {
