@@ -114,26 +114,11 @@ fn refused(m: &Minis, st: &mut State, id: &str) -> String {
     e
 }
 
-/// The unit an action orders, if any.
-fn unit_of(a: &Action) -> Option<usize> {
-    match a {
-        Action::Fire(u, _)
-        | Action::Move(u, ..)
-        | Action::Wheel(u, _)
-        | Action::Pivot(u, _)
-        | Action::AboutFace(u)
-        | Action::Formation(u, _)
-        | Action::Mount(u, _)
-        | Action::Limber(u)
-        | Action::Unlimber(u, _)
-        | Action::Retreat(u, _) => Some(*u),
-        Action::Sector(_) | Action::GunsDone | Action::Attach(..) | Action::MovesDone => None,
-    }
-}
-
-/// Whether the menu offers anything to unit `u`.
+/// Whether the menu offers a move-step action to unit `u`.
 fn offered(m: &Minis, st: &State, u: usize) -> bool {
-    m.legal_actions(st).iter().any(|a| unit_of(a) == Some(u))
+    m.legal_actions(st)
+        .iter()
+        .any(|a| a.moving_unit() == Some(u))
 }
 
 /// The dice rolls of a paragraph: (what, dice, result).
@@ -254,6 +239,20 @@ fn fired(ev: &[Event], name: &str) -> bool {
     !rolls_of(ev, "Musketry", name).is_empty()
 }
 
+/// `id` puts unit `name` in `order` for one pip and takes its whole phase: it stays where it
+/// was, is offered nothing more and may not move (Movement; docs P2).
+fn whole_phase(m: &Minis, st: &mut State, ev: &mut Vec<Event>, id: &str, name: &str, order: Order) {
+    let u = idx(m, name);
+    let (pips, at) = (st.pips[0], pos(st, u));
+    act(m, st, ev, id);
+    assert_eq!(st.pips[0], pips - 1, "{id}: one pip");
+    assert_eq!(st.units[u].order, order, "{id}");
+    assert_eq!(pos(st, u), at, "{id}: no move");
+    assert!(!offered(m, st, u), "{id}: nothing more");
+    let e = refused(m, st, &format!("advance:{name}:1.0"));
+    assert!(e.contains("finished its move"), "{id}: {e}");
+}
+
 #[test]
 fn movement_adopting_firing_order_costs_a_pip_and_ends_the_phase() {
     // A column 4 cm from an enemy battalion once in line: in range either way.
@@ -261,19 +260,13 @@ fn movement_adopting_firing_order_costs_a_pip_and_ends_the_phase() {
         ("c", 0, "foot", 90.0, 30.0, 90.0, "order = \"column\""),
         ("e", 1, "foot", 90.0, 37.0, 270.0, ""),
     ]);
-    let c = idx(&m, "c");
     // Left alone, the column fires (6+, half the dice).
     let (mut st, mut ev) = centre(&m, 3, 7, |_| {});
     act(&m, &mut st, &mut ev, "moves-done");
     assert!(fired(&ev, "c"), "in range: the column fires");
     // Adopting firing order: one pip, the line, and nothing else that phase.
     let (mut st, mut ev) = centre(&m, 3, 7, |_| {});
-    act(&m, &mut st, &mut ev, "firing-order:c");
-    assert_eq!(st.pips[0], 2, "one pip");
-    assert_eq!(st.units[c].order, Order::Firing);
-    assert_eq!(pos(&st, c), (90.0, 30.0), "no move");
-    assert!(!offered(&m, &st, c));
-    assert!(refused(&m, &mut st, "advance:c:1.0").contains("finished its move"));
+    whole_phase(&m, &mut st, &mut ev, "firing-order:c", "c", Order::Firing);
     assert!(refused(&m, &mut st, "about-face:c").contains("finished its move"));
     act(&m, &mut st, &mut ev, "moves-done");
     assert!(!fired(&ev, "c"), "may not fire that phase");
@@ -292,12 +285,7 @@ fn movement_mount_and_dismount_cost_a_pip_and_end_the_phase() {
     ]);
     let d = idx(&m, "d");
     let (mut st, mut ev) = centre(&m, 3, 7, |_| {});
-    act(&m, &mut st, &mut ev, "dismount:d");
-    assert_eq!(st.pips[0], 2, "one pip");
-    assert_eq!(st.units[d].order, Order::Dismounted);
-    assert_eq!(pos(&st, d), (90.0, 30.0));
-    assert!(!offered(&m, &st, d));
-    assert!(refused(&m, &mut st, "advance:d:1.0").contains("finished its move"));
+    whole_phase(&m, &mut st, &mut ev, "dismount:d", "d", Order::Dismounted);
     act(&m, &mut st, &mut ev, "moves-done");
     assert!(!fired(&ev, "d"), "may not fire that phase");
     // Dismounted from the start, the same dragoons fire: the range was not the reason.
@@ -305,11 +293,8 @@ fn movement_mount_and_dismount_cost_a_pip_and_end_the_phase() {
     act(&m, &mut st, &mut ev, "moves-done");
     assert!(fired(&ev, "d"));
     // Mounting likewise.
-    let (mut st, _) = centre(&m, 3, 7, |st| st.units[d].order = Order::Dismounted);
-    let mut ev = Vec::new();
-    act(&m, &mut st, &mut ev, "mount:d");
-    assert_eq!((st.pips[0], st.units[d].order), (2, Order::Mounted));
-    assert!(refused(&m, &mut st, "advance:d:1.0").contains("finished its move"));
+    let (mut st, mut ev) = centre(&m, 3, 7, |st| st.units[d].order = Order::Dismounted);
+    whole_phase(&m, &mut st, &mut ev, "mount:d", "d", Order::Mounted);
 }
 
 #[test]
@@ -320,32 +305,38 @@ fn movement_limber_and_unlimber_cost_a_pip_unlimbering_pivots_free() {
         ("h", 0, "gun", 120.0, 30.0, 90.0, ""),
         ("e", 1, "foot", 90.0, 100.0, 270.0, ""),
     ]);
-    let (g, h) = (idx(&m, "g"), idx(&m, "h"));
+    let g = idx(&m, "g");
     let (mut st, mut ev) = centre(&m, 3, 7, |_| {});
     assert_eq!(st.step, Step::Move);
     // Unlimbering with a pivot of 90° as part of it: one pip in all, and no movement used.
-    act(&m, &mut st, &mut ev, "unlimber:g:90.0");
-    assert_eq!(st.pips[0], 2);
-    assert_eq!(st.units[g].order, Order::Unlimbered);
+    whole_phase(
+        &m,
+        &mut st,
+        &mut ev,
+        "unlimber:g:90.0",
+        "g",
+        Order::Unlimbered,
+    );
     assert_eq!(st.units[g].facing, 180.0);
-    assert_eq!(pos(&st, g), (60.0, 30.0));
     assert!(refused(&m, &mut st, "pivot:g:10.0").contains("finished its move"));
     // Limbering: one pip, and the limbered gun may not then move.
-    act(&m, &mut st, &mut ev, "limber:h");
-    assert_eq!(st.pips[0], 1);
-    assert_eq!(st.units[h].order, Order::Limbered);
-    assert!(refused(&m, &mut st, "advance:h:1.0").contains("finished its move"));
-    assert!(!offered(&m, &st, g) && !offered(&m, &st, h));
+    whole_phase(&m, &mut st, &mut ev, "limber:h", "h", Order::Limbered);
 }
 
-#[test]
-fn movement_first_about_face_free_second_halves_the_move() {
-    // A column: 8 cm.
+/// A column "c" (8 cm) at (90, 30) facing north, the enemy 70 cm off.
+fn lone_column() -> (Minis, usize) {
     let m = table(&[
         ("c", 0, "foot", 90.0, 30.0, 90.0, "order = \"column\""),
         ("e", 1, "foot", 90.0, 100.0, 270.0, ""),
     ]);
     let c = idx(&m, "c");
+    (m, c)
+}
+
+#[test]
+fn movement_first_about_face_free_second_halves_the_move() {
+    // A column: 8 cm.
+    let (m, c) = lone_column();
     // One about-face costs no movement: the whole 8 cm remain.
     let (mut st, mut ev) = centre(&m, 3, 7, |_| {});
     act(&m, &mut st, &mut ev, "about-face:c");
@@ -419,11 +410,7 @@ fn movement_light_infantry_passes_through_friends_never_enemies() {
 #[test]
 fn movement_the_variation_from_three_quarters_of_the_move() {
     // A column: 8 cm; 3/4 is 6 cm; 25% is 2 cm.
-    let m = table(&[
-        ("c", 0, "foot", 90.0, 30.0, 90.0, "order = \"column\""),
-        ("e", 1, "foot", 90.0, 100.0, 270.0, ""),
-    ]);
-    let c = idx(&m, "c");
+    let (m, c) = lone_column();
     for (die, y) in [(6u8, 38.0), (1, 34.0), (2, 36.0), (5, 36.0)] {
         let (mut st, mut ev) = centre(&m, 3, seed_for(&[die]), |_| {});
         act(&m, &mut st, &mut ev, "advance:c:6.0");
@@ -564,6 +551,11 @@ fn target_foot(gap: f64) -> U<'static> {
     ("t", 1, "foot", 90.0, 34.0 + gap, 270.0, "")
 }
 
+/// Heavy horse (`extra`: cuirassiers) "t" of side 1 facing the gun, 5 cm off.
+fn target_horse(extra: &'static str) -> U<'static> {
+    ("t", 1, "heavy-horse", 90.0, 40.0, 270.0, extra)
+}
+
 #[test]
 fn artillery_canister_halves_the_die() {
     let m = battery(&[target_foot(5.0)], "", Options::default());
@@ -645,11 +637,7 @@ fn artillery_four_to_hit_troops_six_to_hit_guns() {
     let m = battery(&[target_foot(5.0)], "", Options::default());
     let (st, _) = gun_fires(&m, seed, |_| {});
     assert_eq!(st.units[idx(&m, "t")].eff, 4 - 3);
-    let m = battery(
-        &[("t", 1, "heavy-horse", 90.0, 40.0, 270.0, "")],
-        "",
-        Options::default(),
-    );
+    let m = battery(&[target_horse("")], "", Options::default());
     let (st, _) = gun_fires(&m, seed, |_| {});
     assert_eq!(st.units[idx(&m, "t")].eff, 4 - 3);
     let m = battery(
@@ -717,15 +705,7 @@ fn saving_throws_behind_cover_4_or_more() {
 
 #[test]
 fn saving_throws_cuirassiers_6() {
-    let cuirassiers = (
-        "t",
-        1,
-        "heavy-horse",
-        90.0,
-        40.0,
-        270.0,
-        "cuirassiers = true",
-    );
+    let cuirassiers = target_horse("cuirassiers = true");
     let m = battery(&[cuirassiers], "", Options::default());
     let t = idx(&m, "t");
     // Two hits; saves 5 and 6: only the 6 cancels.
@@ -733,11 +713,7 @@ fn saving_throws_cuirassiers_6() {
     assert!(rolls(&ev, "Saving throws")[0].0.contains("6+"));
     assert_eq!(st.units[t].eff, 4 - 1);
     // Other horse have no save: both hits stand.
-    let m = battery(
-        &[("t", 1, "heavy-horse", 90.0, 40.0, 270.0, "")],
-        "",
-        Options::default(),
-    );
+    let m = battery(&[target_horse("")], "", Options::default());
     let (st, ev) = gun_fires(&m, seed_for(&[4, 4, 4, 5, 6, 6]), |_| {});
     assert!(rolls(&ev, "Saving throws").is_empty());
     assert_eq!(st.units[t].eff, 4 - 2);
@@ -746,15 +722,7 @@ fn saving_throws_cuirassiers_6() {
 #[test]
 fn saving_throws_the_better_one_only() {
     // Cuirassiers in a wood: one roll a hit, at 4+ (docs F4), not a second at 6.
-    let cuirassiers = (
-        "t",
-        1,
-        "heavy-horse",
-        90.0,
-        40.0,
-        270.0,
-        "cuirassiers = true",
-    );
+    let cuirassiers = target_horse("cuirassiers = true");
     let m = battery(&[cuirassiers], &wood(), Options::default());
     let t = idx(&m, "t");
     let (st, ev) = gun_fires(&m, seed_for(&[4, 4, 4, 5, 2, 6]), |_| {});
