@@ -3,7 +3,7 @@
 //! checks the numbers the paragraph of `shared/rules/command-and-control-miniatures.en.txt` (or a
 //! decision of `docs/minis.md`, named) gives. Test names start with the paragraph.
 use engine::{Dice, Ruleset, Seat};
-use minis::data::Order;
+use minis::data::{Order, Sector};
 use minis::state::Step;
 use minis::{Action, Event, Minis, Options, State, Veer};
 
@@ -231,6 +231,33 @@ fn sequence_rally_guns_move_musketry_melee_within_a_sector() {
     assert!(!rolls_of(&ev, "Melees", "h").is_empty());
 }
 
+#[test]
+fn sequence_each_sector_in_turn_then_the_other_player() {
+    // docs P1: the player picks the order of his sectors, the last is played without asking;
+    // then the other player rolls his pips (players move alternately).
+    let m = table(&[
+        ("a", 0, "foot", 90.0, 30.0, 90.0, ""),
+        ("e", 1, "foot", 90.0, 100.0, 270.0, ""),
+    ]);
+    let (mut st, mut ev) = centre(&m, 3, 7, |_| {});
+    act(&m, &mut st, &mut ev, "moves-done");
+    assert_eq!(
+        m.legal_actions(&st),
+        [Action::Sector(Sector::Right), Action::Sector(Sector::Left)]
+    );
+    act(&m, &mut st, &mut ev, "sector:left");
+    act(&m, &mut st, &mut ev, "moves-done");
+    // The right flank is left: it is played at once.
+    assert_eq!((st.sector, st.step), (Some(Sector::Right), Step::Move));
+    assert_eq!(st.active, 0);
+    act(&m, &mut st, &mut ev, "moves-done");
+    assert_eq!((st.active, st.turn), (1, 1));
+    let pips = rolls(&ev, "Sequence 1 (pips)");
+    assert_eq!(pips.len(), 1);
+    assert!(pips[0].0.starts_with("turn 1, B:"), "{}", pips[0].0);
+    assert_eq!(st.pips.to_vec(), pips[0].1);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Movement
 
@@ -424,6 +451,11 @@ fn movement_the_variation_from_three_quarters_of_the_move() {
     act(&m, &mut st, &mut ev, "advance:c:5.9");
     assert!(rolls(&ev, "The Variation").is_empty());
     assert!(close(st.units[c].y, 35.9));
+    // 5 cm, then 1 cm: the second reaches 3/4 and a 1 takes back at most that move (docs M5).
+    let (mut st, mut ev) = centre(&m, 3, seed_for(&[1]), |_| {});
+    act(&m, &mut st, &mut ev, "advance:c:5.0");
+    act(&m, &mut st, &mut ev, "advance:c:1.0");
+    assert!(close(st.units[c].y, 35.0), "{}", st.units[c].y);
     // Two moves of 3 cm: the second brings the distance to 3/4 and rolls (docs M5).
     let (mut st, mut ev) = centre(&m, 3, seed_for(&[6]), |_| {});
     act(&m, &mut st, &mut ev, "advance:c:3.0");
@@ -457,6 +489,12 @@ fn musketry_minus_one_if_the_unit_moved_that_phase() {
     assert_eq!(st.units[e].eff, 4 - 1);
     assert!(ev.iter().any(|x| matches!(x, Event::Roll { rule, mods, .. }
         if rule == "Musketry" && mods == &[("moved this phase".to_string(), -1)])));
+    // An about-face is not a move (docs M4): the three hits again.
+    let (mut st, mut ev) = centre(&m, 3, seed, |_| {});
+    act(&m, &mut st, &mut ev, "about-face:f");
+    act(&m, &mut st, &mut ev, "about-face:f");
+    act(&m, &mut st, &mut ev, "moves-done");
+    assert_eq!(st.units[e].eff, 4 - 3);
 }
 
 #[test]
@@ -779,6 +817,22 @@ fn morale_minimum_score_by_quality() {
         let (st, _) = gun_fires(&m, one_hit_then_morale(need - 1, &[]), |_| {});
         assert!(!passed(&m, &st), "{quality} fails on {}", need - 1);
     }
+}
+
+#[test]
+fn morale_one_test_at_the_end_of_the_phase() {
+    // Two guns hit t in the same gun step: one test, after both have fired.
+    let m = battery(
+        &[target_foot(10.0), ("g2", 0, "gun", 80.0, 30.0, 90.0, "")],
+        "",
+        Options::default(),
+    );
+    let t = idx(&m, "t");
+    let (mut st, mut ev) = gun_fires(&m, seed_for(&[4, 6, 4, 6, 6]), |_| {});
+    assert!(rolls_of(&ev, "Morale", "t").is_empty(), "not yet");
+    act(&m, &mut st, &mut ev, "fire:g2:t");
+    assert_eq!(rolls_of(&ev, "Morale", "t"), [[6u8].as_slice()]);
+    assert_eq!(st.units[t].eff, 4 - 2);
 }
 
 #[test]
