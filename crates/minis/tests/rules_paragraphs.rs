@@ -498,6 +498,21 @@ fn musketry_minus_one_if_the_unit_moved_that_phase() {
 }
 
 #[test]
+fn musketry_a_moving_column_cannot_hit() {
+    // Foot not in firing order need 6; moved, a 6 scores 5 (docs F2).
+    let m = table(&[
+        ("f", 0, "foot", 90.0, 30.0, 90.0, "order = \"column\""),
+        ("e", 1, "foot", 90.0, 38.0, 270.0, ""),
+    ]);
+    let e = idx(&m, "e");
+    let (mut st, mut ev) = centre(&m, 3, seed_for(&[6, 6]), |_| {});
+    act(&m, &mut st, &mut ev, "advance:f:1.0");
+    act(&m, &mut st, &mut ev, "moves-done");
+    assert_eq!(rolls_of(&ev, "Musketry", "f"), [[6u8, 6].as_slice()]);
+    assert_eq!(st.units[e].eff, 4);
+}
+
+#[test]
 fn musketry_carbines_6cm_muskets_8cm() {
     // Dismounted dragoons (front edge at 31.5) and a battalion (front at 31.5), each with an
     // enemy battalion straight ahead at the given gap.
