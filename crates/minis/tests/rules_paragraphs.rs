@@ -1069,6 +1069,10 @@ fn rally_five_or_better_halts_and_the_unit_may_act_at_once() {
     let (st, _) = rally(&m, &[4]);
     assert!(st.units[r].retreating, "4 does not halt");
     assert_eq!(st.retreats.len(), 1);
+    // No pips in the sector: the rally is still rolled (docs P3).
+    let (st, ev) = centre(&m, 0, seed_for(&[5]), |st| st.units[r].retreating = true);
+    assert_eq!(rolls(&ev, "Morale (rally)").len(), 1);
+    assert!(!st.units[r].retreating);
 }
 
 #[test]
