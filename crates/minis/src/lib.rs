@@ -274,6 +274,18 @@ impl Minis {
         }
     }
 
+    /// Foot, where the rule text names foot: regular and light foot, and horse dismounted (they
+    /// move and fight as foot, docs/minis.md M1, C1, R2).
+    pub fn is_foot(&self, st: &State, i: usize) -> bool {
+        matches!(self.def(i).kind, Kind::Foot | Kind::LightFoot)
+            || st.units[i].order == Order::Dismounted
+    }
+
+    /// Horse on their horses.
+    pub fn is_mounted(&self, st: &State, i: usize) -> bool {
+        self.def(i).kind.is_horse() && !self.is_foot(st, i)
+    }
+
     /// Half the firing arc in degrees (option `narrow-arc`).
     pub fn half_arc(&self) -> f64 {
         if self.opts.narrow_arc { 22.5 } else { 45.0 }

@@ -126,15 +126,13 @@ impl Minis {
     /// Melees: whether `u` may initiate contact with `j`.
     pub fn contact_allowed(&self, st: &State, u: usize, j: usize) -> Result<(), String> {
         let (mk, jk) = (self.def(u).kind, self.def(j).kind);
-        let foot =
-            matches!(mk, Kind::Foot | Kind::LightFoot) || st.units[u].order == Order::Dismounted;
         if mk == Kind::Gun {
             return Err("guns never initiate contact".into());
         }
         if mk == Kind::LightFoot {
             return Err("light foot never initiate contact".into());
         }
-        if foot && jk.is_horse() && st.units[j].order != Order::Dismounted {
+        if self.is_foot(st, u) && self.is_mounted(st, j) {
             return Err(format!(
                 "foot may not initiate contact against horse ({})",
                 self.name(j)
@@ -270,21 +268,11 @@ impl Minis {
 
     /// The result of a move-step action, or why it is refused.
     pub(crate) fn plan(&self, st: &State, a: &Action) -> Result<Plan, String> {
-        let u = match a {
-            Action::Move(u, ..)
-            | Action::Wheel(u, _)
-            | Action::Pivot(u, _)
-            | Action::AboutFace(u)
-            | Action::Formation(u, _)
-            | Action::Mount(u, _)
-            | Action::Limber(u)
-            | Action::Unlimber(u, _) => *u,
-            Action::Attach(g, w) => return self.plan_attach(st, *g, *w),
-            Action::Sector(_)
-            | Action::Fire(..)
-            | Action::GunsDone
-            | Action::MovesDone
-            | Action::Retreat(..) => return Err("not a move".into()),
+        if let Action::Attach(g, w) = a {
+            return self.plan_attach(st, *g, *w);
+        }
+        let Some(u) = a.moving_unit() else {
+            return Err("not a move".into());
         };
         if u >= st.units.len() {
             return Err("no such unit".into());
@@ -601,21 +589,8 @@ impl Minis {
             ));
             return;
         }
-        let u = match a {
-            Action::Move(u, ..)
-            | Action::Wheel(u, _)
-            | Action::Pivot(u, _)
-            | Action::AboutFace(u)
-            | Action::Formation(u, _)
-            | Action::Mount(u, _)
-            | Action::Limber(u)
-            | Action::Unlimber(u, _) => *u,
-            Action::Attach(..)
-            | Action::Sector(_)
-            | Action::Fire(..)
-            | Action::GunsDone
-            | Action::MovesDone
-            | Action::Retreat(..) => return,
+        let Some(u) = a.moving_unit() else {
+            return;
         };
         if !st.units[u].ph.acted {
             self.spend_pip(st);

@@ -457,7 +457,10 @@ impl Minis {
             }
             let u = &st.units[j];
             let rj = self.rect(st, j);
-            (rj.c - r.c).dot(r.dir) < 0.0 && r.distance(&rj) <= 2.0 * self.rate(j, u.order) + 1e-9
+            // To the rear: its centre behind the unit's rear edge (docs/minis.md R1). A margin, not
+            // 0: a neighbour alongside in the same line must not count by rounding.
+            let behind = (rj.c - r.c).dot(r.dir) < -(r.hd + 1e-6);
+            behind && r.distance(&rj) <= 2.0 * self.rate(j, u.order) + 1e-9
         })
     }
 
@@ -851,13 +854,19 @@ impl Minis {
             }
             let mut clear = true;
             for j in self.live(st) {
-                if j == u || !r.overlaps(&self.rect(st, j)) {
+                let rj = self.rect(st, j);
+                if j == u || !r.overlaps(&rj) {
                     continue;
                 }
                 clear = false;
+                // A base the move takes the unit out of is left behind, not run into: turning about
+                // its centre, or deepening into column, can lay the base over the enemy it touched
+                // (docs/minis.md R2).
+                let further = self.rect_at(u, c + dir * (s + step), facing, order);
+                let leaving = further.penetration(&rj) < r.penetration(&rj) - 1e-9;
                 let jk = self.def(j).kind;
                 let obstructs = matches!(jk, Kind::Foot) || jk.is_horse();
-                if !obstructs {
+                if leaving || !obstructs {
                     continue;
                 }
                 if pr.first {
@@ -869,9 +878,10 @@ impl Minis {
                             self.name(j)
                         ),
                     ));
-                    self.eliminate(st, u, "its retreat is obstructed", ev);
                     let friend = self.side(j) == self.side(u);
-                    let horse_by_foot = jk.is_horse() && !kind.is_horse();
+                    // "Unless its horse retreated into by foot": guns are not foot (docs R2).
+                    let horse_by_foot = self.is_mounted(st, j) && self.is_foot(st, u);
+                    self.eliminate(st, u, "its retreat is obstructed", ev);
                     if friend && !horse_by_foot {
                         self.morale_test(st, j, pr.from, ev);
                     }

@@ -184,6 +184,29 @@ pub enum Action {
     Retreat(usize, Veer),
 }
 
+impl Action {
+    /// The unit a move-step action orders (Movement); `None` for the others (a general joining a
+    /// unit orders no unit).
+    pub fn moving_unit(&self) -> Option<usize> {
+        match self {
+            Action::Move(u, ..)
+            | Action::Wheel(u, _)
+            | Action::Pivot(u, _)
+            | Action::AboutFace(u)
+            | Action::Formation(u, _)
+            | Action::Mount(u, _)
+            | Action::Limber(u)
+            | Action::Unlimber(u, _) => Some(*u),
+            Action::Attach(..)
+            | Action::Sector(_)
+            | Action::Fire(..)
+            | Action::GunsDone
+            | Action::MovesDone
+            | Action::Retreat(..) => None,
+        }
+    }
+}
+
 /// Something that happened, with its paragraph of the rule text.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub enum Event {
