@@ -83,11 +83,11 @@ impl Live {
         // Compare with every token, so timing does not tell which matched.
         let mut found = None;
         for (i, s) in self.meta.tokens.seats.iter().enumerate() {
-            if s.as_deref().is_some_and(|s| token::same(t, s)) {
+            if s.as_deref().is_some_and(|s| token::matches(t, s)) {
                 found = Some(Role::Seat(Seat(i as u8)));
             }
         }
-        if token::same(t, &self.meta.tokens.spectator) {
+        if token::matches(t, &self.meta.tokens.spectator) {
             found = Some(Role::Spectator);
         }
         found.ok_or_else(|| ApiError::Forbidden("unknown token for this game".into()))

@@ -1,7 +1,28 @@
 //! Capabilities: unguessable tokens (128 random bits, URL-safe base64) and their comparison.
+//! The store keeps only their SHA-256 digests: a copy of the database does not give the links.
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use sha2::{Digest, Sha256};
+
+/// The prefix of a stored digest; a stored token without it is a plain token of an older file.
+const DIGEST_PREFIX: &str = "sha256:";
+
+/// What the store keeps of a token: `sha256:` and its digest in URL-safe base64.
+pub fn digest(token: &str) -> String {
+    let d = Sha256::digest(token.as_bytes());
+    format!("{DIGEST_PREFIX}{}", URL_SAFE_NO_PAD.encode(d))
+}
+
+/// Whether a presented token is the one stored (as a digest, or plain in a file written before
+/// digests), in time independent of where they differ.
+pub fn matches(presented: &str, stored: &str) -> bool {
+    if stored.starts_with(DIGEST_PREFIX) {
+        same(&digest(presented), stored)
+    } else {
+        same(presented, stored)
+    }
+}
 
 /// A new random token: 128 bits from the operating system's generator, URL-safe base64 (22
 /// characters).
@@ -57,6 +78,19 @@ mod tests {
         assert_ne!(a, b);
         assert!(plausible_id(&a));
         assert_eq!(URL_SAFE_NO_PAD.decode(&a).expect("base64").len(), 16);
+    }
+
+    #[test]
+    fn the_store_keeps_digests_and_a_presented_token_matches_its_digest() {
+        let t = new_token().expect("os random");
+        let d = digest(&t);
+        assert!(d.starts_with("sha256:") && !d.contains(&t), "{d}");
+        assert_eq!(URL_SAFE_NO_PAD.decode(&d[7..]).expect("base64").len(), 32);
+        assert!(matches(&t, &d));
+        assert!(!matches(&d, &d), "the digest itself is not a token");
+        assert!(!matches("other", &d));
+        // A plain token stored by an older server still matches.
+        assert!(matches(&t, &t));
     }
 
     #[test]

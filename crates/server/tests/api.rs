@@ -662,6 +662,29 @@ async fn a_restarted_server_rebuilds_its_games_from_the_file() {
         "the computer explains its choices"
     );
     drop(api);
+    // The file keeps the tokens' digests only: a copy of it gives no link.
+    let mut bytes = Vec::new();
+    for e in std::fs::read_dir(dir.path()).expect("dir") {
+        bytes.extend(std::fs::read(e.expect("entry").path()).expect("read"));
+    }
+    let tokens = [&c, &ai]
+        .into_iter()
+        .flat_map(|g| {
+            [
+                g.french.clone(),
+                g.allies.clone(),
+                Some(g.spectator.clone()),
+            ]
+        })
+        .flatten()
+        .collect::<Vec<_>>();
+    assert_eq!(tokens.len(), 5);
+    for t in &tokens {
+        assert!(
+            !bytes.windows(t.len()).any(|w| w == t.as_bytes()),
+            "token {t} stored in clear"
+        );
+    }
 
     let api = Api::over(server::connect(&url).await.expect("reopen"));
     assert_eq!(api.state.hub().cached(), 0);

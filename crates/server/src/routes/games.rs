@@ -120,20 +120,21 @@ fn base_url(headers: &HeaderMap) -> String {
         .unwrap_or_default()
 }
 
-/// The 201 answer of a new game: its id, the tokens, the secret links.
-fn created_json(live: &Live, base: &str) -> Value {
+/// The 201 answer of a new game: its id, the tokens, the secret links. The only time the tokens
+/// are sent: the game keeps their digests (`Tokens::digests`).
+fn created_json(live: &Live, tokens: &Tokens, base: &str) -> Value {
     let names = live.game.seat_names();
     let id = &live.meta.id;
     let link = |t: &str| format!("{base}/play/{id}?token={t}");
     let mut seats = serde_json::Map::new();
     let mut links = serde_json::Map::new();
-    for (i, t) in live.meta.tokens.seats.iter().enumerate() {
+    for (i, t) in tokens.seats.iter().enumerate() {
         if let Some(t) = t {
             seats.insert(names[i].clone(), json!(t));
             links.insert(names[i].clone(), json!(link(t)));
         }
     }
-    links.insert("spectator".into(), json!(link(&live.meta.tokens.spectator)));
+    links.insert("spectator".into(), json!(link(&tokens.spectator)));
     json!({
         "game": id,
         "scenario": live.meta.scenario,
@@ -141,7 +142,7 @@ fn created_json(live: &Live, base: &str) -> Value {
         "ai_seat": live.meta.ai_seat.map(|s| names[usize::from(s & 1)].clone()),
         "version": live.version(),
         "seats": seats,
-        "spectator": live.meta.tokens.spectator,
+        "spectator": tokens.spectator,
         "links": links,
     })
 }
@@ -214,12 +215,12 @@ async fn create(
         seed,
         mode,
         ai_seat,
-        tokens,
+        tokens: tokens.digests(),
         created: now(),
     };
     let last_events = if events.is_empty() { start } else { events };
     let live = Live::new(meta, game, actions, log, last_events);
-    let answer = created_json(&live, &base_url(&headers));
+    let answer = created_json(&live, &tokens, &base_url(&headers));
     st.hub().create(live).await?;
     Ok((StatusCode::CREATED, Json(answer)))
 }
@@ -618,6 +619,7 @@ async fn import(
         Ok(rb)
     })
     .await??;
+    let tokens = tokens_for(None)?;
     let meta = GameMeta {
         id: token::new_game_id().map_err(internal)?,
         ruleset: rec.ruleset,
@@ -626,7 +628,7 @@ async fn import(
         seed: rec.seed,
         mode: Mode::Hotseat,
         ai_seat: None,
-        tokens: tokens_for(None)?,
+        tokens: tokens.digests(),
         created: now(),
     };
     let live = Live::new(
@@ -636,7 +638,7 @@ async fn import(
         rebuilt.log,
         rebuilt.last_events,
     );
-    let answer = created_json(&live, &base_url(&headers));
+    let answer = created_json(&live, &tokens, &base_url(&headers));
     st.hub().create(live).await?;
     Ok((StatusCode::CREATED, Json(answer)))
 }

@@ -55,6 +55,16 @@ pub struct Tokens {
     pub spectator: String,
 }
 
+impl Tokens {
+    /// The same capabilities as the store keeps them: each token's digest (`token::digest`).
+    pub fn digests(&self) -> Tokens {
+        Tokens {
+            seats: [0, 1].map(|i| self.seats[i].as_deref().map(crate::token::digest)),
+            spectator: crate::token::digest(&self.spectator),
+        }
+    }
+}
+
 /// What the store keeps of a game besides its actions.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameMeta {
