@@ -1858,6 +1858,16 @@
       const gs = ghostsOf(u.id).sort((a, b) => away(a[1]) - away(b[1]));
       for (const [aid, e] of gs) L.ghosts.append(ghost(aid, e, aid === hoverAction));
     }
+    if (hoverAction && hoverAction.startsWith('fire:')) {
+      // A gun and its target.
+      const [, gid, tid] = hoverAction.split(':');
+      const gun = tableUnit(gid);
+      const tgt = tableUnit(tid);
+      if (gun && tgt) {
+        L.preview.append(svg('line', { x1: sx(gun.front), y1: sy(gun.front), x2: sx([tgt.x, 0]), y2: sy([0, tgt.y]), class: 'fire-line' }));
+        drawArc(gun, v.half_arc || 45);
+      }
+    }
     if (hoverAction) {
       const e = ((v.ends || {})[hoverAction]);
       if (e && (!u || e.unit !== u.id)) L.ghosts.append(ghost(hoverAction, e, true));
@@ -1921,10 +1931,10 @@
       pts.push([c[0] + dx * u.left, c[1] + dy * u.left]);
     }
     L.append(svg('polygon', { points: tpts(pts), class: 'reach' }));
-    const [dx, dy] = dirOf(u.facing);
-    L.append(
-      svg('text', { x: sx([c[0] + dx * (u.left + 1.5), 0]), y: sy([0, c[1] + dy * (u.left + 1.5)]), class: 'reach-label', text: `${fmt(u.left)} cm left` }),
-    );
+    // Beside the fan's left edge, clear of the range labels straight ahead.
+    const [dx, dy] = dirOf(u.facing + 55);
+    const at = [c[0] + dx * (u.left + 2), c[1] + dy * (u.left + 2)];
+    L.append(svg('text', { x: sx(at), y: sy(at), class: 'reach-label', text: `${fmt(u.left)} cm left` }));
   }
 
   // The base where a continuous move toward `p` would put it (straight moves only).
