@@ -433,7 +433,8 @@
     document.body.dataset.version = g.version;
     if (!P.replay) P.view = g.view;
     renderAll();
-    if (first) centreOnAction();
+    if (P.table) keepRetreatInSight();
+    else if (first) centreOnAction();
     else keepActionsInSight();
   }
 
@@ -831,6 +832,7 @@
     document.addEventListener('keydown', (e) => {
       if (e.target.tagName === 'INPUT' && e.target.type !== 'range') return;
       if (e.key === 'Escape') hideMenu();
+      if (e.key === 'Escape' && P.table) selectUnit(null);
       if (P.replay && e.key === 'ArrowLeft') replayTo(P.replay.upto - 1);
       if (P.replay && e.key === 'ArrowRight') replayTo(P.replay.upto + 1);
     });
@@ -1792,7 +1794,8 @@
       if (gens.length) marks.push(['★', 'tm-general', gens.map((x) => x.name).join(', ') + ' (general attached)']);
       if (u.retreating) marks.push(['RTR', 'tm-retreat', 'retreating (Morale)']);
       if (ORDER_MARK[u.order] && u.kind !== 'light-foot') marks.push([ORDER_MARK[u.order], 'tm-order', u.order]);
-      if (u.fired) marks.push(['FIRED', 'tm-fired', 'fired this phase']);
+      const inPlay = u.side === v.active && u.sector === v.sector;
+      if (u.fired && inPlay) marks.push(['FIRED', 'tm-fired', 'fired this phase']);
       if (u.done && v.step === 'Move' && u.side === v.active && u.sector === v.sector) marks.push(['✓', 'tm-done', 'its order is over this phase']);
       marks.forEach(([t, c, title], i) => {
         const mg = svg('g', { class: 'tmark ' + c, transform: `translate(${(u.x + Math.max(w, d) / 2 + 0.6).toFixed(2)} ${(depth() - u.y - 1 + i * 1.9).toFixed(2)})` });
@@ -1873,6 +1876,7 @@
       if (e && (!u || e.unit !== u.id)) L.ghosts.append(ghost(hoverAction, e, true));
     }
     if (u && dragPoint) drawPreview(u, dragPoint);
+    if (v.retreat) drawRetreat(v.retreat, hoverAction);
     for (const b of L.units.children) b.classList.toggle('selected', b.getAttribute('data-unit') === P.selUnit);
   }
 
@@ -1885,6 +1889,37 @@
     });
     g.append(svg('title', { text: (a ? a.label : aid) + ' — click to order it' }));
     return g;
+  }
+
+  // A retreat waiting for this page's choice of direction: bring its unit into sight.
+  function keepRetreatInSight() {
+    const r = P.view && P.view.retreat;
+    const u = r && tableUnit(r.unit);
+    if (!u || !legal().length) return;
+    const map = $('#map');
+    const vw = map.clientWidth / P.cam.k;
+    const vh = map.clientHeight / P.cam.k;
+    const y = depth() - u.y;
+    if (Math.abs(u.x - P.cam.x) < vw / 2 - 12 && Math.abs(y - P.cam.y) < vh / 2 - 12) return;
+    P.cam.x = u.x;
+    P.cam.y = y;
+    applyCam();
+  }
+
+  // A retreat's three directions (straight away from the enemy, 30° to either side), the hovered
+  // button's in bold.
+  function drawRetreat(r, hoverAction) {
+    const u = tableUnit(r.unit);
+    if (!u) return;
+    for (const [veer, deg] of [['straight', 0], ['left', r.veer], ['right', -r.veer]]) {
+      const [dx, dy] = dirOf(r.away + deg);
+      const to = [u.x + dx * 10, u.y + dy * 10];
+      const hot = hoverAction === `retreat:${u.id}:${veer}`;
+      P.layers.reach.append(
+        svg('line', { x1: sx([u.x, 0]), y1: sy([0, u.y]), x2: sx(to), y2: sy(to), class: 'retreat-arrow' + (hot ? ' hot' : '') }),
+        svg('text', { x: sx(to), y: sy(to), class: 'range-label', text: veer }),
+      );
+    }
   }
 
   // The arc (45° either side of straight ahead, or the narrow arc) from the middle of the front,
@@ -2168,7 +2203,8 @@
     for (const [k, label] of STEPS) pt.append(el('span', { class: 'box' + (k === step ? ' now' : ''), text: label }));
     if (step === 'Retreat') pt.append(el('span', { class: 'box now', text: 'Retreat' }));
     $('#turn').textContent = `Turn ${v.turn || '?'}`;
-    const stepName = (STEPS.find(([k]) => k === v.step) || [null, v.step || '?'])[1];
+    const names = { TurnStart: 'start of the turn', SectorEnd: 'end of the sector', Retreat: 'retreat' };
+    const stepName = names[step] || (STEPS.find(([k]) => k === step) || [null, step || '?'])[1];
     $('#phase').textContent = 'Step: ' + stepName + (v.sector ? ` · ${v.sector} sector, ${v.pips_left} pip(s) left` : '');
     const active = sideName(v.active);
     $('#active').textContent = active + ' active';

@@ -142,6 +142,24 @@ impl Minis {
         Value::Object(out)
     }
 
+    /// The retreat waiting for its direction: the unit and the heading straight away from the
+    /// enemy that caused it (Morale; P4: or 30° to either side).
+    fn retreat_json(&self, st: &State) -> Value {
+        let Some(r) = st.retreats.first() else {
+            return Value::Null;
+        };
+        let Some(u) = st.units.get(r.unit) else {
+            return Value::Null;
+        };
+        let away = DVec2::new(u.x - r.from[0], u.y - r.from[1]);
+        let deg = if away.length() > 1e-9 {
+            norm_deg(away.y.atan2(away.x).to_degrees())
+        } else {
+            norm_deg(u.facing + 180.0)
+        };
+        json!({"unit": self.def(r.unit).id, "away": deg, "veer": 30.0})
+    }
+
     /// What the decider is asked, in the text's words.
     fn decision_text(&self, st: &State) -> Option<String> {
         if st.over.is_some() {
@@ -199,6 +217,7 @@ impl Minis {
             "sides": self.sc.file.scenario.sides, "half_arc": self.half_arc(),
             "pips_left": self.pips_left(st), "sectors_done": st.sectors_done,
             "decision": self.decision_text(st), "ends": self.ends_json(st),
+            "retreat": self.retreat_json(st),
         })
     }
 
