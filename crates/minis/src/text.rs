@@ -326,3 +326,69 @@ impl Minis {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Event;
+    use engine::Ruleset;
+
+    /// The ghost a page draws for a move (`view.ends`) is where the move leaves the base, unless
+    /// The Variation's die (1 or 6) moved it further or stopped it short.
+    #[test]
+    fn ends_are_where_the_moves_leave_the_bases() {
+        for scenario in ["minis-encounter", "minis-fontenoy"] {
+            let m = Minis::load(scenario, &[], None).expect("scenario");
+            let mut ev = Vec::new();
+            let mut st = m.start(5, &mut ev);
+            let mut checked = 0;
+            let mut salt = 7_u64;
+            for _ in 0..400 {
+                let menu = m.legal_actions(&st);
+                if menu.is_empty() {
+                    break;
+                }
+                let view = m.view_json(&st);
+                for a in &menu {
+                    let Some(end) = view["ends"].get(m.id_of(a)) else {
+                        continue;
+                    };
+                    let uid = end["unit"].as_str().expect("unit");
+                    let u = m.unit_index(uid).expect("unit index");
+                    let mut next = st.clone();
+                    let mut evs = Vec::new();
+                    m.apply_legal(&mut next, a, &mut evs);
+                    let varied = evs.iter().any(|e| {
+                        matches!(e, Event::Roll { rule, dice, .. }
+                            if rule == crate::rules::para::VARIATION && matches!(dice.first(), Some(1 | 6)))
+                    });
+                    if varied || next.units[u].retreating {
+                        continue;
+                    }
+                    let (x, y) = (end["x"].as_f64().expect("x"), end["y"].as_f64().expect("y"));
+                    let f = end["facing"].as_f64().expect("facing");
+                    let nu = &next.units[u];
+                    let df = (nu.facing - f).rem_euclid(360.0);
+                    assert!(
+                        (nu.x - x).abs() < 0.01
+                            && (nu.y - y).abs() < 0.01
+                            && df.min(360.0 - df) < 0.01,
+                        "{scenario} {}: ghost ({x}, {y}, {f}) but the base ends at ({}, {}, {})",
+                        m.id_of(a),
+                        nu.x,
+                        nu.y,
+                        nu.facing
+                    );
+                    checked += 1;
+                }
+                salt = salt
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                let pick = &menu[(salt >> 33) as usize % menu.len()];
+                let mut evs = Vec::new();
+                m.apply_legal(&mut st, pick, &mut evs);
+            }
+            assert!(checked > 50, "{scenario}: only {checked} ghosts checked");
+        }
+    }
+}
