@@ -1812,7 +1812,8 @@
     bits.push(`${u.sector} sector · ${u.order}${u.retreating ? ' · retreating' : ''}`);
     bits.push(`effectiveness ${u.effectiveness}% (${u.quarters} quarter${u.quarters === 1 ? '' : 's'} left)`);
     const rs = (u.ranges || []).map((r) => `${r.what} ${r.cm} cm`).join(', ');
-    bits.push(rs ? 'fires: ' + rs : 'does not fire');
+    const ts = (u.targets || []).map((id) => (tableUnit(id) || { name: id }).name);
+    bits.push(rs ? 'fires: ' + rs + (ts.length ? ' — in range, arc and sight: ' + ts.join(', ') : '') : 'does not fire');
     bits.push(`moves ${fmt(u.allowance)} cm, ${fmt(u.left)} left this phase`);
     const gens = generalsWith(u.id);
     if (gens.length) bits.push('with ' + gens.map((g) => g.name).join(', '));
@@ -1854,6 +1855,15 @@
     const u = P.selUnit ? tableUnit(P.selUnit) : null;
     if (u && !u.eliminated) {
       drawArc(u, v.half_arc || 45);
+      // The enemies it could fire at now (in range, arc and sight).
+      for (const tid of u.targets || []) {
+        const t = tableUnit(tid);
+        if (!t) continue;
+        L.reach.append(
+          svg('line', { x1: sx(u.front), y1: sy(u.front), x2: sx([t.x, 0]), y2: sy([0, t.y]), class: 'target-line' }),
+          svg('polygon', { points: tpts(t.corners), class: 'target-ring' }),
+        );
+      }
       if (canOrder(u.id) && u.left > 0) drawReach(u);
       // Those that stay in place (a change of formation) underneath, the furthest moves on top, so
       // that each ghost can be clicked.

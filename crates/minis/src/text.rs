@@ -47,6 +47,24 @@ impl Minis {
             .map(|(gi, _)| self.sc.file.generals[gi].name.as_str())
             .collect();
         let allowance = self.allowance(st, i);
+        // Enemies within its longest range, in its arc and in sight: whom it could fire at now.
+        let ranges = self.ranges_json(d.kind, u.order);
+        let reach = ranges
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|x| x["cm"].as_f64())
+                    .fold(0.0, f64::max)
+            })
+            .unwrap_or(0.0);
+        let targets: Vec<&str> = if u.gone || reach <= 0.0 {
+            Vec::new()
+        } else {
+            self.targets(st, i, reach)
+                .into_iter()
+                .map(|j| self.def(j).id.as_str())
+                .collect()
+        };
         json!({
             "id": d.id, "name": d.name, "side": d.side, "kind": d.kind, "quality": d.quality,
             "sector": d.sector, "x": u.x, "y": u.y, "facing": u.facing, "w": w, "d": dep,
@@ -54,10 +72,10 @@ impl Minis {
             "retreating": u.retreating,
             "eliminated": u.gone, "cuirassiers": d.cuirassiers, "dragoons": d.dragoons,
             "corners": corners_json(&r), "front": [front.x, front.y],
-            "ranges": self.ranges_json(d.kind, u.order),
+            "ranges": ranges,
             "allowance": allowance, "used": u.ph.used, "left": (allowance - u.ph.used).max(0.0),
             "acted": u.ph.acted, "done": u.ph.done, "moved": u.ph.moved, "fired": u.ph.fired,
-            "general": general.first(), "in_cover": self.in_cover(st, i),
+            "general": general.first(), "in_cover": self.in_cover(st, i), "targets": targets,
         })
     }
 
