@@ -1719,7 +1719,6 @@
     // A faint 10 cm grid, to judge distances by eye.
     for (let x = 10; x < W; x += 10) L.cloth.append(svg('line', { x1: x, y1: 0, x2: x, y2: D, class: 'grid10' }));
     for (let y = 10; y < D; y += 10) L.cloth.append(svg('line', { x1: 0, y1: D - y, x2: W, y2: D - y, class: 'grid10' }));
-    // Each side's base edge: the side whose units start nearer to it.
     const order = { hill: 0, river: 1, woods: 2, town: 3, redoubt: 4 };
     const pieces = (P.board.pieces || []).slice().sort((a, b) => (order[a.kind] ?? 5) - (order[b.kind] ?? 5));
     for (const t of pieces) {
