@@ -2,9 +2,13 @@
 //! driven through Debian's headless Chromium over the DevTools protocol (`headless_chrome`). It
 //! opens the lobby, starts Hastenbeck against the AI as the French, activates a formation with its
 //! button, moves a unit by clicking its hex and then a highlighted hex, plays on with the buttons
-//! until the AI has answered, and checks the turn, phase and log on the page. Screenshots are kept
-//! in `target/browser-test/`.
+//! until the AI has answered, and checks the turn, phase and log on the page. A second test plays
+//! the miniatures table (issue 6): the encounter against the AI as Blue, a unit selected by
+//! clicking its base, a refused move and its reason, a move by clicking a point of the table, the
+//! sectors ended with the buttons until the AI has answered. Screenshots are kept in
+//! `target/browser-test/`.
 
+use headless_chrome::browser::tab::point::Point;
 use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
 use headless_chrome::{Browser, LaunchOptions, Tab};
 use serde_json::Value;
@@ -99,8 +103,12 @@ fn http_get(port: u16, path: &str) -> Option<String> {
     Some(out)
 }
 
-fn temp_dir() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tricorne-browser-test-{}", std::process::id()));
+/// A fresh directory of this test process (each test its own: they run at the same time).
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!(
+        "tricorne-browser-test-{}-{name}",
+        std::process::id()
+    ));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).expect("create temp dir");
     d
@@ -274,7 +282,7 @@ fn play_hastenbeck_against_the_ai_in_chromium() {
          (scripts/test installs it; or run `apt-get install chromium`)"
     );
     let _ = std::fs::remove_file(artifacts().join("failure.png"));
-    let dir = temp_dir();
+    let dir = temp_dir("hastenbeck");
     let server = Server::start(&dir);
     let browser = launch(dir.join("chromium-profile"));
     let tab = browser.new_tab().expect("a browser tab");
@@ -398,6 +406,250 @@ fn play_hastenbeck_against_the_ai_in_chromium() {
     assert!(text(&tab, "#turn").starts_with("Turn "));
     assert!(text(&tab, "#phase").starts_with("Phase: "));
     let path = shot(&tab, "hastenbeck.png");
+    assert!(
+        std::fs::metadata(&path)
+            .map(|m| m.len() > 10_000)
+            .unwrap_or(false)
+    );
+    drop(tab);
+    drop(browser);
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The screen point (CSS pixels) of a point of the miniatures table (cm, y northward), through the
+/// SVG's own transform.
+fn table_to_screen(tab: &Tab, x: f64, y: f64) -> Point {
+    let v = js(
+        tab,
+        &format!(
+            "(() => {{ const m = document.querySelector('#map'); \
+             const d = Number(document.querySelector('#map rect.cloth').getAttribute('height')); \
+             const p = m.createSVGPoint(); p.x = {x}; p.y = d - {y}; \
+             const s = p.matrixTransform(m.getScreenCTM()); return [s.x, s.y]; }})()"
+        ),
+    );
+    let a = v.as_array().expect("a screen point");
+    Point {
+        x: a[0].as_f64().unwrap_or(0.0),
+        y: a[1].as_f64().unwrap_or(0.0),
+    }
+}
+
+/// The text drawn on the map (SVG elements have no `innerText`).
+fn map_text(tab: &Tab) -> String {
+    js(tab, "document.querySelector('#map').textContent")
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// A base's centre and facing as the page drew it (`data-x`, `data-y`, `data-facing`).
+fn base_at(tab: &Tab, id: &str) -> (f64, f64, f64) {
+    let v = js(
+        tab,
+        &format!(
+            "(() => {{ const g = document.querySelector('#map g.base[data-unit=\"{id}\"]'); \
+             return g ? [g.dataset.x, g.dataset.y, g.dataset.facing].map(Number) : null; }})()"
+        ),
+    );
+    let a = v.as_array().unwrap_or_else(|| panic!("{id} is drawn"));
+    let f = |i: usize| a[i].as_f64().unwrap_or(f64::NAN);
+    (f(0), f(1), f(2))
+}
+
+/// What the page has under a screen point: "ghost", "base" or "table".
+fn under(tab: &Tab, p: Point) -> String {
+    js(
+        tab,
+        &format!(
+            "(() => {{ const e = document.elementFromPoint({x}, {y}); \
+             if (!e) return 'none'; if (e.closest('[data-ghost]')) return 'ghost'; \
+             if (e.closest('[data-unit]')) return 'base'; \
+             return e.closest('#map') ? 'table' : 'outside'; }})()",
+            x = p.x,
+            y = p.y
+        ),
+    )
+    .as_str()
+    .unwrap_or_default()
+    .to_string()
+}
+
+fn click_at(tab: &Tab, p: Point) {
+    tab.click_point(p)
+        .unwrap_or_else(|e| panic!("clicking {p:?}: {e}"));
+}
+
+#[test]
+fn play_the_miniatures_table_against_the_ai_in_chromium() {
+    assert!(
+        Path::new(CHROMIUM).exists(),
+        "{CHROMIUM} is missing: the browser test needs Debian's Chromium"
+    );
+    let dir = temp_dir("minis");
+    let server = Server::start(&dir);
+    let browser = launch(dir.join("chromium-profile"));
+    let tab = browser.new_tab().expect("a browser tab");
+    tab.set_default_timeout(WAIT);
+
+    // The lobby: the encounter, against the computer, as Blue (the lobby offers this scenario's sides).
+    tab.navigate_to(&server.url("/"))
+        .expect("open the lobby")
+        .wait_until_navigated()
+        .expect("lobby loads");
+    click(&tab, "input[name=scenario][value=minis-encounter]");
+    click(&tab, "input[name=mode][value=ai]");
+    click(&tab, "input[name=human][value=Blue]");
+    click(&tab, "#seed");
+    tab.type_str("3").expect("type the seed");
+    click(&tab, "#create");
+
+    // The table from above: terrain pieces, bases with names and effectiveness, pips per sector.
+    wait_for(&tab, "the play page", || {
+        tab.get_url().contains("/play/").then_some(())
+    });
+    wait_for(&tab, "the first decision", || {
+        text(&tab, "#decision")
+            .contains("choose the sector")
+            .then_some(())
+    });
+    let count = |sel: &str| {
+        js(
+            &tab,
+            &format!(
+                "document.querySelectorAll({}).length",
+                Value::String(sel.into())
+            ),
+        )
+        .as_u64()
+        .unwrap_or(0)
+    };
+    assert!(count("#map g.base") >= 30, "the bases are drawn");
+    assert!(count("#map g.piece") >= 5, "the terrain is drawn");
+    assert_eq!(
+        count("#map g.base .quarter:not(.lost)"),
+        4 * count("#map g.base")
+    );
+    assert!(
+        map_text(&tab).contains("1st Battalion"),
+        "bases show their names"
+    );
+    assert_eq!(count("#turn-track .pips"), 3, "pips per sector");
+    assert!(text(&tab, "#turn").contains("Turn 1"));
+    assert!(text(&tab, "#active").contains("Blue"));
+    assert!(
+        text(&tab, "#standing-line").contains("27/27"),
+        "points and threshold"
+    );
+    let lines0 = log_lines(&tab);
+
+    // The centre sector, with its button.
+    click(&tab, "#actions button[data-action=\"sector:centre\"]");
+    let v = wait_version_above(&tab, 0);
+    assert!(
+        text(&tab, "#phase").contains("centre sector"),
+        "{}",
+        text(&tab, "#phase")
+    );
+
+    // Select the 2nd Battalion by clicking its base: its arc, ranges, reach and ghosts appear.
+    click(&tab, "#map g.base[data-unit=\"b-foot2\"] rect.bbody");
+    wait_for(&tab, "the selection", || {
+        text(&tab, "#sel-hex")
+            .to_lowercase()
+            .contains("blue 2nd battalion")
+            .then_some(())
+    });
+    assert!(count("#map .range") >= 1 && map_text(&tab).contains("musket 8 cm"));
+    assert_eq!(count("#map .reach"), 1, "its move allowance");
+    assert!(count("#map .ghost") >= 1, "the ends of its legal moves");
+    // A point up and to the left, through the battery in front: refused, with the reason.
+    let (x, y, _) = base_at(&tab, "b-foot2");
+    let p = table_to_screen(&tab, x - 3.0, y + 9.0);
+    assert_eq!(under(&tab, p), "table");
+    click_at(&tab, p);
+    wait_for(&tab, "the refusal", || {
+        let e = text(&tab, "#action-error");
+        e.contains("not a legal action now:").then_some(e)
+    });
+    assert_eq!(version(&tab), Some(v), "a refused move changes nothing");
+
+    // Select the 1st Battalion and move it by clicking a free point of the table ahead of it.
+    click(&tab, "#map g.base[data-unit=\"b-foot1\"] rect.bbody");
+    wait_for(&tab, "the selection", || {
+        text(&tab, "#sel-hex")
+            .to_lowercase()
+            .contains("blue 1st battalion")
+            .then_some(())
+    });
+    let (x, y, facing) = base_at(&tab, "b-foot1");
+    let target = [30.0_f64, -30.0, 20.0, -20.0, 40.0, -40.0, 10.0, -10.0]
+        .iter()
+        .flat_map(|a| [4.0_f64, 5.0, 8.0, 10.0, 12.0].map(|d| (*a, d)))
+        .map(|(a, d)| {
+            let r = (facing + a).to_radians();
+            table_to_screen(&tab, x + d * r.cos(), y + d * r.sin())
+        })
+        .find(|p| under(&tab, *p) == "table")
+        .expect("a free point ahead of the 1st Battalion");
+    click_at(&tab, target);
+    let v = wait_version_above(&tab, v);
+    wait_for(&tab, "the move in the log", || {
+        text(&tab, "#log")
+            .contains("Blue 1st Battalion obliques")
+            .then_some(())
+    });
+    assert!(log_lines(&tab) > lines0, "the log grows");
+    let (x2, y2, _) = base_at(&tab, "b-foot1");
+    assert!(
+        y2 > y && (x2 - x).abs() > 0.1,
+        "the base moved: ({x}, {y}) → ({x2}, {y2})"
+    );
+    shot(&tab, "minis-move.png");
+
+    // End its moves, then the other sectors, with the buttons, until the computer has answered.
+    let order = ["moves-done", "guns-done", "retreat:", "sector:"];
+    let mut v = v;
+    let mut answered = false;
+    for _ in 0..30 {
+        let Some((id, _)) = order.iter().find_map(|p| action_button(&tab, p)) else {
+            if !text(&tab, "#decision").contains("Game over") {
+                wait_version_above(&tab, v);
+                answered = true;
+            }
+            break;
+        };
+        let before = log_lines(&tab);
+        click(&tab, &format!("#actions button[data-action=\"{id}\"]"));
+        let n = wait_version_above(&tab, v);
+        if n > v + 1 {
+            answered = true;
+            assert!(
+                log_lines(&tab) > before,
+                "the log shows the computer's answer"
+            );
+            break;
+        }
+        v = n;
+    }
+    assert!(answered, "the computer answered within 30 actions");
+    wait_for(&tab, "the computer's lines in the log", || {
+        text(&tab, "#log").contains("Red (computer)").then_some(())
+    });
+    wait_for(&tab, "Blue to decide again", || {
+        text(&tab, "#decision").contains("You (Blue)").then_some(())
+    });
+    assert!(
+        text(&tab, "#turn").contains("Turn 2"),
+        "{}",
+        text(&tab, "#turn")
+    );
+    assert!(
+        text(&tab, "#log").contains("1d ["),
+        "every roll is in the log"
+    );
+    let path = shot(&tab, "minis.png");
     assert!(
         std::fs::metadata(&path)
             .map(|m| m.len() > 10_000)

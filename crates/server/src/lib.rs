@@ -42,6 +42,7 @@ pub struct AppState {
 struct Inner {
     hub: live::Hub,
     boards: Mutex<HashMap<String, Arc<String>>>,
+    scenario_list: tokio::sync::OnceCell<Arc<String>>,
     shutdown: watch::Sender<bool>,
 }
 
@@ -72,6 +73,7 @@ impl AppState {
             inner: Arc::new(Inner {
                 hub: live::Hub::new(store, data_dir, games).with_agent(agent),
                 boards: Mutex::new(HashMap::new()),
+                scenario_list: tokio::sync::OnceCell::new(),
                 shutdown,
             }),
         }
@@ -98,6 +100,10 @@ impl AppState {
         async move {
             let _ = rx.wait_for(|v| *v).await;
         }
+    }
+
+    fn scenario_list(&self) -> &tokio::sync::OnceCell<Arc<String>> {
+        &self.inner.scenario_list
     }
 
     fn board_cache(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<String>>> {

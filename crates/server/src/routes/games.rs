@@ -401,13 +401,28 @@ async fn act(
         )));
     }
     let mut next = live.game.boxed_clone();
-    let mut events = next.apply(&body.action).map_err(|e| match e {
-        ApplyError::Illegal(_) => {
-            ApiError::Unprocessable(format!("{:?} is not a legal action now", body.action))
+    let refused = match next.apply(&body.action) {
+        Ok(events) => Ok(events),
+        Err(ApplyError::Illegal(why)) => {
+            // The ruleset's reason, when it gives one beyond the id ("path crosses the base of
+            // …"), redacted like every string sent to this seat.
+            let why = why
+                .strip_prefix(body.action.as_str())
+                .map_or(why.as_str(), |rest| {
+                    rest.trim_start_matches([' ', '—', '-', ':'])
+                })
+                .trim();
+            let mut msg = format!("{:?} is not a legal action now", body.action);
+            if !why.is_empty() {
+                msg.push_str(": ");
+                msg.push_str(why);
+            }
+            Err(ApiError::Unprocessable(live.redactor(role).text(&msg)))
         }
-        ApplyError::GameOver => ApiError::Conflict("the game is over".into()),
-        ApplyError::Internal(m) => ApiError::Internal(m),
-    })?;
+        Err(ApplyError::GameOver) => Err(ApiError::Conflict("the game is over".into())),
+        Err(ApplyError::Internal(m)) => Err(ApiError::Internal(m)),
+    };
+    let mut events = refused?;
     let mut new = vec![body.action];
     if let Some(ai_seat) = live.meta.ai_seat
         && next.decider() == Some(engine::Seat(ai_seat))

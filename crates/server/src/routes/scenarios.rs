@@ -1,11 +1,11 @@
 //! `GET /api/scenarios` and `GET /api/scenarios/{id}/board`.
 
 use crate::{AppState, error::ApiError};
+use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::get;
-use axum::{Json, Router};
 use std::sync::Arc;
 
 /// The scenarios on offer and their static boards.
@@ -15,8 +15,38 @@ pub fn router() -> Router<AppState> {
         .route("/api/scenarios/{id}/board", get(board))
 }
 
-async fn list() -> impl IntoResponse {
-    Json(catalog::scenarios())
+/// The catalogue with each scenario's seat names (the lobby offers them as sides to play): built
+/// once, by opening each scenario.
+async fn list(State(st): State<AppState>) -> Result<impl IntoResponse, ApiError> {
+    let dd = st.hub().data_dir().map(|p| p.to_path_buf());
+    let body = st
+        .scenario_list()
+        .get_or_try_init(|| async move {
+            tokio::task::spawn_blocking(move || -> Result<Arc<String>, ApiError> {
+                let mut list = Vec::new();
+                for s in catalog::scenarios() {
+                    let mut v =
+                        serde_json::to_value(&s).map_err(|e| ApiError::Internal(e.to_string()))?;
+                    // A scenario that does not open (a broken data file) is still listed; creating
+                    // a game of it gives the reason.
+                    let seats = catalog::open(s.id, &[], dd.as_deref(), 0)
+                        .ok()
+                        .map(|(g, _)| g.seat_names().to_vec());
+                    v["seats"] = serde_json::json!(seats);
+                    list.push(v);
+                }
+                serde_json::to_string(&list)
+                    .map(Arc::new)
+                    .map_err(|e| ApiError::Internal(e.to_string()))
+            })
+            .await?
+        })
+        .await?
+        .clone();
+    Ok((
+        [(header::CONTENT_TYPE, "application/json")],
+        body.as_str().to_owned(),
+    ))
 }
 
 /// The static board of a scenario (map, counter sheet, formations, commanders): public
