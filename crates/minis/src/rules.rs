@@ -701,7 +701,9 @@ impl Minis {
         let Some(row) = row else {
             return (0.0, Vec::new());
         };
-        let frontal = re.in_arc(rm.c, 45.0) || re.in_arc(rm.front_centre(), 45.0);
+        // "Attacked frontally" (docs C2): the attacker's centre or front in the defender's
+        // frontal zone, 45° either side of its facing from the nearest point of its front edge.
+        let frontal = re.in_front_zone(rm.c, 45.0) || re.in_front_zone(rm.front_centre(), 45.0);
         let col = match (self.def(en).kind, st.units[en].order) {
             (Kind::HeavyHorse | Kind::Lancers | Kind::LightHorse, Order::Dismounted) => 4,
             (Kind::HeavyHorse, _) => 0,

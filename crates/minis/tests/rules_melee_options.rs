@@ -1,0 +1,253 @@
+//! The MELEES paragraph in play, and the options (issue 6): what `rules_text.rs` (the melee table
+//! cell by cell, as rates) and `rules_paragraphs.rs` (the other paragraphs) leave. The bonuses
+//! alone and together, counted in the dice actually rolled ("the following numbers of dice per
+//! 25% of a unit's remaining effectiveness", "+1 die per 25%": dice = (table + bonuses) ×
+//! quarters left); "attacked frontally" (docs/minis.md C2); dismounted horse, light foot and the
+//! lancers' one and a half (C1, C4); 4 or more to hit; the order of a melee and a drawn melee
+//! (C4); the options `narrow-arc` (F1) and `two-hits-a-quarter` (F4) (`free-gun-fire` is in
+//! `rules_paragraphs.rs`). The dice are fixed by finding a seed whose first rolls are the ones
+//! wanted and putting its generator in `st.dice`.
+use engine::{Dice, Ruleset};
+use minis::state::Step;
+use minis::{Event, Minis, Options, State};
+
+const RULES: &str = include_str!("../../../scenarios/minis/rules.toml");
+
+/// A unit on the test table.
+#[derive(Clone, Debug)]
+struct Base {
+    id: &'static str,
+    side: u8,
+    kind: &'static str,
+    sector: &'static str,
+    at: [f64; 3],
+    extra: &'static str,
+}
+
+/// A unit of the centre sector: id, side, kind, x, y, facing (degrees, 90 = north).
+fn unit(id: &'static str, side: u8, kind: &'static str, x: f64, y: f64, facing: f64) -> Base {
+    Base {
+        id,
+        side,
+        kind,
+        sector: "centre",
+        at: [x, y, facing],
+        extra: "",
+    }
+}
+
+impl Base {
+    /// With more TOML lines (order, dragoons, cuirassiers).
+    fn with(self, extra: &'static str) -> Base {
+        Base { extra, ..self }
+    }
+}
+
+/// The units and a battalion in reserve per side, far off (a loss in a test does not decide
+/// the game: Victory), on terrain.
+fn table(units: &[Base], terrain: &[String], opts: Options) -> Minis {
+    let mut t = String::from(
+        "[scenario]\nid = \"t\"\nname = \"t\"\nsides = [\"A\", \"B\"]\ntable = [180.0, 120.0]\nmax_turns = 5\nreconstructed = \"test\"\n",
+    );
+    let reserves = [
+        unit("r0", 0, "foot", 10.0, 5.0, 90.0),
+        unit("r1", 1, "foot", 170.0, 115.0, 270.0),
+    ];
+    for u in units.iter().chain(&reserves) {
+        let [x, y, f] = u.at;
+        t.push_str(&format!(
+            "[[units]]\nid = \"{0}\"\nname = \"{0}\"\nside = {1}\nkind = \"{2}\"\nsector = \"{3}\"\nx = {x}\ny = {y}\nfacing = {f}\n{4}\nreconstructed = \"test\"\n",
+            u.id, u.side, u.kind, u.sector, u.extra
+        ));
+    }
+    t.extend(terrain.iter().map(String::as_str));
+    Minis::from_text(&t, RULES, opts).expect("test table is valid")
+}
+
+fn idx(m: &Minis, id: &str) -> usize {
+    m.unit_index(id).expect("unit exists")
+}
+
+fn act(m: &Minis, st: &mut State, ev: &mut Vec<Event>, id: &str) {
+    m.apply_id(st, id, ev)
+        .unwrap_or_else(|e| panic!("{id} is refused: {e}"));
+}
+
+/// Side 0 starts its centre sector, 3 pips in each sector and the dice from `seed`, after
+/// `setup`. The events from the sector's start.
+fn centre(m: &Minis, seed: u64, setup: impl FnOnce(&mut State)) -> (State, Vec<Event>) {
+    let mut ev = Vec::new();
+    let mut st = m.start(1, &mut ev);
+    assert_eq!(st.step, Step::ChooseSector, "the sectors are offered");
+    st.pips = [3, 3, 3];
+    st.dice = Dice::new(seed);
+    setup(&mut st);
+    let mut ev = Vec::new();
+    act(m, &mut st, &mut ev, "sector:centre");
+    (st, ev)
+}
+
+/// Side 0 plays its centre, moving nothing, so that the melees of the sector are fought (the
+/// sequence: move, musketry, melees), with "a" at `eff[0]` quarters and "b" at `eff[1]`.
+fn fight(m: &Minis, seed: u64, eff: [u8; 2]) -> (State, Vec<Event>) {
+    let (a, b) = (idx(m, "a"), idx(m, "b"));
+    let (mut st, mut ev) = centre(m, seed, |st| {
+        st.units[a].eff = eff[0];
+        st.units[b].eff = eff[1];
+    });
+    act(m, &mut st, &mut ev, "moves-done");
+    (st, ev)
+}
+
+/// The melee roll of unit `name` (it reads "name against …"): its dice and bonuses.
+fn melee_roll<'a>(ev: &'a [Event], name: &str) -> (&'a [u8], Vec<&'a str>) {
+    let found: Vec<_> = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::Roll {
+                rule,
+                what,
+                dice,
+                mods,
+                ..
+            } if rule == "Melees" && what.starts_with(&format!("{name} against ")) => Some((
+                dice.as_slice(),
+                mods.iter().map(|(why, _)| why.as_str()).collect(),
+            )),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(found.len(), 1, "one melee roll of {name}: {ev:#?}");
+    found[0].clone()
+}
+
+/// The 50:50 rolls of exact halves in melees.
+fn halves(ev: &[Event]) -> Vec<u8> {
+    ev.iter()
+        .filter_map(|e| match e {
+            Event::Roll {
+                rule, what, dice, ..
+            } if rule == "Melees" && what.starts_with("an exact half") => Some(dice[0]),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The dice a unit rolls in a melee and its bonuses.
+type Dice2 = [(usize, Vec<String>); 2];
+
+/// The dice "a" and "b" roll in a melee at `eff` quarters, with their bonuses; no exact half.
+fn dice_and_bonuses(m: &Minis, eff: [u8; 2]) -> Dice2 {
+    let (_, ev) = fight(m, 7, eff);
+    assert!(halves(&ev).is_empty(), "no exact half");
+    ["a", "b"].map(|n| {
+        let (dice, mods) = melee_roll(&ev, n);
+        (dice.len(), mods.into_iter().map(String::from).collect())
+    })
+}
+
+/// What [`dice_and_bonuses`] should give: a's dice and bonuses, b's.
+fn expect(a: (usize, &[&str]), b: (usize, &[&str])) -> Dice2 {
+    [a, b].map(|(n, mods)| (n, mods.iter().map(|s| s.to_string()).collect()))
+}
+
+// The bonuses as the events name them.
+const FLANK: &str = "attacking in flank or rear";
+
+// The defender "b" (side 1) stands at (90, 50) facing south. A column is 6 × 6 cm (front edge at
+// y 47), a line 12 × 3 (front edge at 48.5, from x 84 to 96), horse 8 × 5 (docs B1).
+
+/// "b", a battalion in column (Melees: "other infantry").
+fn column() -> Base {
+    unit("b", 1, "foot", 90.0, 50.0, 270.0).with("order = \"column\"")
+}
+
+/// "b", a battalion in firing order.
+fn line() -> Base {
+    unit("b", 1, "foot", 90.0, 50.0, 270.0)
+}
+
+/// The bases of a battalion, width × depth: in column, in line (docs B1).
+const COLUMN: [f64; 2] = [6.0, 6.0];
+const LINE: [f64; 2] = [12.0, 3.0];
+
+/// "a", horse of `kind` (8 × 5 cm) touching the front, the flank (from the east) or the rear of
+/// "b" on a base of `size`.
+fn horse_at(kind: &'static str, size: [f64; 2], side: &str) -> Base {
+    let [hw, hd] = size.map(|v| v / 2.0);
+    match side {
+        "front" => unit("a", 0, kind, 90.0, 50.0 - hd - 2.5, 90.0),
+        "flank" => unit("a", 0, kind, 90.0 + hw + 2.5, 50.0, 180.0),
+        _ => unit("a", 0, kind, 90.0, 50.0 + hd + 2.5, 270.0),
+    }
+}
+
+fn plain(units: &[Base]) -> Minis {
+    table(units, &[], Options::default())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Melees: the bonuses
+
+#[test]
+fn melees_attacking_in_flank_or_rear_plus_one_die_per_25_percent() {
+    // Heavy horse at 75% against a battalion at 100%. A column is "Other Inf": 3 dice per 25%,
+    // × 3 = 9 from the front, (3 + 1) × 3 = 12 in flank or rear. A line is "Infantry in firing
+    // order and attacked frontally" from the front, 1 × 3 = 3, and "Other Inf" in flank or rear
+    // (docs C2): (3 + 1) × 3 = 12. The battalion rolls 1 × 4 = 4, no bonus: the horse faces it.
+    for (b, size, front) in [(column(), COLUMN, 9), (line(), LINE, 3)] {
+        let cases: [(&str, usize, &[&str]); 3] = [
+            ("front", front, &[]),
+            ("flank", 12, &[FLANK]),
+            ("rear", 12, &[FLANK]),
+        ];
+        for (side, a_dice, bonus) in cases {
+            let m = plain(&[horse_at("heavy-horse", size, side), b.clone()]);
+            assert_eq!(
+                dice_and_bonuses(&m, [3, 4]),
+                expect((a_dice, bonus), (4, &[])),
+                "{side} of {size:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn melees_frontally_is_45_degrees_either_side_from_the_front_edge_c2() {
+    // Heavy horse facing north, its front on the line's front edge (y 48.5), its centre 2.5 cm
+    // before it. Frontal while its centre is before the front edge (x 84 to 96) or beyond an end
+    // by no more than 2.5 cm (45°): up to x 98.5 (and down to 81.5). Frontal: 1 die per 25%;
+    // else "Other Inf" 3 + 1 for the flank. The fire arc's `narrow-arc` does not change it.
+    let narrow = Options {
+        narrow_arc: true,
+        ..Options::default()
+    };
+    for opts in [Options::default(), narrow] {
+        for (x, rate) in [
+            (90.0, 1.0),
+            (94.0, 1.0),
+            (98.45, 1.0),
+            (98.55, 4.0),
+            (81.55, 1.0),
+            (81.45, 4.0),
+        ] {
+            let m = table(
+                &[unit("a", 0, "heavy-horse", x, 46.0, 90.0), line()],
+                &[],
+                opts,
+            );
+            let st = m.start(1, &mut Vec::new());
+            assert!(
+                m.rect(&st, idx(&m, "a"))
+                    .touches(&m.rect(&st, idx(&m, "b"))),
+                "{x}: in contact"
+            );
+            let (got, mods) = m.melee_rate(&st, idx(&m, "a"), idx(&m, "b"), false);
+            assert_eq!(got, rate, "{x} {opts:?}: {mods:?}");
+        }
+    }
+    // In play: the horse squarely before the right half of the line rolls 1 × 4 dice, not
+    // (3 + 1) × 4.
+    let m = plain(&[unit("a", 0, "heavy-horse", 94.0, 46.0, 90.0), line()]);
+    assert_eq!(dice_and_bonuses(&m, [4, 4]), expect((4, &[]), (4, &[])));
+}
