@@ -161,7 +161,9 @@ impl Minis {
             .iter()
             .map(|t| Piece {
                 kind: t.kind,
-                rect: Rect::new(DVec2::new(t.x, t.y), t.angle, t.w, t.h),
+                // `w` runs along x and `h` along y before the piece is turned by `angle`
+                // (docs/minis.md G6); a `Rect` measures its width across its facing.
+                rect: Rect::new(DVec2::new(t.x, t.y), t.angle + 90.0, t.w, t.h),
                 name: t.name.clone(),
             })
             .collect();

@@ -8,6 +8,7 @@
 //! `rules_paragraphs.rs`). The dice are fixed by finding a seed whose first rolls are the ones
 //! wanted and putting its generator in `st.dice`.
 use engine::{Dice, Ruleset};
+use glam::DVec2;
 use minis::state::Step;
 use minis::{Event, Minis, Options, State};
 
@@ -41,6 +42,13 @@ impl Base {
     fn with(self, extra: &'static str) -> Base {
         Base { extra, ..self }
     }
+}
+
+/// A terrain piece: kind, centre, width (x) and depth (y).
+fn piece(kind: &str, x: f64, y: f64, w: f64, h: f64) -> String {
+    format!(
+        "[[terrain]]\nkind = \"{kind}\"\nname = \"{kind}\"\nx = {x}\ny = {y}\nw = {w}\nh = {h}\nreconstructed = \"test\"\n"
+    )
 }
 
 /// The units and a battalion in reserve per side, far off (a loss in a test does not decide
@@ -153,6 +161,9 @@ fn expect(a: (usize, &[&str]), b: (usize, &[&str])) -> Dice2 {
 
 // The bonuses as the events name them.
 const FLANK: &str = "attacking in flank or rear";
+const HIGHER: &str = "on higher ground";
+const RIVER: &str = "defending a river bank";
+const BUA: &str = "defending a built-up area from outside troops";
 
 // The defender "b" (side 1) stands at (90, 50) facing south. A column is 6 × 6 cm (front edge at
 // y 47), a line 12 × 3 (front edge at 48.5, from x 84 to 96), horse 8 × 5 (docs B1).
@@ -179,6 +190,29 @@ fn horse_at(kind: &'static str, size: [f64; 2], side: &str) -> Base {
         "front" => unit("a", 0, kind, 90.0, 50.0 - hd - 2.5, 90.0),
         "flank" => unit("a", 0, kind, 90.0 + hw + 2.5, 50.0, 180.0),
         _ => unit("a", 0, kind, 90.0, 50.0 + hd + 2.5, 270.0),
+    }
+}
+
+/// Heavy horse at 50% charge the front of a column at 100% on `terrain` (the horse's centre at
+/// y 44.5, the column's at 50): the dice and bonuses of each.
+fn charge_column_on(terrain: &[String]) -> Dice2 {
+    let m = table(
+        &[horse_at("heavy-horse", COLUMN, "front"), column()],
+        terrain,
+        Options::default(),
+    );
+    dice_and_bonuses(&m, [2, 4])
+}
+
+/// For each terrain piece, the dice and bonuses of the column charged as in [`charge_column_on`]
+/// (the horse rolls 3 × 2 = 6 dice, no bonus, in all of them).
+fn defender_dice_on(cases: &[(String, usize, &[&str])]) {
+    for (terrain, b_dice, bonus) in cases {
+        assert_eq!(
+            charge_column_on(std::slice::from_ref(terrain)),
+            expect((6, &[]), (*b_dice, bonus)),
+            "{terrain}"
+        );
     }
 }
 
@@ -250,4 +284,108 @@ fn melees_frontally_is_45_degrees_either_side_from_the_front_edge_c2() {
     // (3 + 1) × 4.
     let m = plain(&[unit("a", 0, "heavy-horse", 94.0, 46.0, 90.0), line()]);
     assert_eq!(dice_and_bonuses(&m, [4, 4]), expect((4, &[]), (4, &[])));
+}
+
+#[test]
+fn melees_terrain_pieces_lie_w_along_x_and_h_along_y_g6() {
+    // The bonuses hang on where terrain lies. Fontenoy's Scheldt, w 5 × h 120 cm centred at
+    // (3, 60), runs down the west edge of the table (docs S2): from y 0 to 120, x 0.5 to 5.5;
+    // Antoing (16, 58) stands beside it, not in it.
+    let m = Minis::load("minis-fontenoy", &[], None).expect("the scenario loads");
+    let scheldt = &m.sc.terrain[0];
+    assert_eq!(scheldt.name, "The Scheldt");
+    for (x, y, inside) in [
+        (3.0, 1.0, true),
+        (3.0, 119.0, true),
+        (5.4, 60.0, true),
+        (5.6, 60.0, false),
+        (16.0, 58.0, false),
+    ] {
+        assert_eq!(
+            scheldt.rect.contains(DVec2::new(x, y)),
+            inside,
+            "({x}, {y})"
+        );
+    }
+}
+
+#[test]
+fn melees_on_higher_ground_plus_one() {
+    // Heavy horse (centre y 44.5) at 50% against the column (centre y 50) at 100%: 3 × 2 = 6 and
+    // 1 × 4 = 4 on the level; the side whose centre is on the hill, the other's not, +1 per 25%,
+    // attacking or not: (3 + 1) × 2 = 8, (1 + 1) × 4 = 8.
+    for (hill, expected) in [
+        (
+            piece("hill", 90.0, 40.0, 40.0, 10.0),
+            expect((8, &[HIGHER]), (4, &[])),
+        ),
+        (
+            piece("hill", 90.0, 55.0, 40.0, 12.0),
+            expect((6, &[]), (8, &[HIGHER])),
+        ),
+        (
+            piece("hill", 90.0, 47.0, 40.0, 20.0),
+            expect((6, &[]), (4, &[])),
+        ),
+    ] {
+        assert_eq!(
+            charge_column_on(std::slice::from_ref(&hill)),
+            expected,
+            "{hill}"
+        );
+    }
+}
+
+#[test]
+fn melees_defending_a_river_bank_plus_one() {
+    // docs C3: the attacker's centre in the river, the defender's on the bank: (1 + 1) × 4 = 8.
+    // The horse's front in the river but not its centre, the defender in the river, or both in
+    // it: no bonus (1 × 4); the attacker never has it (3 × 2).
+    let cases: [(String, usize, &[&str]); 4] = [
+        (piece("river", 90.0, 42.0, 180.0, 8.0), 8, &[RIVER]),
+        (piece("river", 90.0, 40.0, 180.0, 6.0), 4, &[]),
+        (piece("river", 90.0, 52.0, 180.0, 6.0), 4, &[]),
+        (piece("river", 90.0, 47.0, 180.0, 10.0), 4, &[]),
+    ];
+    defender_dice_on(&cases);
+}
+
+#[test]
+fn melees_defending_a_built_up_area_from_troops_outside_plus_one() {
+    // docs C3: the defender's centre in a built-up area or field works, the attacker's outside:
+    // (1 + 1) × 4 = 8. A wood is not a built-up area; both inside, no bonus; the attacker's
+    // centre inside and the defender's out: the attacker is not defending (3 × 2 = 6, 1 × 4).
+    let cases: [(String, usize, &[&str]); 5] = [
+        (piece("town", 90.0, 53.0, 20.0, 12.0), 8, &[BUA]),
+        (piece("redoubt", 90.0, 53.0, 20.0, 12.0), 8, &[BUA]),
+        (piece("woods", 90.0, 53.0, 20.0, 12.0), 4, &[]),
+        (piece("town", 90.0, 48.0, 20.0, 16.0), 4, &[]),
+        (piece("town", 90.0, 42.0, 20.0, 8.0), 4, &[]),
+    ];
+    defender_dice_on(&cases);
+}
+
+#[test]
+fn melees_bonuses_are_cumulative() {
+    // The column holds a village on a hill above a river; the horse stands in the river: the
+    // column (1 + 3) × 4 = 16, the horse 3 × 2 = 6.
+    let terrain = [
+        piece("river", 90.0, 42.0, 180.0, 8.0),
+        piece("hill", 90.0, 56.0, 40.0, 20.0),
+        piece("town", 90.0, 53.0, 20.0, 12.0),
+    ];
+    assert_eq!(
+        charge_column_on(&terrain),
+        expect((6, &[]), (16, &[HIGHER, RIVER, BUA]))
+    );
+    // Horse on a hill charging the column's flank: (3 + 1 + 1) × 3 = 15.
+    let m = table(
+        &[horse_at("heavy-horse", COLUMN, "flank"), column()],
+        &[piece("hill", 99.0, 50.0, 10.0, 20.0)],
+        Options::default(),
+    );
+    assert_eq!(
+        dice_and_bonuses(&m, [3, 4]),
+        expect((15, &[FLANK, HIGHER]), (4, &[]))
+    );
 }
