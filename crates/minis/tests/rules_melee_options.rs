@@ -42,6 +42,10 @@ impl Base {
     fn with(self, extra: &'static str) -> Base {
         Base { extra, ..self }
     }
+    /// In another sector.
+    fn in_sector(self, sector: &'static str) -> Base {
+        Base { sector, ..self }
+    }
 }
 
 /// A terrain piece: kind, centre, width (x) and depth (y).
@@ -79,6 +83,27 @@ fn idx(m: &Minis, id: &str) -> usize {
 fn act(m: &Minis, st: &mut State, ev: &mut Vec<Event>, id: &str) {
     m.apply_id(st, id, ev)
         .unwrap_or_else(|e| panic!("{id} is refused: {e}"));
+}
+
+/// A seed whose first `n` d6 satisfy `pred`.
+fn seed_where(n: usize, pred: impl Fn(&[u8]) -> bool) -> u64 {
+    (0..5_000_000u64)
+        .find(|&s| {
+            let mut d = Dice::new(s);
+            let r: Vec<u8> = (0..n).map(|_| d.d6()).collect();
+            pred(&r)
+        })
+        .expect("a seed gives such rolls")
+}
+
+/// A seed whose first d6 are exactly `want`.
+fn seed_for(want: &[u8]) -> u64 {
+    seed_where(want.len(), |r| r == want)
+}
+
+/// How many of `dice` score `need` or more.
+fn scoring(dice: &[u8], need: u8) -> usize {
+    dice.iter().filter(|&&d| d >= need).count()
 }
 
 /// Side 0 starts its centre sector, 3 pips in each sector and the dice from `seed`, after
@@ -157,6 +182,26 @@ fn dice_and_bonuses(m: &Minis, eff: [u8; 2]) -> Dice2 {
 /// What [`dice_and_bonuses`] should give: a's dice and bonuses, b's.
 fn expect(a: (usize, &[&str]), b: (usize, &[&str])) -> Dice2 {
     [a, b].map(|(n, mods)| (n, mods.iter().map(|s| s.to_string()).collect()))
+}
+
+/// Whether unit `name` made a roll of the paragraph (its description starts with the name).
+fn rolled(ev: &[Event], para: &str, name: &str) -> bool {
+    ev.iter().any(
+        |e| matches!(e, Event::Roll { rule, what, .. } if rule == para && what.starts_with(name)),
+    )
+}
+
+/// The position of the first event (a roll or a rule) of `para` whose text starts with `start`.
+fn find(ev: &[Event], para: &str, start: &str) -> Option<usize> {
+    ev.iter().position(|e| match e {
+        Event::Roll { rule, what, .. } => rule == para && what.starts_with(start),
+        Event::Rule { rule, text } => rule == para && text.starts_with(start),
+    })
+}
+
+/// The same, which must be there.
+fn at(ev: &[Event], para: &str, start: &str) -> usize {
+    find(ev, para, start).unwrap_or_else(|| panic!("no {para} event “{start}…” in {ev:#?}"))
 }
 
 // The bonuses as the events name them.
@@ -388,4 +433,211 @@ fn melees_bonuses_are_cumulative() {
         dice_and_bonuses(&m, [3, 4]),
         expect((15, &[FLANK, HIGHER]), (4, &[]))
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Melees: the rows and columns that hang on the unit's state
+
+#[test]
+fn melees_lancers_one_and_a_half_an_exact_half_is_50_50() {
+    // Lancers against firing order attacked frontally: 1.5 per 25%. At 100%, 6 dice, no 50:50.
+    let m = plain(&[horse_at("lancers", LINE, "front"), line()]);
+    let (_, ev) = fight(&m, 7, [4, 4]);
+    assert!(halves(&ev).is_empty());
+    assert_eq!(melee_roll(&ev, "a").0.len(), 6);
+    // At 75%: 4.5; the first die decides, 4–6 rounding up (5 dice), 1–3 down (4). At 25%:
+    // 1.5, 2 or 1 dice.
+    for (eff, coin, dice) in [(3, 4, 5), (3, 3, 4), (1, 6, 2), (1, 1, 1)] {
+        let (_, ev) = fight(&m, seed_for(&[coin]), [eff, 4]);
+        assert_eq!(halves(&ev), [coin], "{eff} {coin}");
+        assert_eq!(
+            melee_roll(&ev, "a").0.len(),
+            dice,
+            "at {}%, {coin}",
+            25 * eff
+        );
+        assert_eq!(melee_roll(&ev, "b").0.len(), 4);
+    }
+    // In flank the line is "Other Inf", 4, + 1: 5 × 3 = 15, whole.
+    let m = plain(&[horse_at("lancers", LINE, "flank"), line()]);
+    assert_eq!(
+        dice_and_bonuses(&m, [3, 4]),
+        expect((15, &[FLANK]), (4, &[]))
+    );
+    // A bonus keeps the half: on a hill, (1.5 + 1) × 1 = 2.5, and a 4 makes 3 dice.
+    let m = table(
+        &[horse_at("lancers", LINE, "front"), line()],
+        &[piece("hill", 90.0, 41.0, 40.0, 12.0)],
+        Options::default(),
+    );
+    let (_, ev) = fight(&m, seed_for(&[4]), [1, 4]);
+    assert_eq!(halves(&ev), [4]);
+    let (dice, mods) = melee_roll(&ev, "a");
+    assert_eq!((dice.len(), mods), (3, vec![HIGHER]));
+}
+
+#[test]
+fn melees_dismounted_horse_fight_on_the_infantry_row_as_other_infantry_c1() {
+    // Dismounted dragoons (8 × 3, front edge at 48.5) attacked frontally by heavy horse: "Other
+    // Inf", 3 × 4 = 12, not the firing-order column's 1; they roll the infantry row, 1 × 4.
+    let dismounted = unit("b", 1, "heavy-horse", 90.0, 50.0, 270.0)
+        .with("dragoons = true\norder = \"dismounted\"");
+    let m = plain(&[horse_at("heavy-horse", LINE, "front"), dismounted.clone()]);
+    assert_eq!(dice_and_bonuses(&m, [4, 4]), expect((12, &[]), (4, &[])));
+    // Lancers: "Other Inf", 4 × 2 = 8, not 1.5 × 2.
+    let m = plain(&[horse_at("lancers", LINE, "front"), dismounted]);
+    assert_eq!(dice_and_bonuses(&m, [2, 4]), expect((8, &[]), (4, &[])));
+    // Dismounted dragoons against a column: the infantry row, 1 × 4 = 4 (the heavy cavalry row
+    // would give 3 × 4 = 12).
+    let m = plain(&[
+        unit("a", 0, "heavy-horse", 90.0, 45.5, 90.0)
+            .with("dragoons = true\norder = \"dismounted\""),
+        column(),
+    ]);
+    assert_eq!(dice_and_bonuses(&m, [4, 4]), expect((4, &[]), (4, &[])));
+}
+
+#[test]
+fn melees_light_foot_melee_as_regular_foot_only_in_a_wood_or_built_up_area() {
+    // Light foot "b" (8 × 3, front edge at 47) attacked by heavy horse: "Lt Inf", 2 × 4 = 8
+    // wherever they stand (docs C1). In the open they inflict nothing: a roll of no dice. In a
+    // wood they roll the infantry row, 1 × 4 = 4; in a village too, and defend it: (1 + 1) × 4.
+    let light = unit("b", 1, "light-foot", 90.0, 48.5, 270.0);
+    let cases: [(Vec<String>, usize, &[&str]); 4] = [
+        (vec![], 0, &[]),
+        (vec![piece("woods", 90.0, 52.0, 20.0, 10.0)], 4, &[]),
+        (vec![piece("town", 90.0, 52.0, 20.0, 10.0)], 8, &[BUA]),
+        (vec![piece("hill", 90.0, 52.0, 20.0, 10.0)], 0, &[]),
+    ];
+    for (terrain, b_dice, bonus) in cases {
+        let m = table(
+            &[horse_at("heavy-horse", COLUMN, "front"), light.clone()],
+            &terrain,
+            Options::default(),
+        );
+        assert_eq!(
+            dice_and_bonuses(&m, [4, 4]),
+            expect((8, &[]), (b_dice, bonus)),
+            "{terrain:?}"
+        );
+    }
+}
+
+#[test]
+fn melees_for_each_die_rolled_a_4_or_more_is_a_hit() {
+    // Two columns, 1 die per 25% each, at 100%: 4 dice each. a's dice are 3s and 4s, b's all
+    // under 4: b loses as many quarters as a rolled 4s, a none; b, the loser, then passes its
+    // morale test (a 4 or more: Regular).
+    let m = plain(&[
+        unit("a", 0, "foot", 90.0, 44.0, 90.0).with("order = \"column\""),
+        column(),
+    ]);
+    let seed = seed_where(9, |r| {
+        r[..4].iter().all(|d| [3, 4].contains(d))
+            && r[..4].contains(&3)
+            && r[..4].contains(&4)
+            && r[4..8].iter().all(|&d| d < 4)
+            && r[8] >= 4
+    });
+    let (st, ev) = fight(&m, seed, [4, 4]);
+    let (dice, _) = melee_roll(&ev, "a");
+    let fours = scoring(dice, 4);
+    assert!(fours > 0 && fours < 4, "{dice:?}");
+    assert_eq!(st.units[idx(&m, "b")].eff, 4 - fours as u8, "{dice:?}");
+    assert_eq!(st.units[idx(&m, "a")].eff, 4);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Melees: both sides roll, then save, then lose (docs C4)
+
+#[test]
+fn melees_both_roll_then_save_then_lose_the_side_losing_more_hits_retreats() {
+    // Cuirassiers (6 cancels a hit) at 75% against a column in a wood (behind cover, 4 or more
+    // cancels a hit) at 100%: 3 × 3 = 9 dice against 1 × 4 = 4. The horse scores 3, the column
+    // 2; the column saves 2 of 3 (1 stands), the cuirassiers none of 2 (2 stand). So the horse
+    // loses more hits although it scored more: it tests its morale (passes) and retreats, back
+    // to the column; the column, the winner, does not test.
+    let m = table(
+        &[
+            horse_at("heavy-horse", COLUMN, "front").with("cuirassiers = true"),
+            column(),
+        ],
+        &[piece("woods", 90.0, 53.0, 20.0, 12.0)],
+        Options::default(),
+    );
+    let seed = seed_where(19, |r| {
+        scoring(&r[..9], 4) == 3
+            && scoring(&r[9..13], 4) == 2
+            && scoring(&r[13..16], 4) == 2
+            && scoring(&r[16..18], 6) == 0
+            && r[18] >= 4
+    });
+    let (st, ev) = fight(&m, seed, [3, 4]);
+    let (a, b) = (idx(&m, "a"), idx(&m, "b"));
+    // The column rolled all 4 dice although the horse's hits take a quarter from it: the blows
+    // are simultaneous.
+    assert_eq!(melee_roll(&ev, "a").0.len(), 9);
+    assert_eq!(melee_roll(&ev, "b").0.len(), 4);
+    assert_eq!((st.units[a].eff, st.units[b].eff), (3 - 2, 4 - 1));
+    let order = [
+        at(&ev, "Melees", "a against"),
+        at(&ev, "Melees", "b against"),
+        at(&ev, "Saving throws", "b saves"),
+        at(&ev, "Saving throws", "a saves"),
+        at(&ev, "Morale", "b loses 25%"),
+        at(&ev, "Morale", "a loses 50%"),
+        at(&ev, "Melees", "a loses the melee"),
+        at(&ev, "Morale", "a tests morale"),
+    ];
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "{order:?}");
+    assert!(!rolled(&ev, "Morale", "b"), "the winner does not test");
+    assert_eq!(st.retreats.len(), 1);
+    assert_eq!(st.retreats[0].unit, a);
+    assert_eq!(st.retreats[0].from, [90.0, 50.0], "its back to the column");
+}
+
+/// The melee events of `ev`.
+fn melee_events(ev: &[Event]) -> usize {
+    ev.iter()
+        .filter(|e| matches!(e, Event::Roll { rule, .. } | Event::Rule { rule, .. } if rule == "Melees"))
+        .count()
+}
+
+#[test]
+fn melees_a_drawn_melee_stays_in_contact_and_is_fought_again_in_either_sides_sector() {
+    // Heavy horse of A's centre at 50% (3 × 2 = 6 dice) against a column of B's right flank at
+    // 100% (1 × 4 = 4): one hit each, a draw. Both lose a quarter; neither retreats nor tests.
+    let m = plain(&[
+        horse_at("heavy-horse", COLUMN, "front"),
+        column().in_sector("right"),
+    ]);
+    let (a, b) = (idx(&m, "a"), idx(&m, "b"));
+    let seed = seed_where(10, |r| scoring(&r[..6], 4) == 1 && scoring(&r[6..], 4) == 1);
+    let (mut st, ev) = fight(&m, seed, [2, 4]);
+    assert!(find(&ev, "Melees", "the melee is drawn (1 to 1)").is_some());
+    assert_eq!((st.units[a].eff, st.units[b].eff), (1, 3));
+    assert!(st.retreats.is_empty() && !rolled(&ev, "Morale", ""));
+    let (pa, pb) = (m.rect(&st, a), m.rect(&st, b));
+    assert!(pa.touches(&pb), "the bases stay in contact");
+    // A's other sectors: no melee (neither unit is in them).
+    let mut later = Vec::new();
+    act(&m, &mut st, &mut later, "sector:right");
+    act(&m, &mut st, &mut later, "moves-done");
+    act(&m, &mut st, &mut later, "moves-done");
+    assert_eq!(melee_events(&later), 0);
+    // B's turn: nothing in its centre; in its right flank the melee is fought again, B's
+    // column attacking: 1 × 3 = 3 dice, and the horse 3 × 1 = 3.
+    assert_eq!((st.active, st.step), (1, Step::ChooseSector));
+    st.dice = Dice::new(7);
+    st.pips = [3, 3, 3];
+    let mut ev = Vec::new();
+    act(&m, &mut st, &mut ev, "sector:centre");
+    act(&m, &mut st, &mut ev, "moves-done");
+    assert_eq!(melee_events(&ev), 0);
+    assert_eq!((m.rect(&st, a), m.rect(&st, b)), (pa, pb), "unmoved");
+    act(&m, &mut st, &mut ev, "sector:right");
+    act(&m, &mut st, &mut ev, "moves-done");
+    assert!(at(&ev, "Melees", "b against") < at(&ev, "Melees", "a against"));
+    assert_eq!(melee_roll(&ev, "b").0.len(), 3);
+    assert_eq!(melee_roll(&ev, "a").0.len(), 3);
 }
