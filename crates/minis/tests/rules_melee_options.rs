@@ -10,7 +10,7 @@
 use engine::{Dice, Ruleset};
 use glam::DVec2;
 use minis::state::Step;
-use minis::{Event, Minis, Options, State};
+use minis::{Action, Event, Minis, Options, State};
 
 const RULES: &str = include_str!("../../../scenarios/minis/rules.toml");
 
@@ -640,4 +640,70 @@ fn melees_a_drawn_melee_stays_in_contact_and_is_fought_again_in_either_sides_sec
     assert!(at(&ev, "Melees", "b against") < at(&ev, "Melees", "a against"));
     assert_eq!(melee_roll(&ev, "b").0.len(), 3);
     assert_eq!(melee_roll(&ev, "a").0.len(), 3);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Option narrow-arc (docs F1): the "45-degree arc" of musketry and artillery
+
+/// Whether "f" of side 0, a `kind` (gun or battalion in line) at (90, 30) facing north, shoots at
+/// a battalion in line ahead and to the `side` (+1 east, −1 west) whose corner nearest the arc's
+/// edge stands `d` cm before the firer's front and `d · tan(half) + off` cm to the side: inside
+/// the arc of `half` degrees either side for `off` < 0, outside for `off` > 0 (docs G5: the
+/// arc from the middle of the firer's front).
+fn shoots(kind: &'static str, opts: Options, half: f64, side: f64, off: f64) -> bool {
+    // The front of a gun (5 cm deep) is at y 32.5, of a line (3 cm) at 31.5; the target's
+    // corner 10 cm (gun) or 7 cm (muskets: 8 cm range) further on. The target, 12 × 3 cm and
+    // facing the firer, has that corner on its rear edge, on the side nearer the firer's axis.
+    let (front, d) = if kind == "gun" {
+        (32.5, 10.0)
+    } else {
+        (31.5, 7.0)
+    };
+    let corner = 90.0 + side * (d * half.to_radians().tan() + off);
+    let m = table(
+        &[
+            unit("f", 0, kind, 90.0, 30.0, 90.0),
+            unit("t", 1, "foot", corner + side * 6.0, front + d - 1.5, 270.0),
+        ],
+        &[],
+        opts,
+    );
+    let (mut st, mut ev) = centre(&m, 7, |_| {});
+    if kind == "gun" {
+        st.step == Step::Guns
+            && m.legal_actions(&st)
+                .contains(&Action::Fire(idx(&m, "f"), idx(&m, "t")))
+    } else {
+        act(&m, &mut st, &mut ev, "moves-done");
+        rolled(&ev, "Musketry", "f")
+    }
+}
+
+#[test]
+fn musketry_and_artillery_arc_45_either_side_or_22_5_with_narrow_arc_f1() {
+    let narrow = Options {
+        narrow_arc: true,
+        ..Options::default()
+    };
+    for kind in ["gun", "foot"] {
+        for side in [1.0, -1.0] {
+            let at = |opts, half, off| shoots(kind, opts, half, side, off);
+            // The default: 45° either side.
+            assert!(
+                at(Options::default(), 45.0, -0.05),
+                "{kind} {side}: just inside 45°"
+            );
+            assert!(
+                !at(Options::default(), 45.0, 0.05),
+                "{kind} {side}: just outside 45°"
+            );
+            // narrow-arc: 45° in all, 22.5° either side.
+            assert!(at(narrow, 22.5, -0.05), "{kind} {side}: just inside 22.5°");
+            assert!(!at(narrow, 22.5, 0.05), "{kind} {side}: just outside 22.5°");
+            assert!(
+                !at(narrow, 45.0, -0.05),
+                "{kind} {side}: 45° is out with narrow-arc"
+            );
+        }
+    }
 }
