@@ -346,11 +346,11 @@ impl Minis {
         ev: &mut Vec<Event>,
     ) {
         let hits = self.saves(st, t, hits, ev);
-        if hits > 0 {
-            self.lose(st, t, hits, ev);
-            if !st.units[t].gone && !st.shaken.iter().any(|(u, _)| *u == t) {
-                st.shaken.push((t, from));
-            }
+        // Morale tests a unit that "has lost effectiveness": a quarter, not a hit carried towards
+        // one (option `two-hits-a-quarter`, docs/minis.md F4).
+        let lost = self.lose(st, t, hits, ev);
+        if lost > 0 && !st.units[t].gone && !st.shaken.iter().any(|(u, _)| *u == t) {
+            st.shaken.push((t, from));
         }
     }
 
@@ -381,8 +381,9 @@ impl Minis {
         hits - saved
     }
 
-    /// Hits become lost quarters of effectiveness (one a hit, or two a quarter with the option).
-    pub(crate) fn lose(&self, st: &mut State, t: usize, hits: u32, ev: &mut Vec<Event>) {
+    /// Hits become lost quarters of effectiveness (one a hit, or two a quarter with the option,
+    /// an odd hit carried to the next: docs/minis.md F4). The quarters lost.
+    pub(crate) fn lose(&self, st: &mut State, t: usize, hits: u32, ev: &mut Vec<Event>) -> u8 {
         let u = &mut st.units[t];
         let quarters = if self.opts.two_hits {
             let total = u32::from(u.hits) + hits;
@@ -405,9 +406,19 @@ impl Minis {
                 ),
             ));
         }
+        if self.opts.two_hits && hits > 0 && st.units[t].hits > 0 && eff > 0 {
+            ev.push(Event::rule(
+                para::MORALE,
+                format!(
+                    "{} carries 1 hit towards its next 25% (two hits a quarter)",
+                    self.name(t)
+                ),
+            ));
+        }
         if eff == 0 {
             self.eliminate(st, t, "its effectiveness is gone", ev);
         }
+        q
     }
 
     /// A unit leaves the table; a general with it is lost (Morale).

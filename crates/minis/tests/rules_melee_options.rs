@@ -707,3 +707,96 @@ fn musketry_and_artillery_arc_45_either_side_or_22_5_with_narrow_arc_f1() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Option two-hits-a-quarter (docs F4)
+
+fn two_hits() -> Options {
+    Options {
+        two_hits: true,
+        ..Options::default()
+    }
+}
+
+/// A gun "f" of side 0 fires at "t", a battalion in line `gap` cm before it (6 cm or less:
+/// canister, half the die; else roundshot, a quarter), with the dice `want`, after `setup`.
+fn gun_hits(
+    opts: Options,
+    gap: f64,
+    want: &[u8],
+    setup: impl FnOnce(&mut State),
+) -> (Minis, State, Vec<Event>) {
+    let m = table(
+        &[
+            unit("f", 0, "gun", 90.0, 30.0, 90.0),
+            unit("t", 1, "foot", 90.0, 34.0 + gap, 270.0),
+        ],
+        &[],
+        opts,
+    );
+    let (mut st, mut ev) = centre(&m, seed_for(want), setup);
+    act(&m, &mut st, &mut ev, "fire:f:t");
+    (m, st, ev)
+}
+
+#[test]
+fn two_hits_a_quarter_an_odd_hit_is_carried_and_tests_no_morale_f4() {
+    // Roundshot, die 4: 4 / 4 = 1 potential hit; a 6 hits. By default that is a quarter and a
+    // morale test (the third die, a 6, passes).
+    let (m, st, ev) = gun_hits(Options::default(), 10.0, &[4, 6, 6], |_| {});
+    let t = idx(&m, "t");
+    assert_eq!((st.units[t].eff, st.units[t].hits), (3, 0));
+    assert!(rolled(&ev, "Morale", "t"));
+    // Two hits a quarter: the hit is carried, no effectiveness is lost, no test.
+    let (_, st, ev) = gun_hits(two_hits(), 10.0, &[4, 6], |_| {});
+    assert_eq!((st.units[t].eff, st.units[t].hits), (4, 1));
+    assert!(!rolled(&ev, "Morale", "t"));
+    assert!(find(&ev, "Morale", "t carries 1 hit").is_some());
+    // A hit carried from an earlier phase and this one: a quarter, and the test.
+    let (_, st, ev) = gun_hits(two_hits(), 10.0, &[4, 6, 6], |st| st.units[t].hits = 1);
+    assert_eq!((st.units[t].eff, st.units[t].hits), (3, 0));
+    assert!(rolled(&ev, "Morale", "t"));
+    // Canister, die 4: 2 potential hits, 4 and 5 hit: a quarter. Die 6: 3 hits, a quarter and
+    // one carried.
+    let (_, st, _) = gun_hits(two_hits(), 3.5, &[4, 4, 5, 6], |_| {});
+    assert_eq!((st.units[t].eff, st.units[t].hits), (3, 0));
+    let (_, st, ev) = gun_hits(two_hits(), 3.5, &[6, 4, 5, 6, 6], |_| {});
+    assert_eq!((st.units[t].eff, st.units[t].hits), (3, 1));
+    assert!(rolled(&ev, "Morale", "t"));
+    // At 25% with a hit carried, one more hit ends the battalion.
+    let (_, st, _) = gun_hits(two_hits(), 10.0, &[4, 6], |st| {
+        st.units[t].eff = 1;
+        st.units[t].hits = 1;
+    });
+    assert!(st.units[t].gone);
+}
+
+#[test]
+fn two_hits_a_quarter_the_melee_is_lost_on_hits_not_quarters_f4() {
+    // Heavy horse at 50% (6 dice) score 3 on the column at 100% (4 dice), which scores 2: a
+    // quarter each (the column carries its third hit), but the column lost more hits: it tests
+    // (passes) and retreats.
+    let m = table(
+        &[horse_at("heavy-horse", COLUMN, "front"), column()],
+        &[],
+        two_hits(),
+    );
+    let (a, b) = (idx(&m, "a"), idx(&m, "b"));
+    let seed = seed_where(11, |r| {
+        scoring(&r[..6], 4) == 3 && scoring(&r[6..10], 4) == 2 && r[10] >= 4
+    });
+    let (st, ev) = fight(&m, seed, [2, 4]);
+    assert_eq!((st.units[a].eff, st.units[a].hits), (1, 0));
+    assert_eq!((st.units[b].eff, st.units[b].hits), (3, 1));
+    assert!(find(&ev, "Melees", "b loses the melee (3 to 2)").is_some());
+    assert!(rolled(&ev, "Morale", "b") && !rolled(&ev, "Morale", "a"));
+    assert_eq!(st.retreats.iter().map(|r| r.unit).collect::<Vec<_>>(), [b]);
+    // One hit to none: the column loses no effectiveness but loses the melee, tests and retreats.
+    let seed = seed_where(8, |r| {
+        scoring(&r[..3], 4) == 1 && scoring(&r[3..7], 4) == 0 && r[7] >= 4
+    });
+    let (st, ev) = fight(&m, seed, [1, 4]);
+    assert_eq!((st.units[b].eff, st.units[b].hits), (4, 1));
+    assert!(rolled(&ev, "Morale", "b"));
+    assert_eq!(st.retreats.iter().map(|r| r.unit).collect::<Vec<_>>(), [b]);
+}
