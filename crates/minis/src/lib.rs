@@ -412,6 +412,7 @@ impl Minis {
             generals,
             retreats: Vec::new(),
             shaken: Vec::new(),
+            contacts: Vec::new(),
             over: None,
             dice: engine::Dice::new(seed),
         }
@@ -531,6 +532,13 @@ impl Ruleset for Minis {
         if st.generals.len() != self.sc.file.generals.len() {
             bad.push("the number of generals does not fit the scenario".into());
         }
+        if st
+            .contacts
+            .iter()
+            .any(|&(x, y)| x >= st.units.len() || y >= st.units.len())
+        {
+            bad.push("a contact names no unit".into());
+        }
         bad
     }
     /// Any valid continuous action is accepted, in the menu or not; a refused one says why and
@@ -623,6 +631,11 @@ impl Minis {
         for r in &st.retreats {
             if r.unit >= st.units.len() || st.units[r.unit].gone {
                 bad.push("a retreat of no live unit is pending".to_string());
+            }
+        }
+        for &(x, y) in &st.contacts {
+            if x >= st.units.len() || y >= st.units.len() || self.side(x) == self.side(y) {
+                bad.push("a contact is not between enemies".to_string());
             }
         }
         bad

@@ -649,6 +649,18 @@ impl Minis {
     /// Melees: every contact of a unit of the sector is fought.
     pub(crate) fn melees(&self, st: &mut State, ev: &mut Vec<Event>) {
         let Some(s) = st.sector else { return };
+        // Contacts since broken (a retreat, an elimination) are forgotten.
+        let held: Vec<(usize, usize)> = st
+            .contacts
+            .iter()
+            .copied()
+            .filter(|&(x, y)| {
+                !st.units[x].gone
+                    && !st.units[y].gone
+                    && self.rect(st, x).touches(&self.rect(st, y))
+            })
+            .collect();
+        st.contacts = held;
         let mut pairs = Vec::new();
         for a in self.live(st) {
             if self.side(a) != st.active || self.def(a).sector != s {
@@ -759,7 +771,13 @@ impl Minis {
         ev: &mut Vec<Event>,
     ) -> Option<(usize, [f64; 2])> {
         let mut hits = [0u32; 2];
-        for (k, (me, en, defending)) in [(a, b, false), (b, a, true)].into_iter().enumerate() {
+        // The defender is the unit contacted, in every round of the melee; with no contact
+        // made by a move (a retreat that ended touching), the inactive player's unit (docs C3).
+        let a_defends = st.contacts.contains(&(b, a));
+        for (k, (me, en, defending)) in [(a, b, a_defends), (b, a, !a_defends)]
+            .into_iter()
+            .enumerate()
+        {
             let (rate, mods) = self.melee_rate(st, me, en, defending);
             let n = rate * f64::from(st.units[me].eff);
             let dice_n = self.round_half(st, n, para::MELEES, ev);

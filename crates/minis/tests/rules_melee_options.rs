@@ -613,33 +613,83 @@ fn melees_a_drawn_melee_stays_in_contact_and_is_fought_again_in_either_sides_sec
     ]);
     let (a, b) = (idx(&m, "a"), idx(&m, "b"));
     let seed = seed_where(10, |r| scoring(&r[..6], 4) == 1 && scoring(&r[6..], 4) == 1);
-    let (mut st, ev) = fight(&m, seed, [2, 4]);
+    let (st, ev) = fight(&m, seed, [2, 4]);
     assert!(find(&ev, "Melees", "the melee is drawn (1 to 1)").is_some());
     assert_eq!((st.units[a].eff, st.units[b].eff), (1, 3));
     assert!(st.retreats.is_empty() && !rolled(&ev, "Morale", ""));
     let (pa, pb) = (m.rect(&st, a), m.rect(&st, b));
     assert!(pa.touches(&pb), "the bases stay in contact");
-    // A's other sectors: no melee (neither unit is in them).
-    let mut later = Vec::new();
-    act(&m, &mut st, &mut later, "sector:right");
-    act(&m, &mut st, &mut later, "moves-done");
-    act(&m, &mut st, &mut later, "moves-done");
-    assert_eq!(melee_events(&later), 0);
-    // B's turn: nothing in its centre; in its right flank the melee is fought again, B's
-    // column attacking: 1 × 3 = 3 dice, and the horse 3 × 1 = 3.
-    assert_eq!((st.active, st.step), (1, Step::ChooseSector));
-    st.dice = Dice::new(7);
-    st.pips = [3, 3, 3];
-    let mut ev = Vec::new();
-    act(&m, &mut st, &mut ev, "sector:centre");
-    act(&m, &mut st, &mut ev, "moves-done");
-    assert_eq!(melee_events(&ev), 0);
-    assert_eq!((m.rect(&st, a), m.rect(&st, b)), (pa, pb), "unmoved");
-    act(&m, &mut st, &mut ev, "sector:right");
-    act(&m, &mut st, &mut ev, "moves-done");
+    // B's column, the player moving, attacks: 1 × 3 = 3 dice, and the horse 3 × 1 = 3.
+    let ev = fought_again(&m, st);
     assert!(at(&ev, "Melees", "b against") < at(&ev, "Melees", "a against"));
     assert_eq!(melee_roll(&ev, "b").0.len(), 3);
     assert_eq!(melee_roll(&ev, "a").0.len(), 3);
+}
+
+/// After a drawn melee in A's centre between "a" and "b" of B's right flank: A's other sectors
+/// see no melee (neither unit is in them); in B's turn, nothing in its centre, and in its right
+/// flank, the bases unmoved, the melee is fought again (dice from seed 7). Its events.
+fn fought_again(m: &Minis, mut st: State) -> Vec<Event> {
+    let (a, b) = (idx(m, "a"), idx(m, "b"));
+    let at_first = (m.rect(&st, a), m.rect(&st, b));
+    let mut ev = Vec::new();
+    act(m, &mut st, &mut ev, "sector:right");
+    act(m, &mut st, &mut ev, "moves-done");
+    act(m, &mut st, &mut ev, "moves-done");
+    assert_eq!((st.active, st.step), (1, Step::ChooseSector));
+    st.dice = Dice::new(7);
+    st.pips = [3, 3, 3];
+    act(m, &mut st, &mut ev, "sector:centre");
+    act(m, &mut st, &mut ev, "moves-done");
+    assert_eq!(melee_events(&ev), 0);
+    assert_eq!((m.rect(&st, a), m.rect(&st, b)), at_first, "unmoved");
+    let mut ev = Vec::new();
+    act(m, &mut st, &mut ev, "sector:right");
+    act(m, &mut st, &mut ev, "moves-done");
+    ev
+}
+
+#[test]
+fn melees_the_unit_contacted_defends_in_every_round_c3() {
+    // A column of B's right flank holds a village (its centre in it). Heavy horse of A's centre,
+    // 4 cm off, charge it: the column, contacted, defends the village from troops outside:
+    // (1 + 1) × 4 = 8 dice, the horse 3 × 2 = 6. Nobody hits: a draw, 0 to 0. Fought again in
+    // B's right flank, B the player moving, the column is still the defender: 8 dice again.
+    let village = [piece("town", 90.0, 53.0, 20.0, 12.0)];
+    let horse = unit("a", 0, "heavy-horse", 90.0, 40.5, 90.0);
+    let m = table(
+        &[horse, column().in_sector("right")],
+        &village,
+        Options::default(),
+    );
+    let a = idx(&m, "a");
+    let (mut st, mut ev) = centre(&m, seed_where(14, |r| scoring(r, 4) == 0), |st| {
+        st.units[a].eff = 2;
+    });
+    act(&m, &mut st, &mut ev, "advance:a:4.0");
+    act(&m, &mut st, &mut ev, "moves-done");
+    let (dice, mods) = melee_roll(&ev, "b");
+    assert_eq!(
+        (melee_roll(&ev, "a").0.len(), dice.len(), mods),
+        (6, 8, vec![BUA])
+    );
+    assert!(find(&ev, "Melees", "the melee is drawn (0 to 0)").is_some());
+    let ev = fought_again(&m, st);
+    let (dice, mods) = melee_roll(&ev, "b");
+    assert_eq!((dice.len(), mods), (8, vec![BUA]));
+    // Placed in contact, no move having made it: the inactive player's unit defends, so in B's
+    // own sector the column has no bonus (docs C3): 1 × 4.
+    let m = table(
+        &[
+            horse_at("heavy-horse", COLUMN, "front"),
+            column().in_sector("right"),
+        ],
+        &village,
+        Options::default(),
+    );
+    let (st, _) = fight(&m, seed_where(14, |r| scoring(r, 4) == 0), [2, 4]);
+    let ev = fought_again(&m, st);
+    assert_eq!(melee_roll(&ev, "b").0.len(), 4);
 }
 
 // ---------------------------------------------------------------------------------------------
