@@ -3,10 +3,11 @@
 //! alone and together, counted in the dice actually rolled ("the following numbers of dice per
 //! 25% of a unit's remaining effectiveness", "+1 die per 25%": dice = (table + bonuses) ×
 //! quarters left); "attacked frontally" (docs/minis.md C2); dismounted horse, light foot and the
-//! lancers' one and a half (C1, C4); 4 or more to hit; the order of a melee and a drawn melee
-//! (C4); the options `narrow-arc` (F1) and `two-hits-a-quarter` (F4) (`free-gun-fire` is in
-//! `rules_paragraphs.rs`). The dice are fixed by finding a seed whose first rolls are the ones
-//! wanted and putting its generator in `st.dice`.
+//! lancers' one and a half (C1, C4); 4 or more to hit; the order of a melee, a drawn melee and
+//! who defends when it is fought again (C3, C4); the options `narrow-arc` (F1) and
+//! `two-hits-a-quarter` (F4) (`free-gun-fire` is in `rules_paragraphs.rs`). The dice are fixed
+//! by finding a seed whose first rolls are the ones wanted and putting its generator in
+//! `st.dice`.
 use engine::{Dice, Ruleset};
 use glam::DVec2;
 use minis::state::Step;
@@ -501,12 +502,14 @@ fn melees_dismounted_horse_fight_on_the_infantry_row_as_other_infantry_c1() {
 fn melees_light_foot_melee_as_regular_foot_only_in_a_wood_or_built_up_area() {
     // Light foot "b" (8 × 3, front edge at 47) attacked by heavy horse: "Lt Inf", 2 × 4 = 8
     // wherever they stand (docs C1). In the open they inflict nothing: a roll of no dice. In a
-    // wood they roll the infantry row, 1 × 4 = 4; in a village too, and defend it: (1 + 1) × 4.
+    // wood they roll the infantry row, 1 × 4 = 4; in a village or field works (docs C3) too, and
+    // defend it: (1 + 1) × 4. On a hill they are in the open: no dice, higher ground or not.
     let light = unit("b", 1, "light-foot", 90.0, 48.5, 270.0);
-    let cases: [(Vec<String>, usize, &[&str]); 4] = [
+    let cases: [(Vec<String>, usize, &[&str]); 5] = [
         (vec![], 0, &[]),
         (vec![piece("woods", 90.0, 52.0, 20.0, 10.0)], 4, &[]),
         (vec![piece("town", 90.0, 52.0, 20.0, 10.0)], 8, &[BUA]),
+        (vec![piece("redoubt", 90.0, 52.0, 20.0, 10.0)], 8, &[BUA]),
         (vec![piece("hill", 90.0, 52.0, 20.0, 10.0)], 0, &[]),
     ];
     for (terrain, b_dice, bonus) in cases {
