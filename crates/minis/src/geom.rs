@@ -170,6 +170,19 @@ impl Rect {
         }
         signed_deg(self.dir, v).abs() <= half_arc + 1e-9
     }
+    /// Whether a point lies in the frontal zone of the base (Melees, "attacked frontally";
+    /// docs/minis.md C2): before the front edge, and no further beyond either end of it than
+    /// `half_arc` degrees off straight ahead — the arc is measured from the nearest point of the
+    /// front edge, so that anything squarely in front of a wide line is in front of it.
+    pub fn in_front_zone(&self, p: DVec2, half_arc: f64) -> bool {
+        let d = p - self.c;
+        let ahead = d.dot(self.dir) - self.hd;
+        if ahead < -1e-9 {
+            return false;
+        }
+        let beyond = (d.dot(self.left()).abs() - self.hw).max(0.0);
+        beyond <= ahead * half_arc.to_radians().tan() + 1e-9
+    }
     /// Whether any part of `o` (a corner, its centre or the middle of an edge) is within the arc.
     pub fn sees_in_arc(&self, o: &Rect, half_arc: f64) -> bool {
         let cs = o.corners();
@@ -218,5 +231,10 @@ mod tests {
         let f = Rect::new(DVec2::new(0.0, 0.0), 90.0, 12.0, 3.0);
         assert!(f.in_arc(DVec2::new(0.0, 10.0), 45.0));
         assert!(!f.in_arc(DVec2::new(10.0, 1.6), 45.0));
+        // The front zone: anything before the front edge (at y 1.5), then 45° out from its ends.
+        assert!(f.in_front_zone(DVec2::new(5.9, 1.6), 45.0));
+        assert!(!f.in_front_zone(DVec2::new(5.9, 1.4), 45.0));
+        assert!(f.in_front_zone(DVec2::new(8.0, 3.5), 45.0));
+        assert!(!f.in_front_zone(DVec2::new(8.1, 3.5), 45.0));
     }
 }

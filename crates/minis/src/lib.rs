@@ -161,7 +161,9 @@ impl Minis {
             .iter()
             .map(|t| Piece {
                 kind: t.kind,
-                rect: Rect::new(DVec2::new(t.x, t.y), t.angle, t.w, t.h),
+                // `w` runs along x and `h` along y before the piece is turned by `angle`
+                // (docs/minis.md G6); a `Rect` measures its width across its facing.
+                rect: Rect::new(DVec2::new(t.x, t.y), t.angle + 90.0, t.w, t.h),
                 name: t.name.clone(),
             })
             .collect();
@@ -410,6 +412,7 @@ impl Minis {
             generals,
             retreats: Vec::new(),
             shaken: Vec::new(),
+            contacts: Vec::new(),
             over: None,
             dice: engine::Dice::new(seed),
         }
@@ -529,6 +532,13 @@ impl Ruleset for Minis {
         if st.generals.len() != self.sc.file.generals.len() {
             bad.push("the number of generals does not fit the scenario".into());
         }
+        if st
+            .contacts
+            .iter()
+            .any(|&(x, y)| x >= st.units.len() || y >= st.units.len())
+        {
+            bad.push("a contact names no unit".into());
+        }
         bad
     }
     /// Any valid continuous action is accepted, in the menu or not; a refused one says why and
@@ -621,6 +631,11 @@ impl Minis {
         for r in &st.retreats {
             if r.unit >= st.units.len() || st.units[r.unit].gone {
                 bad.push("a retreat of no live unit is pending".to_string());
+            }
+        }
+        for &(x, y) in &st.contacts {
+            if x >= st.units.len() || y >= st.units.len() || self.side(x) == self.side(y) {
+                bad.push("a contact is not between enemies".to_string());
             }
         }
         bad

@@ -731,6 +731,9 @@ impl Minis {
                         self.name(j)
                     ),
                 ));
+                st.contacts
+                    .retain(|&(x, y)| !((x, y) == (j, u) || (x, y) == (u, j)));
+                st.contacts.push((u, j));
             }
         }
     }

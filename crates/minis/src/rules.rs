@@ -346,11 +346,11 @@ impl Minis {
         ev: &mut Vec<Event>,
     ) {
         let hits = self.saves(st, t, hits, ev);
-        if hits > 0 {
-            self.lose(st, t, hits, ev);
-            if !st.units[t].gone && !st.shaken.iter().any(|(u, _)| *u == t) {
-                st.shaken.push((t, from));
-            }
+        // Morale tests a unit that "has lost effectiveness": a quarter, not a hit carried towards
+        // one (option `two-hits-a-quarter`, docs/minis.md F4).
+        let lost = self.lose(st, t, hits, ev);
+        if lost > 0 && !st.units[t].gone && !st.shaken.iter().any(|(u, _)| *u == t) {
+            st.shaken.push((t, from));
         }
     }
 
@@ -381,8 +381,9 @@ impl Minis {
         hits - saved
     }
 
-    /// Hits become lost quarters of effectiveness (one a hit, or two a quarter with the option).
-    pub(crate) fn lose(&self, st: &mut State, t: usize, hits: u32, ev: &mut Vec<Event>) {
+    /// Hits become lost quarters of effectiveness (one a hit, or two a quarter with the option,
+    /// an odd hit carried to the next: docs/minis.md F4). The quarters lost.
+    pub(crate) fn lose(&self, st: &mut State, t: usize, hits: u32, ev: &mut Vec<Event>) -> u8 {
         let u = &mut st.units[t];
         let quarters = if self.opts.two_hits {
             let total = u32::from(u.hits) + hits;
@@ -405,9 +406,19 @@ impl Minis {
                 ),
             ));
         }
+        if self.opts.two_hits && hits > 0 && st.units[t].hits > 0 && eff > 0 {
+            ev.push(Event::rule(
+                para::MORALE,
+                format!(
+                    "{} carries 1 hit towards its next 25% (two hits a quarter)",
+                    self.name(t)
+                ),
+            ));
+        }
         if eff == 0 {
             self.eliminate(st, t, "its effectiveness is gone", ev);
         }
+        q
     }
 
     /// A unit leaves the table; a general with it is lost (Morale).
@@ -638,6 +649,18 @@ impl Minis {
     /// Melees: every contact of a unit of the sector is fought.
     pub(crate) fn melees(&self, st: &mut State, ev: &mut Vec<Event>) {
         let Some(s) = st.sector else { return };
+        // Contacts since broken (a retreat, an elimination) are forgotten.
+        let held: Vec<(usize, usize)> = st
+            .contacts
+            .iter()
+            .copied()
+            .filter(|&(x, y)| {
+                !st.units[x].gone
+                    && !st.units[y].gone
+                    && self.rect(st, x).touches(&self.rect(st, y))
+            })
+            .collect();
+        st.contacts = held;
         let mut pairs = Vec::new();
         for a in self.live(st) {
             if self.side(a) != st.active || self.def(a).sector != s {
@@ -701,7 +724,9 @@ impl Minis {
         let Some(row) = row else {
             return (0.0, Vec::new());
         };
-        let frontal = re.in_arc(rm.c, 45.0) || re.in_arc(rm.front_centre(), 45.0);
+        // "Attacked frontally" (docs C2): the attacker's centre or front in the defender's
+        // frontal zone, 45° either side of its facing from the nearest point of its front edge.
+        let frontal = re.in_front_zone(rm.c, 45.0) || re.in_front_zone(rm.front_centre(), 45.0);
         let col = match (self.def(en).kind, st.units[en].order) {
             (Kind::HeavyHorse | Kind::Lancers | Kind::LightHorse, Order::Dismounted) => 4,
             (Kind::HeavyHorse, _) => 0,
@@ -746,7 +771,13 @@ impl Minis {
         ev: &mut Vec<Event>,
     ) -> Option<(usize, [f64; 2])> {
         let mut hits = [0u32; 2];
-        for (k, (me, en, defending)) in [(a, b, false), (b, a, true)].into_iter().enumerate() {
+        // The defender is the unit contacted, in every round of the melee; with no contact
+        // made by a move (a retreat that ended touching), the inactive player's unit (docs C3).
+        let a_defends = st.contacts.contains(&(b, a));
+        for (k, (me, en, defending)) in [(a, b, a_defends), (b, a, !a_defends)]
+            .into_iter()
+            .enumerate()
+        {
             let (rate, mods) = self.melee_rate(st, me, en, defending);
             let n = rate * f64::from(st.units[me].eff);
             let dice_n = self.round_half(st, n, para::MELEES, ev);

@@ -114,6 +114,10 @@ pub struct State {
     pub retreats: Vec<PendingRetreat>,
     /// Units that lost effectiveness to firing this phase (Morale).
     pub shaken: Vec<(usize, [f64; 2])>,
+    /// Contacts made by a move and still held: (the unit that made it, the unit contacted). The
+    /// contacted unit is the defender of the melee however often it is fought (docs C3).
+    #[serde(default)]
+    pub contacts: Vec<(usize, usize)>,
     /// The winner and how, once over.
     pub over: Option<(Option<u8>, String, String)>,
     /// Dice.
