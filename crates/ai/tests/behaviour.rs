@@ -292,3 +292,87 @@ fn r3_6_determinisation_keeps_what_the_side_sees_and_reseeds_the_dice() {
         let _ = changed;
     }
 }
+
+#[test]
+fn r12_3_heuristic_attacks_a_routed_unit_it_would_leave_alone_formed() {
+    // Eu (4 CP) against Von Behr 1 (6 CP) in woods: 2/3, not mandatory (10.1); not worth it
+    // against formed troops, but a routed defender is eliminated as soon as it is attacked.
+    let r = rules();
+    let formed = odds_position(&r, &["eu"], &["von-behr-1"]);
+    let mut routed = formed.clone();
+    let vb = unit(&r, "von-behr-1");
+    routed.units[usize::from(vb)].set(saxe::state::flag::ROUTED, true);
+    for (s, attacks) in [(formed, false), (routed, true)] {
+        let legal: Vec<String> = r.legal_actions(&s).iter().map(|a| r.action_id(a)).collect();
+        assert!(legal.iter().any(|a| a.starts_with("attack:")), "{legal:?}");
+        let g = Game {
+            rules: r.clone(),
+            state: s,
+        };
+        let d = HeuristicAgent::new(3).decide(&g);
+        assert_eq!(
+            legal[d.index].starts_with("attack:"),
+            attacks,
+            "{legal:?} {:?}",
+            g.action_scores()
+        );
+    }
+}
+
+#[test]
+fn r11_2_an_attack_on_a_defender_with_no_retreat_is_worth_more() {
+    // The same attack, once every other neighbour of the defender holds a French unit: a
+    // retreat result then eliminates it (11.2), which the attack's value counts.
+    let r = rules();
+    let mut s = odds_position(&r, &["picardie", "navarre"], &["von-behr-1"]);
+    let vb = unit(&r, "von-behr-1");
+    let wood = s.units[usize::from(vb)].hex.expect("placed");
+    // Attacked from its rear (10.3: +3), so that retreat results come up.
+    s.units[usize::from(vb)].facing = s.units[usize::from(unit(&r, "picardie"))].facing;
+    let clear = s.units[usize::from(unit(&r, "picardie"))]
+        .hex
+        .expect("placed");
+    let open = r.ai_attack_value(&s, &[clear], &[wood]);
+    let blockers = [
+        "eu",
+        "la-marine",
+        "belzunce",
+        "autriche",
+        "alsace",
+        "champagne",
+    ];
+    let mut k = 0;
+    for (_, n) in wood.neighbours() {
+        if n == clear || !r.sc.map.contains(n) {
+            continue;
+        }
+        let b = unit(&r, blockers[k]);
+        s.units[usize::from(b)].hex = Some(n);
+        s.units[usize::from(b)].facing = s.units[usize::from(unit(&r, "picardie"))].facing;
+        k += 1;
+    }
+    let trapped = r.ai_attack_value(&s, &[clear], &[wood]);
+    assert!(trapped > open + 0.3, "trapped {trapped} vs open {open}");
+}
+
+#[test]
+fn r15_evaluation_values_a_garrison_that_can_hold_hastenbeck() {
+    // 15.2: the French need Hastenbeck at the end; the same French garrison with an Allied stack
+    // next to it is worth less than with nobody around it.
+    let r = rules();
+    let mut s = odds_position(&r, &["grenadiers"], &[]);
+    let hast = r.sc.objectives[0].hexes[0];
+    let g = unit(&r, "grenadiers");
+    s.units[usize::from(g)].hex = Some(hast);
+    s.control[0] = Side::French;
+    let alone = r.ai_french_value(&s);
+    let (_, nb) = hast
+        .neighbours()
+        .find(|(_, n)| r.sc.map.contains(*n) && !r.sc.objectives[0].hexes.contains(n))
+        .expect("a neighbour outside Hastenbeck");
+    for id in ["von-behr-1", "erbprinz-von-brunswick-1"] {
+        s.units[usize::from(unit(&r, id))].hex = Some(nb);
+    }
+    let threatened = r.ai_french_value(&s);
+    assert!(threatened < alone, "{threatened} vs {alone}");
+}
