@@ -2,7 +2,7 @@
 //! determinism, their legality over many seeded games, and the determinisation of the search (3.6).
 use ai::{Agent, HeuristicAgent};
 use engine::{AgentHooks, DynGame, Game, Ruleset, Seat};
-use hexmap::Vertex;
+use hexmap::{HexId, Vertex};
 use saxe::Saxe;
 use saxe::scenario::{Side, Terrain, UnitIx};
 use saxe::state::{ActTarget, Frame, Phase, State};
@@ -375,4 +375,77 @@ fn r15_evaluation_values_a_garrison_that_can_hold_hastenbeck() {
     }
     let threatened = r.ai_french_value(&s);
     assert!(threatened < alone, "{threatened} vs {alone}");
+}
+
+#[test]
+fn r13_1_heuristic_marches_on_the_formation_nearest_demoralisation() {
+    // 15.2: the French need a demoralised Allied formation. Picardie stands between Prinz von
+    // Anhalt 2 (Wutginau, 3 losses of 6) and Von Kielmansegg 2 (Imhoff, 4 of 6), both 4 CP, three
+    // hexes away through either of its front hexes: it marches on Imhoff's unit, either way round.
+    let r = rules();
+    let map = &r.sc.map;
+    let clear = |h: HexId| map.contains(h) && map.terrain(h) == Terrain::Clear;
+    let walk = |h: HexId, d: hexmap::Dir, n: usize| -> Option<HexId> {
+        let mut x = h;
+        for _ in 0..n {
+            x = x.neighbour(d).filter(|&y| clear(y))?;
+        }
+        Some(x)
+    };
+    let (start_hex, facing, left, right) = map
+        .hexes()
+        .filter(|&h| clear(h))
+        .find_map(|h| {
+            Vertex::ALL.into_iter().find_map(|v| {
+                let [d1, d2] = v.front();
+                let a = walk(h, d1, 3)?;
+                let b = walk(h, d2, 3)?;
+                // Nothing else of the map's terrain in the way around them.
+                (a.neighbours().all(|(_, n)| clear(n)) && b.neighbours().all(|(_, n)| clear(n)))
+                    .then_some((h, v, a, b))
+            })
+        })
+        .expect("an open stretch of clear ground");
+    for (kiel_at, anhalt_at) in [(left, right), (right, left)] {
+        let mut s = odds_position(&r, &[], &[]);
+        let pic = unit(&r, "picardie");
+        s.units[usize::from(pic)].hex = Some(start_hex);
+        s.units[usize::from(pic)].facing = facing;
+        let chevert = r.sc.units[usize::from(pic)].formation.expect("Chevert's");
+        s.commanders[usize::from(r.formation_commander(chevert))].hex = Some(start_hex);
+        let kiel = unit(&r, "von-kielmansegg-2");
+        let anhalt = unit(&r, "prinz-von-anhalt-2");
+        for (u, h) in [(kiel, kiel_at), (anhalt, anhalt_at)] {
+            s.units[usize::from(u)].hex = Some(h);
+            s.units[usize::from(u)].facing = facing.reversed();
+        }
+        // Losses of units off the board: Wutginau 3 (1 + 2), Imhoff 4 (2 + 2), each of 6 (13.1).
+        for (id, lost) in [
+            ("prinz-von-anhalt-1", 1),
+            ("von-urff", 2),
+            ("von-behr-1", 2),
+            ("erbprinz-von-brunswick-1", 2),
+        ] {
+            s.units[usize::from(unit(&r, id))].lost = lost;
+        }
+        let wut = r.sc.units[usize::from(anhalt)]
+            .formation
+            .expect("Wutginau's");
+        let imh = r.sc.units[usize::from(kiel)].formation.expect("Imhoff's");
+        assert_eq!(r.formation_losses(&s, wut), 3);
+        assert_eq!(r.formation_losses(&s, imh), 4);
+        s.phase = Phase::ChooseActivation;
+        let mut ev = Vec::new();
+        r.begin_activation(&mut s, ActTarget::Formation(chevert), true, &mut ev);
+        r.run(&mut s, &mut ev);
+        let mut h = HeuristicAgent::new(4);
+        drive(&r, &mut s, &mut h, Side::French, 200, |s| !in_activation(s));
+        let at = s.units[usize::from(pic)].hex.expect("on the board");
+        assert!(
+            at.distance(kiel_at) < at.distance(anhalt_at),
+            "Picardie went to {at}: {} from Imhoff's unit, {} from Wutginau's",
+            at.distance(kiel_at),
+            at.distance(anhalt_at)
+        );
+    }
 }
