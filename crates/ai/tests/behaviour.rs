@@ -356,28 +356,6 @@ fn r11_2_an_attack_on_a_defender_with_no_retreat_is_worth_more() {
 }
 
 #[test]
-fn r15_evaluation_values_a_garrison_that_can_hold_hastenbeck() {
-    // 15.2: the French need Hastenbeck at the end; the same French garrison with an Allied stack
-    // next to it is worth less than with nobody around it.
-    let r = rules();
-    let mut s = odds_position(&r, &["grenadiers"], &[]);
-    let hast = r.sc.objectives[0].hexes[0];
-    let g = unit(&r, "grenadiers");
-    s.units[usize::from(g)].hex = Some(hast);
-    s.control[0] = Side::French;
-    let alone = r.ai_french_value(&s);
-    let (_, nb) = hast
-        .neighbours()
-        .find(|(_, n)| r.sc.map.contains(*n) && !r.sc.objectives[0].hexes.contains(n))
-        .expect("a neighbour outside Hastenbeck");
-    for id in ["von-behr-1", "erbprinz-von-brunswick-1"] {
-        s.units[usize::from(unit(&r, id))].hex = Some(nb);
-    }
-    let threatened = r.ai_french_value(&s);
-    assert!(threatened < alone, "{threatened} vs {alone}");
-}
-
-#[test]
 fn r13_1_heuristic_marches_on_the_formation_nearest_demoralisation() {
     // 15.2: the French need a demoralised Allied formation. Picardie stands between Prinz von
     // Anhalt 2 (Wutginau, 3 losses of 6) and Von Kielmansegg 2 (Imhoff, 4 of 6), both 4 CP, three

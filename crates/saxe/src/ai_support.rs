@@ -99,9 +99,6 @@ impl Saxe {
         let [hast, aff] = self.ai_objectives();
         let mut near = [0.0f64; 2];
         let mut inside = [0.0f64; 2];
-        // Combat points in and next to the objective (10.2: what a garrison can hold against).
-        let mut cp_in = [0.0f64; 2];
-        let mut cp_near = [0.0f64; 2];
         for (i, us) in s.units.iter().enumerate() {
             let u = i as UnitIx;
             let Some(h) = us.hex else { continue };
@@ -109,13 +106,10 @@ impl Saxe {
                 continue;
             }
             let sd = self.side_of(u).ix();
-            let cp = f64::from(self.cp(s, u));
             if hast.contains(&h) {
                 inside[sd] += 1.0;
-                cp_in[sd] += cp;
             } else if hast.iter().any(|&o| o.distance(h) <= 1) {
                 near[sd] += 1.0;
-                cp_near[sd] += cp;
             }
         }
         let holds = |i: usize| s.control.get(i) == Some(&Side::French);
@@ -128,17 +122,6 @@ impl Saxe {
         let ai = Side::Allies.ix();
         x += 0.35 * inside[fi].min(4.0) + 0.12 * near[fi].min(6.0);
         x -= 0.35 * inside[ai].min(4.0) + 0.05 * near[ai].min(6.0);
-        // 15: an objective is kept only while its garrison can stand against the enemy next to
-        // it: the holder's combat points there against those of the enemy around it.
-        let holder = if holds(0) { fi } else { ai };
-        let other = 1 - holder;
-        let margin = ((cp_in[holder] + 0.5 * cp_near[holder] - 0.5 * cp_near[other]) / 12.0)
-            .clamp(-1.0, 1.0);
-        x += if holder == fi {
-            0.5 * margin
-        } else {
-            -0.5 * margin
-        };
         let _ = (hast, aff, att);
         // Where the attacker's troops stand: their mean distance to their goals (objectives and
         // contact), so that a search sees an advance before its combat.
