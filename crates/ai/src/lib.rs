@@ -114,31 +114,46 @@ impl Agent for HeuristicAgent {
 /// The agents [`agent`] knows.
 pub const AGENTS: [&str; 3] = ["random", "heuristic", "search"];
 
-/// Build an agent by name: `random`, `heuristic`, `search` (default budget) or `search:N` (N
-/// playouts per searched decision).
+/// Build an agent by name: `random`, `heuristic`, `search` (default budget), `search:N` (N
+/// playouts per searched decision) or `search:N:C:H` (also C candidates and a horizon of H
+/// progress steps, [`SearchConfig`]).
 pub fn agent(name: &str, seed: u64) -> Result<Box<dyn Agent>, String> {
     match name {
         "random" => Ok(Box::new(RandomAgent::new(seed))),
         "heuristic" => Ok(Box::new(HeuristicAgent::new(seed))),
         "search" => Ok(Box::new(SearchAgent::new(seed, SearchConfig::default()))),
         other => {
-            if let Some(n) = other.strip_prefix("search:")
-                && let Ok(n) = n.parse::<u32>()
-                && n > 0
+            if let Some(spec) = other.strip_prefix("search:")
+                && let Some(config) = search_config(spec)
             {
-                return Ok(Box::new(SearchAgent::new(
-                    seed,
-                    SearchConfig {
-                        iterations: n,
-                        ..SearchConfig::default()
-                    },
-                )));
+                return Ok(Box::new(SearchAgent::new(seed, config)));
             }
             Err(format!(
-                "unknown agent {other:?} (known: random, heuristic, search, search:N)"
+                "unknown agent {other:?} (known: random, heuristic, search, search:N, \
+                 search:N:C:H)"
             ))
         }
     }
+}
+
+/// `N`, or `N:C:H`: N playouts per searched decision, C candidates, a horizon of H steps (all
+/// positive).
+fn search_config(spec: &str) -> Option<SearchConfig> {
+    let mut parts = spec
+        .split(':')
+        .map(|p| p.parse::<u32>().ok().filter(|&n| n > 0));
+    let mut config = SearchConfig {
+        iterations: parts.next()??,
+        ..SearchConfig::default()
+    };
+    if let Some(c) = parts.next() {
+        config.candidates = c? as usize;
+        config.horizon = parts.next()??;
+    }
+    if parts.next().is_some() {
+        return None;
+    }
+    Some(config)
 }
 
 /// Play a game to its end with one agent per seat; returns the number of actions applied.

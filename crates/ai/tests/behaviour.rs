@@ -2,7 +2,7 @@
 //! determinism, their legality over many seeded games, and the determinisation of the search (3.6).
 use ai::{Agent, HeuristicAgent};
 use engine::{AgentHooks, DynGame, Game, Ruleset, Seat};
-use hexmap::Vertex;
+use hexmap::{HexId, Vertex};
 use saxe::Saxe;
 use saxe::scenario::{Side, Terrain, UnitIx};
 use saxe::state::{ActTarget, Frame, Phase, State};
@@ -290,5 +290,140 @@ fn r3_6_determinisation_keeps_what_the_side_sees_and_reseeds_the_dice() {
         }
         // Re-dealt only among hidden units of one arm, when the stacking rules allow it.
         let _ = changed;
+    }
+}
+
+#[test]
+fn r12_3_heuristic_attacks_a_routed_unit_it_would_leave_alone_formed() {
+    // Eu (4 CP) against Von Behr 1 (6 CP) in woods: 2/3, not mandatory (10.1); not worth it
+    // against formed troops, but a routed defender is eliminated as soon as it is attacked.
+    let r = rules();
+    let formed = odds_position(&r, &["eu"], &["von-behr-1"]);
+    let mut routed = formed.clone();
+    let vb = unit(&r, "von-behr-1");
+    routed.units[usize::from(vb)].set(saxe::state::flag::ROUTED, true);
+    for (s, attacks) in [(formed, false), (routed, true)] {
+        let legal: Vec<String> = r.legal_actions(&s).iter().map(|a| r.action_id(a)).collect();
+        assert!(legal.iter().any(|a| a.starts_with("attack:")), "{legal:?}");
+        let g = Game {
+            rules: r.clone(),
+            state: s,
+        };
+        let d = HeuristicAgent::new(3).decide(&g);
+        assert_eq!(
+            legal[d.index].starts_with("attack:"),
+            attacks,
+            "{legal:?} {:?}",
+            g.action_scores()
+        );
+    }
+}
+
+#[test]
+fn r11_2_an_attack_on_a_defender_with_no_retreat_is_worth_more() {
+    // The same attack, once every other neighbour of the defender holds a French unit: a
+    // retreat result then eliminates it (11.2), which the attack's value counts.
+    let r = rules();
+    let mut s = odds_position(&r, &["picardie", "navarre"], &["von-behr-1"]);
+    let vb = unit(&r, "von-behr-1");
+    let wood = s.units[usize::from(vb)].hex.expect("placed");
+    // Attacked from its rear (10.3: +3), so that retreat results come up.
+    s.units[usize::from(vb)].facing = s.units[usize::from(unit(&r, "picardie"))].facing;
+    let clear = s.units[usize::from(unit(&r, "picardie"))]
+        .hex
+        .expect("placed");
+    let open = r.ai_attack_value(&s, &[clear], &[wood]);
+    let blockers = [
+        "eu",
+        "la-marine",
+        "belzunce",
+        "autriche",
+        "alsace",
+        "champagne",
+    ];
+    let mut k = 0;
+    for (_, n) in wood.neighbours() {
+        if n == clear || !r.sc.map.contains(n) {
+            continue;
+        }
+        let b = unit(&r, blockers[k]);
+        s.units[usize::from(b)].hex = Some(n);
+        s.units[usize::from(b)].facing = s.units[usize::from(unit(&r, "picardie"))].facing;
+        k += 1;
+    }
+    let trapped = r.ai_attack_value(&s, &[clear], &[wood]);
+    assert!(trapped > open + 0.3, "trapped {trapped} vs open {open}");
+}
+
+#[test]
+fn r13_1_heuristic_marches_on_the_formation_nearest_demoralisation() {
+    // 15.2: the French need a demoralised Allied formation. Picardie stands between Prinz von
+    // Anhalt 2 (Wutginau, 3 losses of 6) and Von Kielmansegg 2 (Imhoff, 4 of 6), both 4 CP, three
+    // hexes away through either of its front hexes: it marches on Imhoff's unit, either way round.
+    let r = rules();
+    let map = &r.sc.map;
+    let clear = |h: HexId| map.contains(h) && map.terrain(h) == Terrain::Clear;
+    let walk = |h: HexId, d: hexmap::Dir, n: usize| -> Option<HexId> {
+        let mut x = h;
+        for _ in 0..n {
+            x = x.neighbour(d).filter(|&y| clear(y))?;
+        }
+        Some(x)
+    };
+    let (start_hex, facing, left, right) = map
+        .hexes()
+        .filter(|&h| clear(h))
+        .find_map(|h| {
+            Vertex::ALL.into_iter().find_map(|v| {
+                let [d1, d2] = v.front();
+                let a = walk(h, d1, 3)?;
+                let b = walk(h, d2, 3)?;
+                // Nothing else of the map's terrain in the way around them.
+                (a.neighbours().all(|(_, n)| clear(n)) && b.neighbours().all(|(_, n)| clear(n)))
+                    .then_some((h, v, a, b))
+            })
+        })
+        .expect("an open stretch of clear ground");
+    for (kiel_at, anhalt_at) in [(left, right), (right, left)] {
+        let mut s = odds_position(&r, &[], &[]);
+        let pic = unit(&r, "picardie");
+        s.units[usize::from(pic)].hex = Some(start_hex);
+        s.units[usize::from(pic)].facing = facing;
+        let chevert = r.sc.units[usize::from(pic)].formation.expect("Chevert's");
+        s.commanders[usize::from(r.formation_commander(chevert))].hex = Some(start_hex);
+        let kiel = unit(&r, "von-kielmansegg-2");
+        let anhalt = unit(&r, "prinz-von-anhalt-2");
+        for (u, h) in [(kiel, kiel_at), (anhalt, anhalt_at)] {
+            s.units[usize::from(u)].hex = Some(h);
+            s.units[usize::from(u)].facing = facing.reversed();
+        }
+        // Losses of units off the board: Wutginau 3 (1 + 2), Imhoff 4 (2 + 2), each of 6 (13.1).
+        for (id, lost) in [
+            ("prinz-von-anhalt-1", 1),
+            ("von-urff", 2),
+            ("von-behr-1", 2),
+            ("erbprinz-von-brunswick-1", 2),
+        ] {
+            s.units[usize::from(unit(&r, id))].lost = lost;
+        }
+        let wut = r.sc.units[usize::from(anhalt)]
+            .formation
+            .expect("Wutginau's");
+        let imh = r.sc.units[usize::from(kiel)].formation.expect("Imhoff's");
+        assert_eq!(r.formation_losses(&s, wut), 3);
+        assert_eq!(r.formation_losses(&s, imh), 4);
+        s.phase = Phase::ChooseActivation;
+        let mut ev = Vec::new();
+        r.begin_activation(&mut s, ActTarget::Formation(chevert), true, &mut ev);
+        r.run(&mut s, &mut ev);
+        let mut h = HeuristicAgent::new(4);
+        drive(&r, &mut s, &mut h, Side::French, 200, |s| !in_activation(s));
+        let at = s.units[usize::from(pic)].hex.expect("on the board");
+        assert!(
+            at.distance(kiel_at) < at.distance(anhalt_at),
+            "Picardie went to {at}: {} from Imhoff's unit, {} from Wutginau's",
+            at.distance(kiel_at),
+            at.distance(anhalt_at)
+        );
     }
 }

@@ -9,7 +9,7 @@ use crate::Saxe;
 use crate::action::Action;
 use crate::query::Mover;
 use crate::scenario::{Kind, Side, Terrain, UnitIx};
-use crate::state::{ActTarget, Combat, Frame, GroupKind, Moving, Phase, State, flag};
+use crate::state::{ActTarget, Combat, Frame, GroupKind, Moving, Phase, Retreat, State, flag};
 use engine::{AgentHooks, Dice, Seat};
 use hexmap::{Arc, HexId, Vertex};
 
@@ -484,7 +484,38 @@ impl Saxe {
     pub fn ai_attack_value(&self, s: &State, attackers: &[HexId], defenders: &[HexId]) -> f64 {
         let c = self.ai_combat(s, attackers, defenders);
         let (drm, _) = self.combat_modifiers(s, &c);
-        let harm = |o: &crate::scenario::Outcome, units: &[UnitIx], hexes: &[HexId]| -> f64 {
+        // 11.2: whether the units of these hexes would have nowhere to retreat.
+        let trapped = |units: &[UnitIx], hexes: &[HexId]| -> bool {
+            hexes.iter().any(|&h| {
+                let here: Vec<UnitIx> = units
+                    .iter()
+                    .copied()
+                    .filter(|&u| {
+                        s.units[usize::from(u)].hex == Some(h)
+                            && !self.kind(u).is_guns()
+                            && !self.has(s, u, flag::ROUTED)
+                    })
+                    .collect();
+                let Some(&u) = here.first() else {
+                    return false;
+                };
+                let r = Retreat {
+                    side: self.side_of(u),
+                    units: here,
+                    left: 1,
+                    visited: vec![h],
+                    evasion: false,
+                };
+                self.retreat_options(s, &r).is_empty()
+            })
+        };
+        let def_trapped = trapped(&c.def_units, defenders);
+        let att_trapped = trapped(&c.att_units, attackers);
+        let harm = |o: &crate::scenario::Outcome,
+                    units: &[UnitIx],
+                    hexes: &[HexId],
+                    trapped: bool|
+         -> f64 {
             let mut v = 0.0;
             let disorg = units.iter().any(|&u| self.has(s, u, flag::DISORG));
             // The morale of the top unit (12.1), a commander -1.
@@ -508,7 +539,21 @@ impl Saxe {
                 let fail = (f64::from(6 - need.clamp(0, 6))) / 6.0;
                 v += fail * dis_cost;
             }
-            v += 0.2 * f64::from(o.retreat);
+            if o.retreat > 0 {
+                v += if trapped {
+                    // 11.2: a unit that cannot retreat is eliminated.
+                    units
+                        .iter()
+                        .map(|&u| {
+                            let left = i32::from(self.sc.units[usize::from(u)].steps)
+                                - i32::from(s.units[usize::from(u)].lost);
+                            f64::from(left.max(0))
+                        })
+                        .sum::<f64>()
+                } else {
+                    0.2 * f64::from(o.retreat)
+                };
+            }
             if o.star
                 && units
                     .iter()
@@ -521,10 +566,22 @@ impl Saxe {
         let mut total = 0.0;
         for die in 1..=6 {
             let (_, ao, dout) = self.sc.tables.crt(die + drm);
-            total +=
-                harm(&dout, &c.def_units, defenders) - 1.1 * harm(&ao, &c.att_units, attackers);
+            total += harm(&dout, &c.def_units, defenders, def_trapped)
+                - 1.1 * harm(&ao, &c.att_units, attackers, att_trapped);
         }
-        total / 6.0
+        // 12.3: routed defenders are eliminated as soon as they are attacked: their remaining
+        // steps are lost (13.1 counts each step of an eliminated unit).
+        let routed: f64 = c
+            .def_units
+            .iter()
+            .filter(|&&u| self.has(s, u, flag::ROUTED))
+            .map(|&u| {
+                let left = i32::from(self.sc.units[usize::from(u)].steps)
+                    - i32::from(s.units[usize::from(u)].lost);
+                f64::from(left.max(1))
+            })
+            .sum();
+        total / 6.0 + routed
     }
 }
 
@@ -1418,6 +1475,9 @@ fn goal_field_uncached(r: &Saxe, s: &State, side: Side, cavalry: bool) -> Field 
                 let lost = r.formation_losses(s, f);
                 if need > 0 && lost * 2 >= need && !s.formations[usize::from(f)].demoralised {
                     b -= 1.0;
+                    if lost + 2 >= need {
+                        b -= 1.0;
+                    }
                 }
             }
             if cavalry && !soft {
