@@ -31,7 +31,7 @@ fn benches(c: &mut Criterion) {
         "encounter at the start: {} bytes as JSON",
         serde_json::to_vec(&start).map(|v| v.len()).unwrap_or(0)
     );
-    // The centre sector chosen: the guns and then the moves of the centre are offered.
+    // The centre sector chosen: its guns step (skipped when no gun has a target), then its moves.
     let mut centre = start.clone();
     let _ = r.apply_id(&mut centre, "sector:centre", &mut ev);
     c.bench_function("legal_actions: the centre's first decision", |b| {
