@@ -17,6 +17,7 @@ use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_tricorne");
@@ -118,6 +119,32 @@ fn artifacts() -> PathBuf {
     let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/browser-test");
     std::fs::create_dir_all(&d).expect("create target/browser-test");
     d
+}
+
+/// A server and a browser of their own (in a temporary directory named after the scenario); the
+/// lobby filled in for a game of `scenario` against the computer as `side`, with a fixed seed (the
+/// same dice and the same moves of the computer every run), and the game created.
+fn against_the_computer(
+    scenario: &str,
+    side: &str,
+    seed: &str,
+) -> (PathBuf, Server, Browser, Arc<Tab>) {
+    let dir = temp_dir(scenario);
+    let server = Server::start(&dir);
+    let browser = launch(dir.join("chromium-profile"));
+    let tab = browser.new_tab().expect("a browser tab");
+    tab.set_default_timeout(WAIT);
+    tab.navigate_to(&server.url("/"))
+        .expect("open the lobby")
+        .wait_until_navigated()
+        .expect("lobby loads");
+    click(&tab, &format!("input[name=scenario][value={scenario}]"));
+    click(&tab, "input[name=mode][value=ai]");
+    click(&tab, &format!("input[name=human][value={side}]"));
+    click(&tab, "#seed");
+    tab.type_str(seed).expect("type the seed");
+    click(&tab, "#create");
+    (dir, server, browser, tab)
 }
 
 fn launch(profile: PathBuf) -> Browser {
@@ -282,24 +309,8 @@ fn play_hastenbeck_against_the_ai_in_chromium() {
          (scripts/test installs it; or run `apt-get install chromium`)"
     );
     let _ = std::fs::remove_file(artifacts().join("failure.png"));
-    let dir = temp_dir("hastenbeck");
-    let server = Server::start(&dir);
-    let browser = launch(dir.join("chromium-profile"));
-    let tab = browser.new_tab().expect("a browser tab");
-    tab.set_default_timeout(WAIT);
-
     // The lobby: Hastenbeck, against the computer, as the French.
-    tab.navigate_to(&server.url("/"))
-        .expect("open the lobby")
-        .wait_until_navigated()
-        .expect("lobby loads");
-    click(&tab, "input[name=scenario][value=hastenbeck]");
-    click(&tab, "input[name=mode][value=ai]");
-    click(&tab, "input[name=human][value=French]");
-    // A fixed seed: the same dice (and the same moves of the AI) every run.
-    click(&tab, "#seed");
-    tab.type_str("7").expect("type the seed");
-    click(&tab, "#create");
+    let (dir, server, browser, tab) = against_the_computer("hastenbeck", "French", "7");
 
     // The play page, drawn from the board and the French view.
     wait_for(&tab, "the play page", || {
@@ -487,23 +498,8 @@ fn play_the_miniatures_table_against_the_ai_in_chromium() {
         Path::new(CHROMIUM).exists(),
         "{CHROMIUM} is missing: the browser test needs Debian's Chromium"
     );
-    let dir = temp_dir("minis");
-    let server = Server::start(&dir);
-    let browser = launch(dir.join("chromium-profile"));
-    let tab = browser.new_tab().expect("a browser tab");
-    tab.set_default_timeout(WAIT);
-
     // The lobby: the encounter, against the computer, as Blue (the lobby offers this scenario's sides).
-    tab.navigate_to(&server.url("/"))
-        .expect("open the lobby")
-        .wait_until_navigated()
-        .expect("lobby loads");
-    click(&tab, "input[name=scenario][value=minis-encounter]");
-    click(&tab, "input[name=mode][value=ai]");
-    click(&tab, "input[name=human][value=Blue]");
-    click(&tab, "#seed");
-    tab.type_str("3").expect("type the seed");
-    click(&tab, "#create");
+    let (dir, server, browser, tab) = against_the_computer("minis-encounter", "Blue", "3");
 
     // The table from above: terrain pieces, bases with names and effectiveness, pips per sector.
     wait_for(&tab, "the play page", || {
