@@ -115,8 +115,8 @@ impl Agent for HeuristicAgent {
 pub const AGENTS: [&str; 3] = ["random", "heuristic", "search"];
 
 /// Build an agent by name: `random`, `heuristic`, `search` (default budget), `search:N` (N
-/// playouts per searched decision) or `search:N:C:H` (also C candidates and a horizon of H
-/// progress steps, [`SearchConfig`]).
+/// playouts per searched decision), `search:N:C:H` or `search:N:C:H:W` (also C candidates, a
+/// horizon of H progress steps and at most W playout actions per decision; [`SearchConfig`]).
 pub fn agent(name: &str, seed: u64) -> Result<Box<dyn Agent>, String> {
     match name {
         "random" => Ok(Box::new(RandomAgent::new(seed))),
@@ -130,7 +130,7 @@ pub fn agent(name: &str, seed: u64) -> Result<Box<dyn Agent>, String> {
             }
             Err(format!(
                 "unknown agent {other:?} (known: random, heuristic, search, search:N, \
-                 search:N:C:H)"
+                 search:N:C:H, search:N:C:H:W)"
             ))
         }
     }
@@ -149,6 +149,9 @@ fn search_config(spec: &str) -> Option<SearchConfig> {
     if let Some(c) = parts.next() {
         config.candidates = c? as usize;
         config.horizon = parts.next()??;
+        if let Some(w) = parts.next() {
+            config.max_actions = w? as usize;
+        }
     }
     if parts.next().is_some() {
         return None;

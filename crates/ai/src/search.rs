@@ -30,6 +30,10 @@ pub struct SearchConfig {
     pub max_playout: usize,
     /// Exploration constant of UCB1.
     pub exploration: f64,
+    /// A decision's work limit: no further playout once the playouts of this decision have
+    /// applied this many actions in all (every candidate tried once first). Deterministic, unlike
+    /// `time_limit`; bounds the longest decisions (long moves, combat phases).
+    pub max_actions: usize,
     /// Optional wall-clock limit per decision, on top of `iterations`. Off by default: with it the
     /// same seed may give a different game on a slower machine.
     pub time_limit: Option<Duration>,
@@ -43,6 +47,7 @@ impl Default for SearchConfig {
             horizon: 1,
             max_playout: 400,
             exploration: 0.25,
+            max_actions: usize::MAX,
             time_limit: None,
         }
     }
@@ -75,8 +80,9 @@ impl SearchAgent {
         x
     }
 
-    /// One playout of `id` in world `world`: its value for the searching seat.
-    fn playout(&self, game: &dyn DynGame, id: &str, world: u64) -> Option<f64> {
+    /// One playout of `id` in world `world`: its value for the searching seat, and the actions it
+    /// applied.
+    fn playout(&self, game: &dyn DynGame, id: &str, world: u64) -> Option<(f64, usize)> {
         let seat = game.decider()?;
         let mut g = game.determinized(seat, world);
         g.apply(id).ok()?;
@@ -92,7 +98,7 @@ impl SearchAgent {
             }
             n += 1;
         }
-        Some(g.evaluate(seat))
+        Some((g.evaluate(seat), n + 1))
     }
 }
 
@@ -132,10 +138,11 @@ impl Agent for SearchAgent {
         let mut total = vec![0.0f64; k];
         let start = Instant::now();
         let mut done = 0u32;
+        let mut work = 0usize;
         for _ in 0..self.config.iterations.max(k as u32) {
-            if let Some(limit) = self.config.time_limit
-                && done >= k as u32
-                && start.elapsed() > limit
+            if done >= k as u32
+                && (work >= self.config.max_actions
+                    || self.config.time_limit.is_some_and(|l| start.elapsed() > l))
             {
                 break;
             }
@@ -160,10 +167,11 @@ impl Agent for SearchAgent {
             };
             // The k-th playout of every candidate sees the same world.
             let world = self.mix(self.decisions, u64::from(visits[c]) + 1);
-            let v = match &ids[c] {
-                Some(id) => self.playout(game, id, world).unwrap_or(0.0),
-                None => 0.0,
+            let (v, n) = match &ids[c] {
+                Some(id) => self.playout(game, id, world).unwrap_or((0.0, 1)),
+                None => (0.0, 1),
             };
+            work += n;
             visits[c] += 1;
             total[c] += v;
             done += 1;

@@ -427,3 +427,33 @@ fn r13_1_heuristic_marches_on_the_formation_nearest_demoralisation() {
         );
     }
 }
+
+/// The work limit (`search:N:C:H:W`): once the playouts of a decision have applied W actions, no
+/// further playout starts, but every candidate is tried once; without a limit the full budget is
+/// spent. Read from the explanation's playout count at the first French decision (which formation
+/// to test for activation, 5.1).
+#[test]
+fn search_work_limit_stops_the_playouts_after_each_candidate_once() {
+    let (g, _) = catalog::open("hastenbeck", &[], None, 5).expect("open");
+    let count = |name: &str| -> (u32, u32) {
+        let mut a = ai::agent(name, 9).expect("agent");
+        let d = a.decide(g.as_ref());
+        let e = d.explanation.expect("a searched decision explains itself");
+        let num = |after: &str, before: &str| -> u32 {
+            let i = e.find(after).map(|i| i + after.len()).expect("pattern");
+            let j = e[i..].find(before).expect("pattern") + i;
+            e[i..j].trim().parse().expect("a number")
+        };
+        (num("best of ", " plans"), num("search (", " playouts)"))
+    };
+    let (plans, unlimited) = count("search:24:4:1");
+    assert!(plans >= 2, "a choice between plans");
+    assert_eq!(unlimited, 24);
+    let (plans_w, limited) = count("search:24:4:1:1");
+    assert_eq!(plans_w, plans);
+    assert_eq!(limited, plans, "one playout per candidate, then the limit");
+    assert!(
+        ai::agent("search:24:4:1:0", 1).is_err(),
+        "a zero limit is refused"
+    );
+}
