@@ -301,6 +301,13 @@ fn shot(tab: &Tab, name: &str) -> PathBuf {
     path
 }
 
+/// A screenshot of the page that shows something: more than 10 kB of PNG.
+fn shot_of_a_drawn_page(tab: &Tab, name: &str) {
+    let path = shot(tab, name);
+    let len = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+    assert!(len > 10_000, "{}: {len} bytes", path.display());
+}
+
 #[test]
 fn play_hastenbeck_against_the_ai_in_chromium() {
     assert!(
@@ -416,12 +423,7 @@ fn play_hastenbeck_against_the_ai_in_chromium() {
     );
     assert!(text(&tab, "#turn").starts_with("Turn "));
     assert!(text(&tab, "#phase").starts_with("Phase: "));
-    let path = shot(&tab, "hastenbeck.png");
-    assert!(
-        std::fs::metadata(&path)
-            .map(|m| m.len() > 10_000)
-            .unwrap_or(false)
-    );
+    shot_of_a_drawn_page(&tab, "hastenbeck.png");
     drop(tab);
     drop(browser);
     drop(server);
@@ -645,12 +647,7 @@ fn play_the_miniatures_table_against_the_ai_in_chromium() {
         text(&tab, "#log").contains("1d ["),
         "every roll is in the log"
     );
-    let path = shot(&tab, "minis.png");
-    assert!(
-        std::fs::metadata(&path)
-            .map(|m| m.len() > 10_000)
-            .unwrap_or(false)
-    );
+    shot_of_a_drawn_page(&tab, "minis.png");
     drop(tab);
     drop(browser);
     drop(server);
