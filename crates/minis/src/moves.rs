@@ -386,6 +386,14 @@ impl Minis {
                 })
             }
             Action::AboutFace(_) => {
+                // Movement: "One about-face of 180 degrees is free, but a second in the same
+                // phase reduces movement by half" — two priced, no third (docs/minis.md M4).
+                if un.ph.about_faces >= 2 {
+                    return Err(
+                        "one about-face is free and a second halves the move: a third in the same phase is not allowed"
+                            .into(),
+                    );
+                }
                 if un.ph.about_faces >= 1 && un.ph.used > self.rate(u, un.order) / 2.0 + 1e-9 {
                     return Err(
                         "a second about-face halves the move, and more than half is used".into(),
@@ -618,7 +626,7 @@ impl Minis {
                 un.ph.moved = true;
             }
             if p.about_face {
-                un.ph.about_faces += 1;
+                un.ph.about_faces = un.ph.about_faces.saturating_add(1);
             }
             if p.ends {
                 un.ph.done = true;

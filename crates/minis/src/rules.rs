@@ -62,7 +62,7 @@ impl Minis {
                         [] => {
                             st.active ^= 1;
                             if st.active == self.sc.file.scenario.first {
-                                st.turn += 1;
+                                st.turn = st.turn.saturating_add(1);
                                 if st.turn > self.sc.file.scenario.max_turns {
                                     self.turn_limit(st, ev);
                                     return;

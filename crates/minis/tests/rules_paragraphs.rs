@@ -392,6 +392,51 @@ fn movement_first_about_face_free_second_halves_the_move() {
     assert!(refused(&m, &mut st, "advance:c:0.1").contains("more than 0.0 cm"));
 }
 
+/// Movement: "One about-face of 180 degrees is free, but a second in the same phase reduces
+/// movement by half." The text prices two and no more: a third in the phase is refused (docs/
+/// minis.md M4), however little of the halved move is used.
+#[test]
+fn movement_a_third_about_face_in_the_phase_is_refused() {
+    let (m, c) = lone_column();
+    let (mut st, mut ev) = centre(&m, 3, 7, |_| {});
+    act(&m, &mut st, &mut ev, "about-face:c");
+    act(&m, &mut st, &mut ev, "about-face:c");
+    assert_eq!(st.units[c].ph.about_faces, 2);
+    assert!(refused(&m, &mut st, "about-face:c").contains("third"));
+    // Nothing used: the halved move is still whole, and the unit still moves it.
+    act(&m, &mut st, &mut ev, "advance:c:1.0");
+    assert!(refused(&m, &mut st, "about-face:c").contains("third"));
+    // The next phase of the sector counts afresh: one free about-face again.
+    let (mut st, mut ev) = centre(&m, 3, 7, |st| {
+        st.units[c].ph.about_faces = 2;
+    });
+    act(&m, &mut st, &mut ev, "about-face:c");
+    assert_eq!((st.units[c].ph.about_faces, m.allowance(&st, c)), (1, 8.0));
+}
+
+/// Movement: the second about-face halves the move for the rest of the phase, however many
+/// about-faces are tried after it (the issue 12 position: 3,000 were accepted and the count, a
+/// byte, wrapped at 256 to give back the full move).
+#[test]
+fn movement_the_second_about_face_halves_the_move_for_the_whole_phase() {
+    let (m, c) = lone_column();
+    let (mut st, mut ev) = centre(&m, 3, 7, |_| {});
+    act(&m, &mut st, &mut ev, "about-face:c");
+    act(&m, &mut st, &mut ev, "about-face:c");
+    let mut accepted = 0;
+    for _ in 0..300 {
+        if m.apply_id(&mut st, "about-face:c", &mut ev).is_ok() {
+            accepted += 1;
+        }
+        assert_eq!(m.allowance(&st, c), 4.0, "the move stays halved");
+    }
+    assert_eq!(accepted, 0);
+    // A saved game carrying any count keeps the halving and refuses the about-face.
+    st.units[c].ph.about_faces = u8::MAX;
+    assert_eq!(m.allowance(&st, c), 4.0);
+    assert!(refused(&m, &mut st, "about-face:c").contains("third"));
+}
+
 #[test]
 fn movement_interpenetration_of_friendly_light_infantry() {
     // Light horse (12 cm) 0 cm behind friendly light infantry: 8 cm takes it beyond.
