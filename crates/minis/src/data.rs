@@ -337,6 +337,39 @@ pub fn parse(scenario: &str, rules: &str) -> Result<(ScenarioFile, RulesFile), V
     if !(tw > 0.0 && th > 0.0) {
         errs.push("scenario.table: must be positive".into());
     }
+    // Every action that moves a unit uses movement, so a phase has a bounded number of them
+    // (docs/minis.md M9): rates and bases must be positive and finite.
+    let b = &rf.bases;
+    for (what, [w, d]) in [
+        ("foot_line", b.foot_line),
+        ("foot_column", b.foot_column),
+        ("light_foot", b.light_foot),
+        ("horse", b.horse),
+        ("horse_dismounted", b.horse_dismounted),
+        ("gun", b.gun),
+        ("gun_limbered", b.gun_limbered),
+    ] {
+        if !((1.0..=100.0).contains(&w) && (1.0..=100.0).contains(&d)) {
+            errs.push(format!(
+                "rules.toml: bases.{what}: each side from 1 to 100 cm"
+            ));
+        }
+    }
+    let m = &rf.moves;
+    for (what, r) in [
+        ("foot_firing", m.foot_firing),
+        ("foot_other", m.foot_other),
+        ("guns_limbered", m.guns_limbered),
+        ("heavy_horse", m.heavy_horse),
+        ("light_horse", m.light_horse),
+    ] {
+        if !(r > 0.0 && r <= 100.0) {
+            errs.push(format!("rules.toml: moves.{what}: from above 0 to 100 cm"));
+        }
+    }
+    if !(1..=1000).contains(&sc.scenario.max_turns) {
+        errs.push("scenario.max_turns: from 1 to 1000".into());
+    }
     let prov = |what: String, s: &Option<String>, r: &Option<String>, errs: &mut Vec<String>| {
         if s.is_none() && r.is_none() {
             errs.push(format!("{what}: neither `source` nor `reconstructed`"));

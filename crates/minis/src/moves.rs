@@ -51,6 +51,53 @@ impl Minis {
         if un.ph.about_faces >= 2 { r / 2.0 } else { r }
     }
 
+    /// The most move-step actions one unit can take in a phase (docs/minis.md M9): two
+    /// about-faces (Movement, M4), one action that ends its order (a change of formation, a pivot,
+    /// a move into contact), and moves and wheels until the fastest rate of the tables is used —
+    /// each uses at least the least movement an action id can name: a tenth of a centimetre
+    /// straight, or a tenth of a degree of wheel of the narrowest base, as the state keeps it
+    /// (rounded to 1/1024 cm, G3; bases are at least 1 cm wide, so that is never nothing).
+    pub fn max_unit_actions_per_phase(&self) -> usize {
+        let b = &self.sc.rules.bases;
+        let narrowest = [
+            b.foot_line,
+            b.foot_column,
+            b.light_foot,
+            b.horse,
+            b.horse_dismounted,
+            b.gun,
+            b.gun_limbered,
+        ]
+        .iter()
+        .map(|s| s[0])
+        .fold(f64::INFINITY, f64::min);
+        let m = &self.sc.rules.moves;
+        let fastest = [
+            m.foot_firing,
+            m.foot_other,
+            m.guns_limbered,
+            m.heavy_horse,
+            m.light_horse,
+        ]
+        .into_iter()
+        .fold(0.0, f64::max);
+        // A wheel of θ costs the outer flank's arc, width × θ (M3).
+        let wheel = (narrowest * 0.1f64.to_radians() * 1024.0).round() / 1024.0;
+        let least = wheel.clamp(1.0 / 1024.0, 0.1);
+        // Validated in data::parse: rates and bases are finite and positive, so this is finite.
+        (fastest / least).ceil() as usize + 1 + 2 + 1
+    }
+
+    /// The most actions one sector's phase can take (docs/minis.md M9): the choice of the sector,
+    /// the ends of the gun and move steps, each general joining a unit once, each gun firing once,
+    /// every unit's move-step actions ([`Minis::max_unit_actions_per_phase`]) and up to four
+    /// retreat directions a unit (after a failed rally, the gun step, musketry and the melees).
+    /// With `max_turns`, two players and three sectors a turn, it bounds a game's length.
+    pub fn max_actions_per_sector(&self) -> usize {
+        let units = self.sc.file.units.len();
+        3 + self.sc.file.generals.len() + units * (self.max_unit_actions_per_phase() + 1 + 4)
+    }
+
     fn walk(&self, st: &State, u: usize, start: DVec2, dir: DVec2, n: u32, budget: f64) -> Walk {
         let un = &st.units[u];
         let r0 = self.rect(st, u);

@@ -1298,3 +1298,38 @@ fn retreats_the_enemy_left_behind_is_no_obstruction() {
         assert_eq!(e.facing, deg);
     }
 }
+
+/// Movement, docs/minis.md M9: every move uses movement, so a phase and a game have a bounded
+/// number of actions — rule tables with a base under 1 cm or a rate of nothing, and a scenario
+/// with no turn limit, are refused; the bound of the built-in tables is stated.
+#[test]
+fn movement_every_action_uses_movement_so_a_phase_is_bounded() {
+    let m = table(&[]);
+    // The narrowest base (a limbered gun, 3 cm) wheeling a tenth of a degree uses 5/1024 cm:
+    // 12 cm of light horse take at most 2,458 such wheels, with two about-faces and one ending action.
+    assert_eq!(m.max_unit_actions_per_phase(), 2458 + 1 + 2 + 1);
+    let scenario = "[scenario]\nid = \"t\"\nname = \"t\"\nsides = [\"A\", \"B\"]\ntable = [180.0, 120.0]\nmax_turns = 5\nreconstructed = \"test\"\n[[units]]\nid = \"a\"\nname = \"a\"\nside = 0\nkind = \"foot\"\nsector = \"centre\"\nx = 50.0\ny = 50.0\nfacing = 90.0\nreconstructed = \"test\"\n[[units]]\nid = \"b\"\nname = \"b\"\nside = 1\nkind = \"foot\"\nsector = \"centre\"\nx = 50.0\ny = 90.0\nfacing = 270.0\nreconstructed = \"test\"\n";
+    assert!(Minis::from_text(scenario, RULES, Options::default()).is_ok());
+    for (from, to, what) in [
+        (
+            "gun_limbered = [3.0, 8.0]",
+            "gun_limbered = [0.001, 8.0]",
+            "gun_limbered",
+        ),
+        ("light_horse = 12.0", "light_horse = 0.0", "light_horse"),
+    ] {
+        assert!(RULES.contains(from));
+        let e = Minis::from_text(scenario, &RULES.replacen(from, to, 1), Options::default())
+            .expect_err("refused")
+            .join("; ");
+        assert!(e.contains(what), "{e}");
+    }
+    let e = Minis::from_text(
+        &scenario.replacen("max_turns = 5", "max_turns = 0", 1),
+        RULES,
+        Options::default(),
+    )
+    .expect_err("refused")
+    .join("; ");
+    assert!(e.contains("max_turns"), "{e}");
+}
