@@ -290,13 +290,14 @@ impl Saxe {
             }
             Action::SetUpOnMap { formation } => {
                 st.formations.retain(|f| f != formation);
-                ev.push(Event::rule(
-                    "16.2",
-                    format!(
-                        "{} will set up on the map",
-                        self.sc.formations[usize::from(*formation)].name
-                    ),
-                ));
+                // `run` ends a stage left with nothing to decide by this action naming no
+                // formation (`u8::MAX`): nothing to announce then.
+                if let Some(fd) = self.sc.formations.get(usize::from(*formation)) {
+                    ev.push(Event::rule(
+                        "16.2",
+                        format!("{} will set up on the map", fd.name),
+                    ));
+                }
             }
             Action::EnterInColumn { formation, hex } => {
                 st.formations.retain(|f| f != formation);

@@ -269,3 +269,32 @@ fn lauffeld_options_4_and_1_or_2_exclude_each_other() {
         .is_err()
     );
 }
+
+/// 16.2: Allied units that find no hex left stay off the map, and the set-up goes on to the next
+/// stage. Placing every Allied unit in the first hex offered (seed 2) crowds the west edge until
+/// the last six have nowhere to go; the stage used to end with an action naming no formation,
+/// which panicked.
+#[test]
+fn r16_2_units_left_without_a_hex_stay_off_and_the_set_up_goes_on() {
+    let r = scenario("hastenbeck-free", &[]);
+    let mut ev = Vec::new();
+    let mut s = r.start(2, &mut ev);
+    let mut off = 0;
+    while s
+        .setup
+        .as_ref()
+        .is_some_and(|st| matches!(st.stage, saxe::state::SetupStage::AlliedUnits))
+    {
+        let a = r.legal_actions(&s)[0].clone();
+        let id = r.action_id(&a);
+        let mut evs = Vec::new();
+        r.apply_id(&mut s, &id, &mut evs).expect("legal");
+        off += evs
+            .iter()
+            .filter(|e| e.to_string().contains("stays off the map"))
+            .count();
+        assert!(r.check_invariants(&s).is_empty());
+    }
+    assert!(off > 0, "no Allied unit was left without a hex");
+    assert!(r.decider(&s).is_some() && !r.legal_actions(&s).is_empty());
+}
