@@ -781,6 +781,9 @@ pub fn steps_for(kind: Kind, cp: u8) -> u8 {
 
 fn parse_cost(c: &Cost) -> Result<Option<u8>, String> {
     match c {
+        // 8.1: entering a hex costs MP; a free one would let a group step back and forth for
+        // ever (issue 12).
+        Cost::Mp(0) => Err("a cost is at least 1 MP".into()),
         Cost::Mp(n) => Ok(Some(*n)),
         Cost::Word(w) if w == "forbidden" => Ok(None),
         Cost::Word(w) => Err(format!("cost {w:?} is neither a number nor \"forbidden\"")),
@@ -1189,6 +1192,16 @@ impl Scenario {
                 present: true,
             };
             seen[t.ix()] = true;
+        }
+        for (c, w) in [
+            (tf.hexsides.road.cost, "road"),
+            (tf.hexsides.trail.cost, "trail"),
+        ] {
+            if c == 0 {
+                errs.push(format!(
+                    "tables.toml [hexsides.{w}]: a cost is at least 1 MP"
+                ));
+            }
         }
         if seen[..4].iter().any(|s| !s) {
             errs.push("tables.toml: every terrain (clear, marsh, woods, town) needs a row".into());

@@ -15,10 +15,31 @@ fn scenario(id: &str, options: &[&str]) -> Saxe {
     Saxe::load(id, &o, None).expect("built-in scenario loads") // invariant: shipped data is valid
 }
 
+/// The most actions one turn can take (issue 12: a game's length is bounded), from the rules:
+/// every hex entered, vertex turned, about-face and change of stack order costs MP (8.1, 8.3,
+/// 3.5.1; the tables refuse a free hex), except a column's turns on a road (14.1), at most three a
+/// move (8.3). So one group move is at most 2 × MP actions (a column's MP doubled, 14.1), three
+/// turns and its stop; a unit moves at most twice a turn (4.B1 double action) and each hex it
+/// enters may be answered by one reaction decision (8.6, 9.3), in all 2 × 2 × (2 × MP + 4). Add its
+/// activation test, gun facing and fire, reaction fire, attack, evasion, losses, a retreat, a rout
+/// of up to its MP, an advance and its two set-up placements (16.2), 20 + MP more. Commanders move
+/// at most 12 MP an activation and the army commander again in B5, 24 each.
+fn max_actions_per_turn(r: &Saxe) -> usize {
+    let mp =
+        r.sc.units
+            .iter()
+            .map(|u| usize::from(u.mp))
+            .max()
+            .unwrap_or(0);
+    r.sc.units.len() * (2 * 2 * (2 * mp + 4) + 20 + mp) + r.sc.commanders.len() * 24
+}
+
 /// Play one game; returns (actions, final state, action ids).
 fn playout(r: &Saxe, seed: u64, deep_checks: bool) -> (usize, State, Vec<String>) {
     let mut ev = Vec::new();
     let mut s = r.start(seed, &mut ev);
+    let turn_max = max_actions_per_turn(r);
+    let mut turn = (s.turn, 0usize);
     let mut pick = Dice::new(seed.wrapping_mul(31).wrapping_add(7));
     let mut ids = Vec::new();
     let mut n = 0;
@@ -57,6 +78,16 @@ fn playout(r: &Saxe, seed: u64, deep_checks: bool) -> (usize, State, Vec<String>
             assert_eq!(back, s, "seed {seed}: serialisation round trip");
             check_views(r, &s);
         }
+        if s.turn != turn.0 {
+            turn = (s.turn, 0);
+        }
+        turn.1 += 1;
+        assert!(
+            turn.1 <= turn_max,
+            "seed {seed}: {} actions in turn {}, more than the rules allow ({turn_max})",
+            turn.1,
+            turn.0
+        );
         assert!(n < 200_000, "seed {seed}: game does not end");
     }
     assert!(r.outcome(&s).is_some(), "seed {seed}: over without outcome");
@@ -297,4 +328,44 @@ fn r16_2_units_left_without_a_hex_stay_off_and_the_set_up_goes_on() {
     }
     assert!(off > 0, "no Allied unit was left without a hex");
     assert!(r.decider(&s).is_some() && !r.legal_actions(&s).is_empty());
+}
+
+/// 8.1: every hex entered costs MP, so a group's move ends (issue 12: no action may repeat for
+/// ever). Tables where entering a hex or moving along a road costs nothing are refused.
+#[test]
+fn r8_1_tables_where_a_hex_costs_no_mp_are_refused() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    for (from, to) in [
+        ("[hexsides.road]\ncost = 1", "[hexsides.road]\ncost = 0"),
+        ("cost_infantry = 1", "cost_infantry = 0"),
+    ] {
+        let dir =
+            std::env::temp_dir().join(format!("tricorne-r8-1-{}-{}", std::process::id(), to.len()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("hastenbeck")).expect("temp dir");
+        for f in std::fs::read_dir(src.join("hastenbeck")).expect("built-in data") {
+            let f = f.expect("entry").path();
+            if f.is_file() {
+                std::fs::copy(
+                    &f,
+                    dir.join("hastenbeck").join(f.file_name().expect("name")),
+                )
+                .expect("copy");
+            }
+        }
+        let t = dir.join("hastenbeck/tables.toml");
+        let text = std::fs::read_to_string(&t).expect("tables");
+        assert!(text.contains(from), "{from:?} in the tables");
+        std::fs::write(&t, text.replacen(from, to, 1)).expect("write");
+        assert!(
+            Saxe::load("hastenbeck", &[], Some(&dir)).is_err(),
+            "{to:?} accepted"
+        );
+        let e = Saxe::load("hastenbeck", &[], Some(&dir))
+            .err()
+            .unwrap_or_default()
+            .join("; ");
+        assert!(e.contains("at least 1 MP"), "{to:?}: {e}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
