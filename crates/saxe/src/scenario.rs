@@ -149,6 +149,17 @@ impl Terrain {
             Terrain::Rough => 5,
         }
     }
+    /// The terrain's name as a player reads it in the log ("fortified village").
+    pub fn name(self) -> &'static str {
+        match self {
+            Terrain::Clear => "clear",
+            Terrain::Marsh => "marsh",
+            Terrain::Woods => "woods",
+            Terrain::Town => "town",
+            Terrain::FortifiedVillage => "fortified village",
+            Terrain::Rough => "rough terrain",
+        }
+    }
     /// A town or village of either kind (3.1, 7.1, 10.3).
     pub fn is_town(self) -> bool {
         matches!(self, Terrain::Town | Terrain::FortifiedVillage)

@@ -497,6 +497,10 @@ pub struct State {
     /// The army commander moved with a formation commander this turn (4.B5: his move is halved).
     #[serde(default)]
     pub army_moved_with: [bool; 2],
+    /// F/L 4.B1 step 5: the army commander gave a double action this turn; "mantendría la opción
+    /// de moverse en la siguiente activación, pero en este caso solo" (alone, not with his stack).
+    #[serde(default)]
+    pub army_alone: [bool; 2],
     /// Abattis hexes (16.1.4 set-up or chosen in 16.2).
     #[serde(default)]
     pub abattis: Vec<HexId>,

@@ -21,8 +21,14 @@ impl Saxe {
                 self.sc.formations[usize::from(*formation)].name
             ),
             Action::ActivateAuto { formation } => format!(
-                "Activate {} automatically (16.1, first turn)",
-                self.sc.formations[usize::from(*formation)].name
+                "Activate {} automatically ({}, {} turn)",
+                self.sc.formations[usize::from(*formation)].name,
+                self.auto_activation_rule(),
+                match s.turn.saturating_sub(self.sc.first_turn) {
+                    0 => "first",
+                    1 => "second",
+                    _ => "this",
+                }
             ),
             Action::ActivateIndependent { unit } => {
                 format!("Test independent {} for activation", u(*unit))

@@ -196,7 +196,9 @@ fn r4_b1_fl_after_a_double_action_the_army_commander_moves_alone() {
     );
     let legal = ids(&r, &s);
     assert!(
-        legal.iter().any(|a| a.starts_with("commander-step:cumberland:")),
+        legal
+            .iter()
+            .any(|a| a.starts_with("commander-step:cumberland:")),
         "he keeps his move, alone: {legal:?}"
     );
     assert!(
@@ -301,7 +303,9 @@ fn r8_8_fl_a_reinforcement_in_command_has_no_out_of_radius_modifier() {
     let test = rolls_for(&ev, "activation of Normandie");
     assert_eq!(test.len(), 1, "Normandie still tests (A14): {ev:#?}");
     assert!(
-        mods_of(test[0]).iter().all(|(why, _)| !why.contains("radius")),
+        mods_of(test[0])
+            .iter()
+            .all(|(why, _)| !why.contains("radius")),
         "in command: {}",
         test[0]
     );
@@ -386,10 +390,7 @@ fn r11_4_fl_louis_xv_is_never_the_new_army_commander() {
     );
     assert!(logged(&ev, "army commander Saxe killed"), "{ev:#?}");
     let legal = ids(&r, &s);
-    assert!(
-        legal.iter().any(|a| a.starts_with("promote:")),
-        "{legal:?}"
-    );
+    assert!(legal.iter().any(|a| a.starts_with("promote:")), "{legal:?}");
     assert!(
         !legal.contains(&"promote:louis-xv".to_string()),
         "{legal:?}"
@@ -430,8 +431,11 @@ fn r17_1_fl_independents_arrive_in_march_column_activated_automatically() {
     for id in ["moltke", "ingolsby"] {
         let u = unit(&r, id);
         assert!(
-            rolls_for(&ev, &format!("activation of {}", r.sc.units[usize::from(u)].name))
-                .is_empty(),
+            rolls_for(
+                &ev,
+                &format!("activation of {}", r.sc.units[usize::from(u)].name)
+            )
+            .is_empty(),
             "{id} takes no activation test: {:#?}",
             rolls_of(&ev, "5.1")
         );
@@ -519,7 +523,11 @@ fn r10_3_terrain_is_named_in_words() {
     let (_, ev) = played(
         &r,
         1,
-        &["activate-auto:ligonier", "end-activation", "attack:1010>0911"],
+        &[
+            "activate-auto:ligonier",
+            "end-activation",
+            "attack:1010>0911",
+        ],
     );
     let mods = mods_of(rolls_of(&ev, "CRT")[0]);
     assert!(
@@ -545,10 +553,7 @@ fn r16_2_lauffeld_automatic_activations_cite_16_2() {
         .find(|a| r.action_id(a) == auto)
         .expect("legal");
     let label = r.action_label(&s, &a);
-    assert!(
-        label.contains("16.2") && !label.contains("16.1"),
-        "{label}"
-    );
+    assert!(label.contains("16.2") && !label.contains("16.1"), "{label}");
     let ev = act(&r, &mut s, &auto);
     let auto_events = rules_for(&ev, "activated automatically");
     assert!(
@@ -566,7 +571,12 @@ fn r4_d_fl_the_turn_change_cites_4_d() {
     let mut s = r.start(1, &mut ev);
     drive(&r, &mut s, &mut ev, 600, |_, _| None, |s| s.turn > 4);
     let begins = rules_for(&ev, "turn 5 begins");
-    assert_eq!(begins.len(), 1, "{:#?}", ev.iter().rev().take(5).collect::<Vec<_>>());
+    assert_eq!(
+        begins.len(),
+        1,
+        "{:#?}",
+        ev.iter().rev().take(5).collect::<Vec<_>>()
+    );
     assert_eq!(begins[0].0, "4.D");
 }
 
