@@ -766,6 +766,7 @@ impl Saxe {
             // 14.3: against a deploying unit Hastenbeck gives +2 (as a column), F/L +1.
             let deploying = c.def_units.iter().all(|&u| {
                 !self.has(s, u, flag::COLUMN)
+                    || self.has(s, u, flag::DEPLOYING)
                     || self.sc.units[usize::from(u)]
                         .formation
                         .is_some_and(|f| s.formations[usize::from(f)].deploying)

@@ -353,9 +353,11 @@ impl Saxe {
             let can_with = a.cmdr_mp > 0
                 && (a.success && a.cmdr_mp == 6 || !a.success && a.cmdr_mp == 3)
                 && (a.kinds_used == 0 || !self.edition.officer_moves_first());
-            // 14.4: an activated independent unit may march in column.
+            // 14.4: an activated independent unit may march in column (Hastenbeck); F/L 17: one
+            // that entered in column may march on (or deploy by an ordinary move, 14.3).
             if let (ActTarget::Independent(iu), true) = (a.target, a.success)
-                && self.edition.independent_columns()
+                && (self.edition.independent_columns()
+                    || (self.has(s, iu, flag::COLUMN) && !self.has(s, iu, flag::DEPLOYING)))
                 && pool.contains(&iu)
                 && a.kinds_used & 1 == 0
                 && !self.kind(iu).is_guns()
@@ -941,7 +943,22 @@ impl Saxe {
             Action::MoveUnit {
                 unit,
                 with_commander,
-            } => self.start_group(s, vec![*unit], 1, *with_commander, ev),
+            } => {
+                // F/L 14.3: an independent in march column moving as a unit deploys; it keeps the
+                // marker (and its attacker's +1) until the end of the turn.
+                if !self.edition.independent_columns()
+                    && self.sc.units[usize::from(*unit)].formation.is_none()
+                    && self.has(s, *unit, flag::COLUMN)
+                    && !self.has(s, *unit, flag::DEPLOYING)
+                {
+                    s.units[usize::from(*unit)].set(flag::DEPLOYING, true);
+                    ev.push(Event::rule(
+                        "14.3",
+                        format!("{} deploys from march column", self.uname(*unit)),
+                    ));
+                }
+                self.start_group(s, vec![*unit], 1, *with_commander, ev)
+            }
             Action::MoveStack {
                 hex,
                 with_commander,

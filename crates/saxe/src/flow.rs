@@ -1050,10 +1050,26 @@ impl Saxe {
             }
             ActTarget::Independent(u) => {
                 s.units[usize::from(u)].set(flag::ACTIVATED, true);
-                // 14.4: a column marker goes when the unit deploys at the start of its activation.
-                s.units[usize::from(u)].set(flag::COLUMN, false);
+                let in_column = self.has(s, u, flag::COLUMN);
+                // Hastenbeck 14.4 (bis): a column marker goes when the unit deploys at the start
+                // of its activation. F/L 17: an independent that entered in column keeps it until
+                // it deploys (14.3, `Action::MoveUnit`).
+                if self.edition.independent_columns() {
+                    s.units[usize::from(u)].set(flag::COLUMN, false);
+                }
                 let h = s.units[usize::from(u)].hex;
-                if h.is_some() && h == army_hex {
+                if in_column && !self.edition.independent_columns() {
+                    // F/L 14.4 and the 17 note: "la activación de una columna de marcha es
+                    // automática".
+                    ev.push(Event::rule(
+                        "14.4",
+                        format!(
+                            "{} is in march column: activated automatically",
+                            self.uname(u)
+                        ),
+                    ));
+                    true
+                } else if h.is_some() && h == army_hex {
                     ev.push(Event::rule(
                         "5.1",
                         format!(
@@ -1229,7 +1245,9 @@ impl Saxe {
         };
         for r in &self.sc.reinforcements {
             let u = r.unit;
-            if self.side_of(u) != side
+            // F/L 17: those entering with the columns come in phase A (`column_arrivals`).
+            if r.column
+                || self.side_of(u) != side
                 || !self.has(s, u, flag::OFFMAP)
                 || self.has(s, u, flag::ACTIVATED)
                 || s.turn < r.turn
@@ -1266,6 +1284,50 @@ impl Saxe {
                         .collect();
                 }
             }
+            if !hexes.is_empty() {
+                out.push((u, hexes));
+            }
+        }
+        out
+    }
+
+    /// F/L 17.1, 17.2, 14.1: the independent units of `side` that enter with the march columns
+    /// and may enter now (phase A), with their entry hexes: free of enemy units, enterable, at
+    /// least three hexes from every enemy unit (14.1) and where the unit may stack.
+    pub fn column_arrivals(&self, s: &State, side: Side) -> Vec<(UnitIx, Vec<HexId>)> {
+        let d = self.column_min_distance();
+        let mut out = Vec::new();
+        for r in &self.sc.reinforcements {
+            let u = r.unit;
+            if !r.column
+                || self.side_of(u) != side
+                || !self.has(s, u, flag::OFFMAP)
+                || self.has(s, u, flag::ACTIVATED)
+                || s.turn < r.turn
+            {
+                continue;
+            }
+            let hexes: Vec<HexId> = r
+                .hexes
+                .iter()
+                .copied()
+                .filter(|&h| {
+                    self.side_at(s, h) != Some(side.other())
+                        && self.nearest_unit_distance(s, h, side.other()) >= d
+                        && self.move_cost(s, Mover::Unit(self.kind(u)), h, h).is_some()
+                        && {
+                            let mut here = self.units_at(s, h);
+                            here.push(u);
+                            let mut probe = s.clone();
+                            probe.units[usize::from(u)].hex = Some(h);
+                            probe.units[usize::from(u)].set(flag::OFFMAP, false);
+                            if let Some(&m) = self.combat_units_at(s, h).first() {
+                                probe.units[usize::from(u)].facing = s.units[usize::from(m)].facing;
+                            }
+                            self.stacking_ok(h, &here, &probe)
+                        }
+                })
+                .collect();
             if !hexes.is_empty() {
                 out.push((u, hexes));
             }
@@ -1316,6 +1378,40 @@ impl Saxe {
         us.order = order;
         us.set(flag::OFFMAP, false);
         self.renumber(s, hex);
+        let column = self
+            .sc
+            .reinforcements
+            .iter()
+            .any(|r| r.unit == u && r.column);
+        if column {
+            // F/L 17.1, 17.2, 14.4: it arrives in march column, its activation automatic; it
+            // marches at once with doubled MP (14.1), the entry hex paid.
+            let us = &mut s.units[usize::from(u)];
+            us.set(
+                flag::COLUMN | flag::ACTIVATED | flag::DONE | flag::MOVED,
+                true,
+            );
+            self.place_entering_commanders(s, side, hex);
+            ev.push(Event::rule(
+                "14.4",
+                format!(
+                    "{} enters in march column at {hex} ({cost} MP), activated automatically",
+                    self.uname(u)
+                ),
+            ));
+            let mp = self.sc.units[usize::from(u)]
+                .mp
+                .saturating_mul(2)
+                .saturating_sub(cost);
+            s.frames.push(Frame::Moving(Moving::new(
+                side,
+                GroupKind::Column,
+                vec![u],
+                vec![mp],
+                None,
+            )));
+            return;
+        }
         let depth = s.frames.len();
         self.begin_activation_of(s, ActTarget::Independent(u), false, true, ev);
         let arrived = matches!(s.frames.get(depth), Some(Frame::Activation(a)) if a.success);

@@ -40,6 +40,9 @@ pub mod flag {
     pub const COLUMN: u32 = 1 << 15;
     /// Artillery in battery: it has fired and may never move again (F/L 8.9, 9.5).
     pub const IN_BATTERY: u32 = 1 << 16;
+    /// An independent unit deploying from march column this turn (F/L 14.3: +1 to its attacker;
+    /// the marker goes at the end of the turn).
+    pub const DEPLOYING: u32 = 1 << 17;
 }
 
 /// One combat unit.

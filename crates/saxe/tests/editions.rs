@@ -1297,6 +1297,7 @@ fn with_reinforcement() -> (Saxe, UnitIx, HexId) {
             turn: 2,
             hexes: vec![hex],
             facing: None,
+            column: false,
         })
     });
     (fl, u, hex)

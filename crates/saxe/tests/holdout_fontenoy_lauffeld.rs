@@ -9,7 +9,7 @@ use engine::Ruleset;
 use saxe::Saxe;
 use saxe::event::Event;
 use saxe::scenario::Side;
-use saxe::state::{Phase, State, flag};
+use saxe::state::{GroupKind, Phase, State, flag};
 
 /// The roll events whose `what` contains `needle`.
 fn rolls_for<'a>(ev: &'a [Event], needle: &str) -> Vec<&'a Event> {
@@ -42,13 +42,13 @@ fn drive(
 ) {
     const PROGRESS: [&str; 8] = [
         "stop",
+        "enter:",
         "end-column",
         "end-activation",
         "end-combat",
         "end-redoubt-fire",
         "end-army-move",
         "pass",
-        "enter:",
     ];
     for _ in 0..limit {
         if stop(s) || s.phase == Phase::Over {
@@ -590,4 +590,113 @@ fn r4_c_hastenbeck_the_turn_change_cites_4_c() {
     let begins = rules_for(&ev, "turn 2 begins");
     assert_eq!(begins.len(), 1);
     assert_eq!(begins[0].0, "4.C");
+}
+
+/// F/L 14.4, 14.3 and the 17 note: on the next turns Moltke, still in march column, is activated
+/// without a test and may march on in column or deploy; once deployed (the marker goes at the end
+/// of that turn) he is tested normally.
+#[test]
+fn r14_4_fl_an_independent_in_column_activates_automatically_until_it_deploys() {
+    let r = Saxe::load("fontenoy-surprise", &[], None).expect("fontenoy-surprise");
+    let moltke = unit(&r, "moltke");
+    let mut ev = Vec::new();
+    let mut s = r.start(1, &mut ev);
+    let columns = |_: &State, legal: &[String]| {
+        legal
+            .iter()
+            .find(|a| {
+                a.starts_with("reinforce:")
+                    || a.starts_with("enter-in-column:")
+                    || a.starts_with("march:")
+            })
+            .cloned()
+    };
+    let rr = &r;
+    let wants = move |id: &'static str| move |s: &State| ids(rr, s).contains(&id.to_string());
+    drive(
+        &r,
+        &mut s,
+        &mut ev,
+        4000,
+        columns,
+        wants("activate-independent:moltke"),
+    );
+    assert_eq!(s.turn, 2, "Moltke's activation of turn 2");
+    assert!(s.units[usize::from(moltke)].has(flag::COLUMN));
+    let e = act(&r, &mut s, "activate-independent:moltke");
+    assert!(rolls_for(&e, "activation of Moltke").is_empty(), "{e:#?}");
+    let legal = ids(&r, &s);
+    assert!(
+        legal.contains(&"column-move:moltke".to_string()),
+        "{legal:?}"
+    );
+    assert!(legal.contains(&"move-unit:moltke".to_string()), "{legal:?}");
+    let e = act(&r, &mut s, "move-unit:moltke");
+    assert!(logged(&e, "Moltke deploys"), "{e:#?}");
+    ev.clear();
+    drive(
+        &r,
+        &mut s,
+        &mut ev,
+        4000,
+        columns,
+        wants("activate-independent:moltke"),
+    );
+    assert_eq!(s.turn, 3);
+    assert!(!s.units[usize::from(moltke)].has(flag::COLUMN), "deployed");
+    let e = act(&r, &mut s, "activate-independent:moltke");
+    assert_eq!(rolls_for(&e, "activation of Moltke").len(), 1, "{e:#?}");
+}
+
+/// Lauffeld 16.2 under 17.2 option 3 ("only the Household rule applies"): once the Household has
+/// deployed from its column, it may be activated (as a formation or unit by unit) only if two
+/// French formations are demoralised or it is attacked (docs/editions.md, 17.2 unclear points).
+#[test]
+fn r16_2_fl_the_household_keeps_its_restriction_once_deployed() {
+    let r = Saxe::load("lauffeld-french-arrive", &[], None).expect("lauffeld-french-arrive");
+    let mdr = formation(&r, "maison-du-roi");
+    let household: Vec<String> =
+        r.sc.units
+            .iter()
+            .filter(|u| u.household)
+            .map(|u| format!("activate-independent:{}", u.id))
+            .collect();
+    let mut ev = Vec::new();
+    let mut s = r.start(1, &mut ev);
+    let mut deployed = false;
+    let mut offered = Vec::new();
+    drive(
+        &r,
+        &mut s,
+        &mut ev,
+        8000,
+        |s, legal| {
+            if s.formations[usize::from(mdr)].column.is_none() && s.turn > 1 {
+                offered.extend(
+                    legal
+                        .iter()
+                        .filter(|a| *a == "activate:maison-du-roi" || household.contains(a))
+                        .cloned(),
+                );
+            }
+            if legal.contains(&"deploy:maison-du-roi".to_string()) {
+                deployed = true;
+                return Some("deploy:maison-du-roi".into());
+            }
+            // Columns march north, off their entry hexes, so that the next units can enter.
+            if matches!(top_moving(s), Some(m) if m.kind == GroupKind::Column)
+                && let Some(step) = legal.iter().find(|a| a.starts_with("step:N"))
+            {
+                return Some(step.clone());
+            }
+            legal
+                .iter()
+                .find(|a| a.starts_with("enter-in-column:") || a.starts_with("march:"))
+                .cloned()
+        },
+        |s| s.turn > 4,
+    );
+    assert!(deployed, "the Household deployed");
+    assert!(!s.household_free);
+    assert!(offered.is_empty(), "{offered:?}");
 }
