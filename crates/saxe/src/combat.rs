@@ -766,6 +766,7 @@ impl Saxe {
             // 14.3: against a deploying unit Hastenbeck gives +2 (as a column), F/L +1.
             let deploying = c.def_units.iter().all(|&u| {
                 !self.has(s, u, flag::COLUMN)
+                    || self.has(s, u, flag::DEPLOYING)
                     || self.sc.units[usize::from(u)]
                         .formation
                         .is_some_and(|f| s.formations[usize::from(f)].deploying)
@@ -782,17 +783,27 @@ impl Saxe {
                 ));
             }
         }
-        // F/L 10.3: cavalry attacking a town hex −2 (a redoubt's −2 is the table's redoubt line).
-        if att_cav
-            && self.edition.cavalry_vs_town() != 0
-            && c.defenders
+        // F/L 10.3: cavalry attacking a redoubt or a town hex −2, once, beside the terrain's
+        // own modifier (all modifiers are cumulative).
+        let cav_drm = self.edition.cavalry_vs_town_or_redoubt();
+        if att_cav && cav_drm != 0 {
+            let redoubt = c.defenders.iter().any(|&d| {
+                self.units_at(s, d)
+                    .iter()
+                    .any(|&u| self.kind(u) == Kind::Redoubt)
+            });
+            let town = c
+                .defenders
                 .iter()
-                .any(|&d| self.sc.map.terrain(d).is_town())
-        {
-            mods.push((
-                "cavalry against a town (F/L 10.3)".into(),
-                self.edition.cavalry_vs_town(),
-            ));
+                .any(|&d| self.sc.map.terrain(d).is_town());
+            let against = match (redoubt, town) {
+                (true, _) => Some("cavalry against a redoubt (F/L 10.3)"),
+                (false, true) => Some("cavalry against a town (F/L 10.3)"),
+                (false, false) => None,
+            };
+            if let Some(why) = against {
+                mods.push((why.into(), cav_drm));
+            }
         }
         // Artillery in the hexes: Hastenbeck 10.3 with the enemy in its fire arc; F/L 10.3
         // whenever a gun takes part.
@@ -824,7 +835,7 @@ impl Saxe {
             let tr = self.sc.tables.terrain(self.sc.map.terrain(d)).combat;
             if tr != 0 {
                 t += i32::from(tr);
-                why.push(format!("{:?}", self.sc.map.terrain(d)).to_lowercase());
+                why.push(self.sc.map.terrain(d).name().to_string());
             }
             if self
                 .units_at(s, d)

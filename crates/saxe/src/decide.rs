@@ -92,10 +92,16 @@ impl Saxe {
                 v
             }
             Some(Frame::Evade { .. }) => vec![Action::Evade, Action::Pass],
+            // 11.4: "uno de los comandantes de formación" on the map; never Louis XV, who obeys
+            // the army commanders' rules (F/L 0.1) and is no formation commander, even when he
+            // leads the Lauffeld Household (docs/editions.md A28).
             Some(Frame::NewArmyCommander { side }) => (0..s.commanders.len() as CommanderIx)
                 .filter(|&c| {
                     let d = &self.sc.commanders[usize::from(c)];
-                    d.side == *side && !d.army && s.commanders[usize::from(c)].hex.is_some()
+                    d.side == *side
+                        && !d.army
+                        && !d.king
+                        && s.commanders[usize::from(c)].hex.is_some()
                 })
                 .map(|commander| Action::Promote { commander })
                 .collect(),
@@ -342,11 +348,16 @@ impl Saxe {
                 ActTarget::Independent(_) => None,
             };
             let cmdr_hex = cmdr.and_then(|c| s.commanders[usize::from(c)].hex);
-            let can_with =
-                a.cmdr_mp > 0 && (a.success && a.cmdr_mp == 6 || !a.success && a.cmdr_mp == 3);
-            // 14.4: an activated independent unit may march in column.
+            // F/L 4.B1: the officer's step 4 (with the units he is stacked with) comes before
+            // the units' step 5, so not with a second action.
+            let can_with = a.cmdr_mp > 0
+                && (a.success && a.cmdr_mp == 6 || !a.success && a.cmdr_mp == 3)
+                && (a.kinds_used == 0 || !self.edition.officer_moves_first());
+            // 14.4: an activated independent unit may march in column (Hastenbeck); F/L 17: one
+            // that entered in column may march on (or deploy by an ordinary move, 14.3).
             if let (ActTarget::Independent(iu), true) = (a.target, a.success)
-                && self.edition.independent_columns()
+                && (self.edition.independent_columns()
+                    || (self.has(s, iu, flag::COLUMN) && !self.has(s, iu, flag::DEPLOYING)))
                 && pool.contains(&iu)
                 && a.kinds_used & 1 == 0
                 && !self.kind(iu).is_guns()
@@ -932,7 +943,22 @@ impl Saxe {
             Action::MoveUnit {
                 unit,
                 with_commander,
-            } => self.start_group(s, vec![*unit], 1, *with_commander, ev),
+            } => {
+                // F/L 14.3: an independent in march column moving as a unit deploys; it keeps the
+                // marker (and its attacker's +1) until the end of the turn.
+                if !self.edition.independent_columns()
+                    && self.sc.units[usize::from(*unit)].formation.is_none()
+                    && self.has(s, *unit, flag::COLUMN)
+                    && !self.has(s, *unit, flag::DEPLOYING)
+                {
+                    s.units[usize::from(*unit)].set(flag::DEPLOYING, true);
+                    ev.push(Event::rule(
+                        "14.3",
+                        format!("{} deploys from march column", self.uname(*unit)),
+                    ));
+                }
+                self.start_group(s, vec![*unit], 1, *with_commander, ev)
+            }
             Action::MoveStack {
                 hex,
                 with_commander,
@@ -1234,11 +1260,10 @@ impl Saxe {
                     Some(Frame::Combat(c)) => c.lost_hexes.iter().filter(|&&h| h == *hex).count(),
                     _ => 0,
                 };
+                // 11.1: top, second, top (Hastenbeck) or the top unit first (F/L, A21).
                 let st = self.combat_units_at(s, *hex);
-                let u = if already % 2 == 1 && st.len() > 1 {
-                    st[1]
-                } else {
-                    st[0]
+                let Some(u) = self.loss_taker(&st, already) else {
+                    return;
                 };
                 self.lose_step(s, u, "11.1", ev);
                 if let Some(Frame::Combat(c)) = s.frames.last_mut() {
@@ -1461,7 +1486,11 @@ impl Saxe {
         let Some(h) = s.commanders[usize::from(c)].hex else {
             return Vec::new();
         };
-        if !a.success || self.halted(s, a.side) {
+        // F/L 4.B1 step 5: after a double action he moves alone.
+        if !a.success
+            || self.halted(s, a.side)
+            || (s.commanders[usize::from(c)].army && s.army_alone[a.side.ix()])
+        {
             return Vec::new();
         }
         let members = self.members(s, a);
@@ -1523,6 +1552,48 @@ impl Saxe {
         )));
     }
 
+    /// F/L 4.B1 step 5, when its first action is chosen: "si el comandante del ejército no ha
+    /// efectuado todavía su movimiento y se encuentra apilado con el jefe de la formación
+    /// activada", two different actions instead of one. Settled now, after steps 3 and 4: an army
+    /// commander who moved in step 3 has moved, and an officer who left him in step 4 (alone, or
+    /// with the units this action moves) is no longer with him (docs/editions.md A7). After a
+    /// double action he may still move this turn, but alone.
+    fn settle_double_action(&self, s: &mut State, officer_leaves: bool, ev: &mut Vec<Event>) {
+        let Some(Frame::Activation(a)) = s.frames.last() else {
+            return;
+        };
+        if a.kinds_used != 0 {
+            return;
+        }
+        let (side, target, success) = (a.side, a.target, a.success);
+        let army = self.army_commander(s, side);
+        let double = match target {
+            ActTarget::Formation(f) => {
+                let officer = s.commanders[usize::from(self.formation_commander(f))].hex;
+                success
+                    && !officer_leaves
+                    && army.is_some_and(|c| {
+                        let cs = &s.commanders[usize::from(c)];
+                        !cs.moved && cs.hex.is_some() && cs.hex == officer
+                    })
+            }
+            ActTarget::Independent(_) => false,
+        };
+        if let Some(Frame::Activation(a)) = s.frames.last_mut() {
+            a.actions_left = if double { 2 } else { 1 };
+        }
+        if double && let Some(c) = army {
+            s.army_alone[side.ix()] = true;
+            ev.push(Event::rule(
+                "4.B1",
+                format!(
+                    "step 5: {} is with the formation commander: two different actions; he may still move this turn, alone",
+                    self.cname(c)
+                ),
+            ));
+        }
+    }
+
     fn start_group(
         &self,
         s: &mut State,
@@ -1531,6 +1602,9 @@ impl Saxe {
         with_commander: bool,
         ev: &mut Vec<Event>,
     ) {
+        if self.edition.army_moves_in_activation() {
+            self.settle_double_action(s, with_commander, ev);
+        }
         let Some(Frame::Activation(a)) = s.frames.last_mut() else {
             return;
         };

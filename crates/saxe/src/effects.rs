@@ -165,8 +165,18 @@ impl Saxe {
         }
     }
 
-    /// Distribute `n` step losses in one stack: the top unit first, then the second, then the top
-    /// again (11.1).
+    /// The unit of a stack (`st`, top first) that takes a stack's next step loss when `already`
+    /// steps have been taken from it (11.1): Hastenbeck alternates top, second, top; F/L gives
+    /// every loss to the top unit ("la unidad de arriba toma las pérdidas en primer lugar", A21).
+    pub fn loss_taker(&self, st: &[UnitIx], already: usize) -> Option<UnitIx> {
+        if already % 2 == 1 && st.len() > 1 && self.edition.losses_alternate() {
+            Some(st[1])
+        } else {
+            st.first().copied()
+        }
+    }
+
+    /// Distribute `n` step losses in one stack as 11.1 says ([`Saxe::loss_taker`]).
     pub fn stack_losses(
         &self,
         s: &mut State,
@@ -178,13 +188,8 @@ impl Saxe {
         let mut hit = Vec::new();
         for i in 0..n {
             let st = self.combat_units_at(s, h);
-            if st.is_empty() {
+            let Some(u) = self.loss_taker(&st, usize::from(i)) else {
                 break;
-            }
-            let u = if i % 2 == 1 && st.len() > 1 && self.edition.losses_alternate() {
-                st[1]
-            } else {
-                st[0]
             };
             hit.push(u);
             self.lose_step(s, u, rule, ev);
@@ -643,7 +648,7 @@ impl Saxe {
         let tf = self.sc.tables.terrain(self.sc.map.terrain(target)).fire;
         if tf != 0 {
             mods.push((
-                format!("{:?}", self.sc.map.terrain(target)).to_lowercase(),
+                self.sc.map.terrain(target).name().to_string(),
                 i32::from(tf),
             ));
         }
@@ -698,7 +703,7 @@ impl Saxe {
         }
         let target = victims_at;
         let cmdrs = self.commanders_at(s, target);
-        // Step losses: top unit first, then the second, then the top (11.1), among the victims.
+        // Step losses among the victims, top unit first (11.1, `loss_taker`).
         let mut hit = Vec::new();
         for i in 0..out.steps {
             let alive: Vec<UnitIx> = step_takers
@@ -706,11 +711,8 @@ impl Saxe {
                 .copied()
                 .filter(|&u| self.alive(s, u))
                 .collect();
-            let Some(&first) = alive.first() else { break };
-            let u = if i % 2 == 1 && alive.len() > 1 && self.edition.losses_alternate() {
-                alive[1]
-            } else {
-                first
+            let Some(u) = self.loss_taker(&alive, usize::from(i)) else {
+                break;
             };
             hit.push(u);
             self.lose_step(s, u, "9.2", ev);

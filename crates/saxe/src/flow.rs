@@ -90,6 +90,7 @@ impl Saxe {
             attacked_hexes: Vec::new(),
             setup: None,
             army_moved_with: [false, false],
+            army_alone: [false, false],
             abattis: sc.abattis.clone(),
         };
         s.phase = Phase::March(sc.first);
@@ -673,7 +674,7 @@ impl Saxe {
             .count()
     }
 
-    /// End of turn (4.C).
+    /// End of turn (Hastenbeck 4.C, F/L 4.D; F/L's 4.C reorganisation phase first).
     fn end_of_turn(&self, s: &mut State, ev: &mut Vec<Event>) {
         // F/L 4.C: the reorganisation phase of both players (12.2, 12.5), before phase D.
         if !self.edition.rally_in_own_phase() {
@@ -684,6 +685,7 @@ impl Saxe {
         }
         self.end_of_turn_columns(s);
         s.army_moved_with = [false, false];
+        s.army_alone = [false, false];
         for c in s.commanders.iter_mut() {
             c.flipped = false;
             c.moved = false;
@@ -828,7 +830,7 @@ impl Saxe {
         s.active = self.sc.first;
         s.phase = Phase::March(self.sc.first);
         ev.push(Event::rule(
-            "4.C",
+            self.edition.end_of_turn_rule(),
             format!(
                 "turn {} begins; the {} player is active",
                 s.turn,
@@ -969,6 +971,28 @@ impl Saxe {
         auto: bool,
         ev: &mut Vec<Event>,
     ) {
+        self.begin_activation_of(s, target, auto, false, ev);
+    }
+
+    /// The rule that grants a scenario's automatic activations: Hastenbeck 16.1 (both of its
+    /// scenarios); Fontenoy/Lauffeld, the scenario's own rule (Fontenoy 16.1, Lauffeld 16.2).
+    pub fn auto_activation_rule(&self) -> &str {
+        match self.edition {
+            crate::Edition::Hastenbeck => "16.1",
+            crate::Edition::FontenoyLauffeld => &self.sc.rule,
+        }
+    }
+
+    /// [`Saxe::begin_activation`]; `reinforcement`: an F/L reinforcement arriving, "automáticamente
+    /// bajo mando" (8.8), so never out of the army commander's radius for its test (5.1, A14).
+    fn begin_activation_of(
+        &self,
+        s: &mut State,
+        target: ActTarget,
+        auto: bool,
+        reinforcement: bool,
+        ev: &mut Vec<Event>,
+    ) {
         let side = s.active;
         // F/L 5.1 "menor que" read literally (option strict-activation): less than the value,
         // i.e. at most the value − 1; by default the sheets' "4 or fewer".
@@ -987,7 +1011,7 @@ impl Saxe {
                     s.auto_used = true;
                     s.autos_used += 1;
                     ev.push(Event::rule(
-                        "16.1",
+                        self.auto_activation_rule(),
                         format!("{name} activated automatically (scenario special rule)"),
                     ));
                     true
@@ -1026,10 +1050,26 @@ impl Saxe {
             }
             ActTarget::Independent(u) => {
                 s.units[usize::from(u)].set(flag::ACTIVATED, true);
-                // 14.4: a column marker goes when the unit deploys at the start of its activation.
-                s.units[usize::from(u)].set(flag::COLUMN, false);
+                let in_column = self.has(s, u, flag::COLUMN);
+                // Hastenbeck 14.4 (bis): a column marker goes when the unit deploys at the start
+                // of its activation. F/L 17: an independent that entered in column keeps it until
+                // it deploys (14.3, `Action::MoveUnit`).
+                if self.edition.independent_columns() {
+                    s.units[usize::from(u)].set(flag::COLUMN, false);
+                }
                 let h = s.units[usize::from(u)].hex;
-                if h.is_some() && h == army_hex {
+                if in_column && !self.edition.independent_columns() {
+                    // F/L 14.4 and the 17 note: "la activación de una columna de marcha es
+                    // automática".
+                    ev.push(Event::rule(
+                        "14.4",
+                        format!(
+                            "{} is in march column: activated automatically",
+                            self.uname(u)
+                        ),
+                    ));
+                    true
+                } else if h.is_some() && h == army_hex {
                     ev.push(Event::rule(
                         "5.1",
                         format!(
@@ -1040,7 +1080,8 @@ impl Saxe {
                     true
                 } else {
                     let mut mods = Vec::new();
-                    if h.is_none_or(|h| !self.in_army_command(s, side, h)) {
+                    // F/L 8.8: a reinforcement is in command the turn it arrives.
+                    if !reinforcement && h.is_none_or(|h| !self.in_army_command(s, side, h)) {
                         mods.push(("out of the army commander's radius".into(), 1));
                     }
                     let (_, t) = self.roll(
@@ -1090,9 +1131,9 @@ impl Saxe {
                 }
             }
         }
-        // 4.B1: two actions when the army commander is with the formation commander; F/L 4.B1
-        // step 5 only if he has not moved yet this turn (he may then still move, alone, in a later
-        // activation, not in this one).
+        // 4.B1: two actions when the army commander is with the formation commander. In F/L this
+        // is settled when step 5 begins (`Saxe::settle_double_action`): he may first move in step
+        // 3 instead, and the officer may leave him in step 4.
         let army_cmdr = self.army_commander(s, side);
         let army_unmoved = army_cmdr.is_some_and(|c| !s.commanders[usize::from(c)].moved);
         let two = match target {
@@ -1118,12 +1159,7 @@ impl Saxe {
         if self.edition.army_moves_in_activation() {
             for (i, cs) in s.commanders.iter().enumerate() {
                 let d = &self.sc.commanders[i];
-                if d.side == side
-                    && (cs.army || d.king)
-                    && cs.hex.is_some()
-                    && !cs.moved
-                    && !(two && Some(i as u8) == army_cmdr)
-                {
+                if d.side == side && (cs.army || d.king) && cs.hex.is_some() && !cs.moved {
                     chiefs.push((i as u8, CHIEF_MP));
                 }
             }
@@ -1209,7 +1245,9 @@ impl Saxe {
         };
         for r in &self.sc.reinforcements {
             let u = r.unit;
-            if self.side_of(u) != side
+            // F/L 17: those entering with the columns come in phase A (`column_arrivals`).
+            if r.column
+                || self.side_of(u) != side
                 || !self.has(s, u, flag::OFFMAP)
                 || self.has(s, u, flag::ACTIVATED)
                 || s.turn < r.turn
@@ -1246,6 +1284,50 @@ impl Saxe {
                         .collect();
                 }
             }
+            if !hexes.is_empty() {
+                out.push((u, hexes));
+            }
+        }
+        out
+    }
+
+    /// F/L 17.1, 17.2, 14.1: the independent units of `side` that enter with the march columns
+    /// and may enter now (phase A), with their entry hexes: free of enemy units, enterable, at
+    /// least three hexes from every enemy unit (14.1) and where the unit may stack.
+    pub fn column_arrivals(&self, s: &State, side: Side) -> Vec<(UnitIx, Vec<HexId>)> {
+        let d = self.column_min_distance();
+        let mut out = Vec::new();
+        for r in &self.sc.reinforcements {
+            let u = r.unit;
+            if !r.column
+                || self.side_of(u) != side
+                || !self.has(s, u, flag::OFFMAP)
+                || self.has(s, u, flag::ACTIVATED)
+                || s.turn < r.turn
+            {
+                continue;
+            }
+            let hexes: Vec<HexId> = r
+                .hexes
+                .iter()
+                .copied()
+                .filter(|&h| {
+                    self.side_at(s, h) != Some(side.other())
+                        && self.nearest_unit_distance(s, h, side.other()) >= d
+                        && self.move_cost(s, Mover::Unit(self.kind(u)), h, h).is_some()
+                        && {
+                            let mut here = self.units_at(s, h);
+                            here.push(u);
+                            let mut probe = s.clone();
+                            probe.units[usize::from(u)].hex = Some(h);
+                            probe.units[usize::from(u)].set(flag::OFFMAP, false);
+                            if let Some(&m) = self.combat_units_at(s, h).first() {
+                                probe.units[usize::from(u)].facing = s.units[usize::from(m)].facing;
+                            }
+                            self.stacking_ok(h, &here, &probe)
+                        }
+                })
+                .collect();
             if !hexes.is_empty() {
                 out.push((u, hexes));
             }
@@ -1296,8 +1378,42 @@ impl Saxe {
         us.order = order;
         us.set(flag::OFFMAP, false);
         self.renumber(s, hex);
+        let column = self
+            .sc
+            .reinforcements
+            .iter()
+            .any(|r| r.unit == u && r.column);
+        if column {
+            // F/L 17.1, 17.2, 14.4: it arrives in march column, its activation automatic; it
+            // marches at once with doubled MP (14.1), the entry hex paid.
+            let us = &mut s.units[usize::from(u)];
+            us.set(
+                flag::COLUMN | flag::ACTIVATED | flag::DONE | flag::MOVED,
+                true,
+            );
+            self.place_entering_commanders(s, side, hex);
+            ev.push(Event::rule(
+                "14.4",
+                format!(
+                    "{} enters in march column at {hex} ({cost} MP), activated automatically",
+                    self.uname(u)
+                ),
+            ));
+            let mp = self.sc.units[usize::from(u)]
+                .mp
+                .saturating_mul(2)
+                .saturating_sub(cost);
+            s.frames.push(Frame::Moving(Moving::new(
+                side,
+                GroupKind::Column,
+                vec![u],
+                vec![mp],
+                None,
+            )));
+            return;
+        }
         let depth = s.frames.len();
-        self.begin_activation(s, ActTarget::Independent(u), false, ev);
+        self.begin_activation_of(s, ActTarget::Independent(u), false, true, ev);
         let arrived = matches!(s.frames.get(depth), Some(Frame::Activation(a)) if a.success);
         if arrived {
             self.place_entering_commanders(s, side, hex);

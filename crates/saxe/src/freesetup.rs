@@ -423,6 +423,13 @@ impl Saxe {
                 }
             }
         }
+        // F/L 17.1, 17.2: independent units entering with the columns, activated automatically
+        // (14.4); they must enter while they can (a column's activation is no choice).
+        for (unit, hexes) in self.column_arrivals(s, side) {
+            for hex in hexes {
+                v.push(Action::Reinforce { unit, hex });
+            }
+        }
         for (i, f) in self.sc.formations.iter().enumerate() {
             let fs = &s.formations[i];
             if f.side != side || fs.column.is_none() || fs.tested {
@@ -666,6 +673,12 @@ impl Saxe {
 
     /// End of a column's turn: a deployed formation loses its column marker (14.3).
     pub fn end_of_turn_columns(&self, s: &mut State) {
+        // F/L 14.3: an independent that deployed this turn loses its column marker.
+        for u in s.units.iter_mut() {
+            if u.has(flag::DEPLOYING) {
+                u.set(flag::COLUMN | flag::DEPLOYING, false);
+            }
+        }
         for f in 0..s.formations.len() {
             if s.formations[f].deploying {
                 s.formations[f].deploying = false;

@@ -170,9 +170,11 @@ impl Edition {
     pub fn defender_advance_avoids_zoc(self) -> bool {
         matches!(self, Edition::Hastenbeck)
     }
-    /// 10.3: F/L cavalry attacking a town hex has −2 (against a redoubt the table's redoubt DRM
-    /// already gives it); Hastenbeck has no such line.
-    pub fn cavalry_vs_town(self) -> i32 {
+    /// 10.3: F/L cavalry attacking a redoubt or a town hex has −2 of its own ("Una unidad de
+    /// caballería atacando un reducto o contra un hex de ciudad tiene un DRM de -2"), beside the
+    /// terrain's own modifier; Hastenbeck 10.3 has no such line (its example's −2 against a
+    /// redoubt is the redoubt's terrain line, which every attacker has).
+    pub fn cavalry_vs_town_or_redoubt(self) -> i32 {
         match self {
             Edition::Hastenbeck => 0,
             Edition::FontenoyLauffeld => -2,
@@ -229,6 +231,14 @@ impl Edition {
     /// 3.5.2: a unit ending its move on a friend goes on top (F/L) or under it (Hastenbeck).
     pub fn arriving_unit_on_top(self) -> bool {
         matches!(self, Edition::FontenoyLauffeld)
+    }
+    /// The rule of the sequence of play that ends the turn and advances the turn marker:
+    /// Hastenbeck 4.C "End of Turn"; F/L 4.D "Fin del turno" (its 4.C is the reorganisation phase).
+    pub fn end_of_turn_rule(self) -> &'static str {
+        match self {
+            Edition::Hastenbeck => "4.C",
+            Edition::FontenoyLauffeld => "4.D",
+        }
     }
     /// Short id as in the scenario files.
     pub fn id(self) -> &'static str {

@@ -149,6 +149,17 @@ impl Terrain {
             Terrain::Rough => 5,
         }
     }
+    /// The terrain's name as a player reads it in the log ("fortified village").
+    pub fn name(self) -> &'static str {
+        match self {
+            Terrain::Clear => "clear",
+            Terrain::Marsh => "marsh",
+            Terrain::Woods => "woods",
+            Terrain::Town => "town",
+            Terrain::FortifiedVillage => "fortified village",
+            Terrain::Rough => "rough terrain",
+        }
+    }
     /// A town or village of either kind (3.1, 7.1, 10.3).
     pub fn is_town(self) -> bool {
         matches!(self, Terrain::Town | Terrain::FortifiedVillage)
@@ -311,6 +322,9 @@ pub struct Reinforcement {
     pub hexes: Vec<HexId>,
     /// Facing on entry as the data gives it; `None`: facing away from the side's own edge.
     pub facing: Option<Vertex>,
+    /// F/L 17: an independent unit entering with the march columns (`[[column_entries]] units`):
+    /// it enters in phase A in march column, activated automatically (14.4), not by 8.8.
+    pub column: bool,
 }
 
 /// A commander counter.
@@ -1380,6 +1394,7 @@ impl Scenario {
                 turn: r.turn,
                 hexes,
                 facing,
+                column: false,
             });
         }
         let mut column_entries = Vec::new();
@@ -1410,6 +1425,7 @@ impl Scenario {
                         turn: c.turn,
                         hexes: hexes.clone(),
                         facing: None,
+                        column: true,
                     }),
                     None => errs.push(format!("{ctx}: unit {u:?} not in oob.toml")),
                 }
@@ -1481,6 +1497,20 @@ impl Scenario {
                     household: true,
                     no_morale: true,
                 });
+                // 17.2 option 3: "the Household (which may act as a formation under the King's
+                // orders)" arrives in march column with the French formations: it marches as the
+                // King's formation (14: a column is a whole formation; 14.4 automatic activation),
+                // not as four reinforcements, and the King enters as its commander.
+                let is_member = |u: UnitIx| members.contains(&usize::from(u));
+                if let Some(c) = column_entries.iter_mut().find(|c| {
+                    reinforcements.iter().any(|r| {
+                        r.column && is_member(r.unit) && r.turn == c.turn && r.hexes == c.hexes
+                    })
+                }) {
+                    reinforcements.retain(|r| !(r.column && is_member(r.unit)));
+                    c.formations.push(fi);
+                    entering_commanders.retain(|&x| usize::from(x) != k);
+                }
             }
         }
         let mut setup = Vec::new();

@@ -40,6 +40,9 @@ pub mod flag {
     pub const COLUMN: u32 = 1 << 15;
     /// Artillery in battery: it has fired and may never move again (F/L 8.9, 9.5).
     pub const IN_BATTERY: u32 = 1 << 16;
+    /// An independent unit deploying from march column this turn (F/L 14.3: +1 to its attacker;
+    /// the marker goes at the end of the turn).
+    pub const DEPLOYING: u32 = 1 << 17;
 }
 
 /// One combat unit.
@@ -497,6 +500,10 @@ pub struct State {
     /// The army commander moved with a formation commander this turn (4.B5: his move is halved).
     #[serde(default)]
     pub army_moved_with: [bool; 2],
+    /// F/L 4.B1 step 5: the army commander gave a double action this turn; "mantendría la opción
+    /// de moverse en la siguiente activación, pero en este caso solo" (alone, not with his stack).
+    #[serde(default)]
+    pub army_alone: [bool; 2],
     /// Abattis hexes (16.1.4 set-up or chosen in 16.2).
     #[serde(default)]
     pub abattis: Vec<HexId>,

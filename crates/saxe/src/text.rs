@@ -21,11 +21,24 @@ impl Saxe {
                 self.sc.formations[usize::from(*formation)].name
             ),
             Action::ActivateAuto { formation } => format!(
-                "Activate {} automatically (16.1, first turn)",
-                self.sc.formations[usize::from(*formation)].name
+                "Activate {} automatically ({}, {} turn)",
+                self.sc.formations[usize::from(*formation)].name,
+                self.auto_activation_rule(),
+                match s.turn.saturating_sub(self.sc.first_turn) {
+                    0 => "first",
+                    1 => "second",
+                    _ => "this",
+                }
             ),
             Action::ActivateIndependent { unit } => {
-                format!("Test independent {} for activation", u(*unit))
+                if !self.edition.independent_columns() && self.has(s, *unit, flag::COLUMN) {
+                    format!(
+                        "Activate independent {} (march column: automatic, 14.4)",
+                        u(*unit)
+                    )
+                } else {
+                    format!("Test independent {} for activation", u(*unit))
+                }
             }
             Action::ArtilleryFace { unit, clockwise } => format!(
                 "{} turns one vertex {}",
@@ -217,7 +230,19 @@ impl Saxe {
             Action::ColumnUnit { unit } => format!("Move {} (column)", u(*unit)),
             Action::EnterUnit { unit } => format!("{} enters the map", u(*unit)),
             Action::Reinforce { unit, hex } => {
-                format!("{} arrives as a reinforcement at {hex} (8.8)", u(*unit))
+                if self
+                    .sc
+                    .reinforcements
+                    .iter()
+                    .any(|r| r.unit == *unit && r.column)
+                {
+                    format!(
+                        "{} enters in march column at {hex} (17, 14.4: automatic)",
+                        u(*unit)
+                    )
+                } else {
+                    format!("{} arrives as a reinforcement at {hex} (8.8)", u(*unit))
+                }
             }
             Action::EndColumn => "End the column's movement".into(),
             Action::IndependentColumn { unit } => {

@@ -534,9 +534,10 @@ fn r4_b1_double_action_hastenbeck_always_fl_only_if_the_army_commander_has_not_m
                 ed(fl)
             );
             if fl && !moved {
-                // A7: he keeps his move for a later activation, not this one.
-                assert!(a.chiefs.is_empty(), "{:?}", a.chiefs);
-                assert!(!has_id(&ids(&r, &s), "commander-step:estrees:"));
+                // 4.B1 step 3 comes first: he may move now instead of giving the double action
+                // of step 5 (issue 12 finding 6c; the double action is settled at step 5, A7).
+                assert_eq!(a.chiefs.len(), 1, "{:?}", a.chiefs);
+                assert!(has_id(&ids(&r, &s), "commander-step:estrees:"));
             }
         }
     }
@@ -1296,6 +1297,7 @@ fn with_reinforcement() -> (Saxe, UnitIx, HexId) {
             turn: 2,
             hexes: vec![hex],
             facing: None,
+            column: false,
         })
     });
     (fl, u, hex)

@@ -364,3 +364,107 @@ pub fn pair_next_to(r: &Saxe, t: Terrain, from_ok: impl Fn(HexId) -> bool) -> (H
     }
     panic!("no pair next to {t:?}");
 }
+
+/// A battle's built-in data edited as a player edits a `--data-dir` copy: only the units of `keep`
+/// stay in `oob.toml` (with their set-up, reinforcement and column-entry lines), the set-up lines of
+/// `units` (id, hex, facing) and `commanders` (id, hex) of scenario `scenario_id` are moved. `keep`
+/// empty keeps every unit.
+pub fn edited_battle(
+    battle: &str,
+    scenario_id: &str,
+    keep: &[&str],
+    units: &[(&str, &str, &str)],
+    commanders: &[(&str, &str)],
+) -> Saxe {
+    /// Split a TOML text into blocks, each starting at a table header line.
+    fn blocks(text: &str) -> Vec<String> {
+        let mut out: Vec<String> = vec![String::new()];
+        for line in text.lines() {
+            if line.starts_with('[') {
+                out.push(String::new());
+            }
+            let last = out.last_mut().expect("one block at least");
+            last.push_str(line);
+            last.push('\n');
+        }
+        out
+    }
+    /// The string value of `key = "…"` in a block.
+    fn field<'a>(b: &'a str, key: &str) -> Option<&'a str> {
+        b.lines().find_map(|l| {
+            let (k, v) = l.split_once('=')?;
+            (k.trim() == key).then(|| v.trim().trim_matches('"'))
+        })
+    }
+    /// The block with `key = value` lines replaced (and `drop` lines removed).
+    fn set(b: &str, changes: &[(&str, &str)], drop: &[&str]) -> String {
+        let mut out = String::new();
+        for l in b.lines() {
+            let k = l.split_once('=').map(|(k, _)| k.trim());
+            if let Some(k) = k
+                && drop.contains(&k)
+            {
+                continue;
+            }
+            match changes.iter().find(|(c, _)| Some(*c) == k) {
+                Some((c, v)) => out.push_str(&format!("{c} = \"{v}\"\n")),
+                None => {
+                    out.push_str(l);
+                    out.push('\n');
+                }
+            }
+        }
+        out
+    }
+    let kept = |id: &str| keep.is_empty() || keep.contains(&id);
+    let mut files = saxe::battle_files(battle, None).expect("built-in data");
+    files.oob = blocks(&files.oob)
+        .into_iter()
+        .filter(|b| !b.starts_with("[[units]]") || field(b, "id").is_some_and(kept))
+        .collect();
+    for (id, text) in files.scenarios.iter_mut() {
+        *text = blocks(text)
+            .into_iter()
+            .filter(|b| {
+                !(b.starts_with("[[setup]]") || b.starts_with("[[reinforcements]]"))
+                    || field(b, "unit").is_some_and(kept)
+            })
+            .map(|b| {
+                if id != scenario_id {
+                    return b;
+                }
+                if b.starts_with("[[setup]]")
+                    && let Some(&(_, h, f)) = units.iter().find(|u| Some(u.0) == field(&b, "unit"))
+                {
+                    return set(&b, &[("hex", h), ("facing", f)], &["zone"]);
+                }
+                if b.starts_with("[[commander_setup]]")
+                    && let Some(&(_, h)) = commanders
+                        .iter()
+                        .find(|c| Some(c.0) == field(&b, "commander"))
+                {
+                    return set(&b, &[("hex", h)], &[]);
+                }
+                b
+            })
+            .collect();
+    }
+    let sc = saxe::scenario::Scenario::build(&files, scenario_id)
+        .unwrap_or_else(|e| panic!("edited {scenario_id} does not build: {e:?}"));
+    let edition = sc.edition;
+    Saxe {
+        sc: Arc::new(sc),
+        options: saxe::state::Options::default(),
+        edition,
+    }
+}
+
+/// A game of `r` from seed `seed` after the action ids `ids` (each must be legal).
+pub fn played(r: &Saxe, seed: u64, actions: &[&str]) -> (State, Vec<Event>) {
+    let mut ev = Vec::new();
+    let mut s = r.start(seed, &mut ev);
+    for a in actions {
+        ev.extend(act(r, &mut s, a));
+    }
+    (s, ev)
+}
