@@ -495,9 +495,14 @@ impl Saxe {
             if lone_guns && self.edition.lone_guns_destroyed_by_attack() {
                 return None; // F/L 11.5: a lone gun is attacked, not overrun
             }
-            if self.in_zoc_of(s, from, enemy) && !lone_guns {
-                // 7.1, 8.4: leave a ZoC only by retreating; entering the hex of lone enemy guns
-                // destroys them (11.5) and is allowed.
+            if self.in_zoc_of(s, from, enemy)
+                && (!lone_guns
+                    || self.in_zoc_of_others(s, from, enemy, to)
+                    || self.in_zoc_of_others(s, to, enemy, to))
+            {
+                // 7.1, 8.4: leave a ZoC only by retreating. Entering the hex of lone enemy guns
+                // destroys them (11.5) and lifts their own ZoC, no other: the unit must not be
+                // held by other enemies, nor go from the guns' ZoC into another enemy ZoC.
                 return None;
             }
             if self.side_at(s, to) == Some(enemy) && !self.combat_units_at(s, to).is_empty() {

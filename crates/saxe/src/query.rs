@@ -271,6 +271,16 @@ impl Saxe {
         })
     }
 
+    /// Whether hex `h` lies in the ZoC of a unit of `enemy` other than the units in hex `not`
+    /// (7.1 with 11.5: the ZoC of lone guns whose hex is entered).
+    pub fn in_zoc_of_others(&self, s: &State, h: HexId, enemy: Side, not: HexId) -> bool {
+        s.units.iter().enumerate().any(|(i, us)| {
+            us.hex.is_some_and(|n| n != not && n.is_adjacent(h))
+                && self.side_of(i as UnitIx) == enemy
+                && self.zoc_reaches(s, i as UnitIx, h)
+        })
+    }
+
     /// The worst arc (front > flank > rear) of enemy units adjacent to `h` toward `h`, for retreats
     /// (11.2) and commanders (8.5, 6.1). `None` if no enemy unit is adjacent.
     pub fn enemy_arc_at(&self, s: &State, h: HexId, enemy: Side) -> Option<Arc> {
