@@ -93,3 +93,126 @@ fn r11_5_a_unit_held_only_by_a_lone_redoubt_may_still_enter_and_destroy_it() {
     );
     assert!(r.check_invariants(&s).is_empty());
 }
+
+// ------------------------------------------------------------- 3.1: light units joining a stack
+
+/// Hainaut (light infantry) at `from` facing `hf`, Picardie 1510 facing N, Chevert with Hainaut;
+/// Chevert activated, Hainaut chosen to move.
+fn light_position(r: &Saxe, from: &str, hf: Vertex) -> saxe::state::State {
+    let mut s = empty_board(r);
+    place(r, &mut s, "hainaut", hx(from), hf);
+    place(r, &mut s, "picardie", hx("1510"), Vertex::N);
+    place_cmdr(r, &mut s, "chevert", hx(from));
+    place_cmdr(r, &mut s, "estrees", hx("1614"));
+    activate_auto(r, &mut s, "chevert");
+    act(r, &mut s, "move-unit:hainaut");
+    s
+}
+
+#[test]
+fn r3_1_a_light_unit_joining_a_stack_takes_its_facing() {
+    let r = rules();
+    // The finding: Hainaut 1610 facing NW steps NE into Picardie's hex (from its rear hex).
+    let mut s = light_position(&r, "1610", Vertex::NW);
+    act(&r, &mut s, "step:NE");
+    let hainaut = unit(&r, "hainaut");
+    assert_eq!(s.units[usize::from(hainaut)].hex, Some(hx("1510")));
+    assert_eq!(
+        s.units[usize::from(hainaut)].facing,
+        Vertex::N,
+        "3.1: one facing in a stack"
+    );
+    assert!(
+        r.check_invariants(&s).is_empty(),
+        "{:?}",
+        r.check_invariants(&s)
+    );
+    // It may go on through the friend's hex and keeps the facing it took.
+    act(&r, &mut s, "step:NE");
+    assert_eq!(s.units[usize::from(hainaut)].facing, Vertex::N);
+}
+
+#[test]
+fn r3_1_a_light_unit_joins_from_the_rear_or_the_front_not_the_flank() {
+    let r = rules();
+    // 1511 is west of 1510: Picardie's (facing N) flank hex. Entering from there is no move
+    // along the facing the joining unit takes.
+    let s = light_position(&r, "1511", Vertex::NW);
+    let l = ids(&r, &s);
+    assert!(!l.contains(&"step:E".to_string()), "{l:?}");
+    assert!(
+        l.contains(&"step:W".to_string()),
+        "it still moves anywhere else: {l:?}"
+    );
+    // 1410 is Picardie's front hex: stepping SE into the stack is a move to the rear (3.1: "front
+    // hexes if it's a backward movement").
+    let mut s = light_position(&r, "1410", Vertex::S);
+    act(&r, &mut s, "step:SE");
+    let hainaut = unit(&r, "hainaut");
+    assert_eq!(s.units[usize::from(hainaut)].hex, Some(hx("1510")));
+    assert_eq!(s.units[usize::from(hainaut)].facing, Vertex::N);
+}
+
+#[test]
+fn r3_1_r8_4_a_light_unit_falling_back_into_a_friend_takes_its_facing() {
+    let r = rules();
+    let mut s = empty_board(&r);
+    // Hainaut 1410 facing N with Von Gilsa in its front (1310, facing S: 1410 in his ZoC);
+    // Picardie behind it in 1510 facing NW: Hainaut falls back SE, into Picardie's front hex
+    // side (SE is a rear direction of NW), a backward move 3.1 allows.
+    place(&r, &mut s, "hainaut", hx("1410"), Vertex::N);
+    place(&r, &mut s, "von-gilsa", hx("1310"), Vertex::S);
+    place(&r, &mut s, "picardie", hx("1510"), Vertex::NW);
+    place_cmdr(&r, &mut s, "chevert", hx("1410"));
+    place_cmdr(&r, &mut s, "estrees", hx("1614"));
+    activate_auto(&r, &mut s, "chevert");
+    act(&r, &mut s, "move-unit:hainaut");
+    let l = ids(&r, &s);
+    let back = l
+        .iter()
+        .find(|i| i.starts_with("leave-zoc:1510"))
+        .unwrap_or_else(|| panic!("8.4 into the friend's hex: {l:?}"))
+        .clone();
+    act(&r, &mut s, &back);
+    let hainaut = unit(&r, "hainaut");
+    assert_eq!(s.units[usize::from(hainaut)].hex, Some(hx("1510")));
+    assert_eq!(s.units[usize::from(hainaut)].facing, Vertex::NW);
+    assert!(
+        r.check_invariants(&s).is_empty(),
+        "{:?}",
+        r.check_invariants(&s)
+    );
+}
+
+#[test]
+fn r3_1_a_normal_unit_does_not_join_a_light_unit_of_another_facing() {
+    let r = rules();
+    // The joining unit conforms: Picardie's facing has effects, so it is not changed for it.
+    let mut s = empty_board(&r);
+    place(&r, &mut s, "hainaut", hx("1410"), Vertex::NE);
+    place(&r, &mut s, "picardie", hx("1510"), Vertex::N);
+    place_cmdr(&r, &mut s, "chevert", hx("1510"));
+    place_cmdr(&r, &mut s, "estrees", hx("1614"));
+    activate_auto(&r, &mut s, "chevert");
+    act(&r, &mut s, "move-unit:picardie");
+    let l = ids(&r, &s);
+    assert!(!l.contains(&"step:NW".to_string()), "{l:?}");
+    assert!(l.contains(&"step:NE".to_string()), "{l:?}");
+}
+
+#[test]
+fn r3_1_invariants_refuse_a_stack_of_two_facings_with_a_light_unit() {
+    let r = rules();
+    let mut s = empty_board(&r);
+    let h = place(&r, &mut s, "hainaut", hx("1510"), Vertex::NW);
+    let p = place(&r, &mut s, "picardie", hx("1510"), Vertex::N);
+    assert!(!r.stacking_ok(hx("1510"), &[p, h], &s));
+    let bad = r.check_invariants(&s);
+    assert!(
+        bad.iter()
+            .any(|b| b.contains("1510") && b.contains("facing")),
+        "{bad:?}"
+    );
+    s.units[usize::from(h)].facing = Vertex::N;
+    assert!(r.check_invariants(&s).is_empty());
+}
