@@ -11,6 +11,9 @@ use common::*;
 use engine::Ruleset;
 use hexmap::Vertex;
 use saxe::Saxe;
+use saxe::scenario::{Placement, Side};
+use saxe::state::Options;
+use std::sync::Arc;
 
 // ------------------------------------------------------------------- 7.1: lone redoubts and ZoCs
 
@@ -215,4 +218,201 @@ fn r3_1_invariants_refuse_a_stack_of_two_facings_with_a_light_unit() {
     );
     s.units[usize::from(h)].facing = Vertex::N;
     assert!(r.check_invariants(&s).is_empty());
+}
+
+// ----------------------------------------------------------------- 3.1, 3.2, 3.4: set-up checks
+
+/// The ruleset with the set-up of scenario `id` edited by `edit`.
+fn with_setup(id: &str, edit: impl FnOnce(&mut saxe::scenario::Scenario)) -> Saxe {
+    let r = Saxe::load(id, &[], None).expect("built-in scenario loads");
+    let mut sc = (*r.sc).clone();
+    edit(&mut sc);
+    Saxe {
+        sc: Arc::new(sc),
+        options: r.options.clone(),
+        edition: r.edition,
+    }
+}
+
+fn move_to(sc: &mut saxe::scenario::Scenario, id: &str, hex: &str, facing: Vertex) {
+    let u = sc.unit_by_id(id).expect("unit");
+    let p = sc.setup.iter_mut().find(|p| p.unit == u).expect("set up");
+    p.hex = hx(hex);
+    p.facing = facing;
+}
+
+#[test]
+fn r3_shipped_set_ups_are_valid_with_every_option() {
+    for info in saxe::catalogue() {
+        let r = Saxe::load(info.id, &[], None).expect("built-in scenario loads");
+        assert_eq!(
+            r.setup_problems(&r.options),
+            Vec::<String>::new(),
+            "{}",
+            info.id
+        );
+        let (ok, report) = r.validation_report();
+        assert!(ok, "{}: {report}", info.id);
+    }
+}
+
+#[test]
+fn r3_1_r3_4_an_over_stacked_set_up_is_refused_with_every_unit_named() {
+    // The finding: Navarre and Eu added to Mailly + Orleans + Art. 12L in 1309.
+    let r = with_setup("hastenbeck", |sc| {
+        move_to(sc, "navarre", "1309", Vertex::N);
+        move_to(sc, "eu", "1309", Vertex::N);
+    });
+    let bad = r.setup_problems(&Options::default());
+    assert_eq!(bad.len(), 1, "one over-stacked hex: {bad:?}");
+    let b = &bad[0];
+    assert!(b.starts_with("scenario.toml [[setup]] "), "{b}");
+    for id in ["navarre", "eu", "mailly", "orleans", "contades-art-1309"] {
+        assert!(b.contains(id), "{id} not named: {b}");
+    }
+    assert!(b.contains("1309") && b.contains("3.1"), "{b}");
+    let (ok, report) = r.validation_report();
+    assert!(!ok, "{report}");
+    assert!(
+        report.contains("navarre") && report.contains("eu"),
+        "{report}"
+    );
+}
+
+#[test]
+fn r3_1_a_set_up_stack_of_two_facings_is_refused() {
+    let r = with_setup("hastenbeck", |sc| {
+        move_to(sc, "orleans", "1309", Vertex::NW);
+    });
+    let bad = r.setup_problems(&Options::default());
+    assert_eq!(bad.len(), 1, "{bad:?}");
+    assert!(
+        bad[0].contains("orleans") && bad[0].contains("facing"),
+        "{bad:?}"
+    );
+}
+
+#[test]
+fn r3_1_exception_1_infantry_with_cavalry_is_refused_in_both_editions() {
+    // Hastenbeck: Du Roy (cavalry) set up on Mailly + Orleans (1309).
+    let r = with_setup("hastenbeck", |sc| {
+        move_to(sc, "du-roy", "1309", Vertex::N);
+    });
+    let bad = r.setup_problems(&Options::default());
+    assert!(
+        bad.iter()
+            .any(|b| b.contains("du-roy") && b.contains("cavalry")),
+        "{bad:?}"
+    );
+    // Fontenoy: the Royal dragoons with the Gardes françaises.
+    let r = with_setup("fontenoy", |sc| {
+        let g = sc.unit_by_id("gardes-francaises").expect("unit");
+        let p = sc.setup.iter().find(|p| p.unit == g).expect("set up");
+        let (h, f) = (p.hex, p.facing);
+        move_to(sc, "royal-dragons", &h.to_string(), f);
+    });
+    let bad = r.setup_problems(&Options::default());
+    assert!(
+        bad.iter()
+            .any(|b| b.contains("royal-dragons") && b.contains("cavalry")),
+        "{bad:?}"
+    );
+}
+
+#[test]
+fn r3_1_three_counters_in_a_redoubt_hex_are_refused_in_both_editions() {
+    // Fontenoy/Lauffeld 3.1: two units a hex, the redoubt (an artillery counter) counting as one:
+    // Eu 2 added to Eu 1 + redoubt in 0916.
+    let r = with_setup("fontenoy", |sc| {
+        move_to(sc, "eu-2", "0916", Vertex::N);
+    });
+    let bad = r.setup_problems(&Options::default());
+    assert_eq!(bad.len(), 1, "{bad:?}");
+    assert!(
+        bad[0].contains("eu-2") && bad[0].contains("0916"),
+        "{bad:?}"
+    );
+    // Hastenbeck 3.1 exception 2: one infantry unit with the guns in a redoubt, grenadiers excepted.
+    let r0 = rules();
+    let red = r0.sc.unit_by_id("wutginau-redoubt-0911").expect("redoubt");
+    let red_hex = r0
+        .sc
+        .setup
+        .iter()
+        .find(|p| p.unit == red)
+        .expect("set up")
+        .hex;
+    let mates: Vec<String> = r0
+        .sc
+        .setup
+        .iter()
+        .filter(|p| p.hex == red_hex && p.unit != red)
+        .map(|p| r0.sc.units[usize::from(p.unit)].id.clone())
+        .collect();
+    assert_eq!(mates.len(), 1, "one unit with the redoubt: {mates:?}");
+    let f = r0
+        .sc
+        .setup
+        .iter()
+        .find(|p| p.hex == red_hex && p.unit != red)
+        .expect("mate")
+        .facing;
+    let r = with_setup("hastenbeck", |sc| {
+        move_to(sc, "von-gilsa", &red_hex.to_string(), f);
+    });
+    let bad = r.setup_problems(&Options::default());
+    assert!(
+        bad.iter()
+            .any(|b| b.contains("von-gilsa") && b.contains("redoubt")),
+        "{bad:?}"
+    );
+}
+
+#[test]
+fn r3_2_a_commander_set_up_in_an_enemy_units_hex_is_refused() {
+    let r = with_setup("hastenbeck", |sc| {
+        let c = sc
+            .commanders
+            .iter()
+            .position(|c| c.id == "chevert")
+            .expect("chevert");
+        let g = sc.unit_by_id("von-gilsa").expect("unit");
+        let h = sc.setup.iter().find(|p| p.unit == g).expect("set up").hex;
+        for e in sc.commander_setup.iter_mut() {
+            if usize::from(e.0) == c {
+                e.1 = h;
+            }
+        }
+    });
+    let bad = r.setup_problems(&Options::default());
+    assert_eq!(bad.len(), 1, "{bad:?}");
+    assert!(
+        bad[0].contains("[[commander_setup]] chevert") && bad[0].contains("Von Gilsa"),
+        "{bad:?}"
+    );
+}
+
+#[test]
+fn r3_a_set_up_with_two_sides_in_a_hex_is_refused() {
+    let r = with_setup("hastenbeck", |sc| {
+        let g = sc.unit_by_id("von-gilsa").expect("unit");
+        let h = sc.setup.iter().find(|p| p.unit == g).expect("set up").hex;
+        let u = sc.unit_by_id("picardie").expect("unit");
+        sc.setup.push(Placement {
+            unit: u,
+            hex: h,
+            facing: Vertex::N,
+        });
+        sc.setup.retain(|p| !(p.unit == u && p.hex != h));
+    });
+    let bad = r.setup_problems(&Options::default());
+    assert!(
+        bad.iter()
+            .any(|b| b.contains("picardie") && b.contains("both sides")),
+        "{bad:?}"
+    );
+    assert_eq!(
+        r.sc.units[usize::from(unit(&r, "picardie"))].side,
+        Side::French
+    );
 }
