@@ -227,6 +227,12 @@ impl Edition {
     pub fn two_counters_with_guns(self) -> bool {
         matches!(self, Edition::FontenoyLauffeld)
     }
+    /// 3.1: a unit joins a stack "from the rear hexes (or front hexes if it's a backward
+    /// movement)" (Hastenbeck); F/L 3.1 asks only for the same facing. It matters for light
+    /// units, which move in any direction (docs/rules-decisions.md 3.1).
+    pub fn joins_stacks_from_rear_or_front(self) -> bool {
+        matches!(self, Edition::Hastenbeck)
+    }
     /// 3.5.2: a unit ending its move on a friend goes on top (F/L) or under it (Hastenbeck).
     pub fn arriving_unit_on_top(self) -> bool {
         matches!(self, Edition::FontenoyLauffeld)

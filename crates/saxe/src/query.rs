@@ -775,9 +775,10 @@ impl Saxe {
     /// by a step in direction `dir` (`None` for a move that is no step), beside the friends
     /// already there that are not among `movers`; `None` if it may not join them from that side. A light unit has only front hexes,
     /// so its facing changes nothing for it: it takes the facing of the stack it joins, coming
-    /// as 3.1 says from the stack's rear hexes (a forward move) or its front hexes (a backward
-    /// move), never across its flank. Any other unit keeps its own facing, which the stacking
-    /// check then compares (docs/rules-decisions.md 3.1).
+    /// as Hastenbeck 3.1 says from the stack's rear hexes (a forward move) or its front hexes (a
+    /// backward move), never across its flank (F/L 3.1 has no such sentence). Any other unit
+    /// keeps its own facing, which the stacking check then compares (docs/rules-decisions.md
+    /// 3.1).
     pub fn joining_facing(
         &self,
         s: &State,
@@ -800,7 +801,9 @@ impl Saxe {
         let Some(mate) = stack else { return Some(own) };
         let f = s.units[usize::from(mate)].facing;
         match dir {
-            Some(d) if f.flank().contains(&d) => None,
+            Some(d) if f.flank().contains(&d) && self.edition.joins_stacks_from_rear_or_front() => {
+                None
+            }
             _ => Some(f),
         }
     }

@@ -157,6 +157,28 @@ fn r3_1_a_light_unit_joins_from_the_rear_or_the_front_not_the_flank() {
 }
 
 #[test]
+fn r3_1_fl_a_light_unit_joins_from_any_side() {
+    // F/L 3.1 asks only for one facing ("Las unidades tienen que tener la misma orientación"),
+    // not Hastenbeck's "from the rear hexes".
+    let h = rules();
+    let r = Saxe {
+        sc: h.sc.clone(),
+        options: h.options.clone(),
+        edition: saxe::Edition::FontenoyLauffeld,
+    };
+    let mut s = light_position(&r, "1511", Vertex::NW);
+    act(&r, &mut s, "step:E");
+    let hainaut = unit(&r, "hainaut");
+    assert_eq!(s.units[usize::from(hainaut)].hex, Some(hx("1510")));
+    assert_eq!(s.units[usize::from(hainaut)].facing, Vertex::N);
+    assert!(
+        r.check_invariants(&s).is_empty(),
+        "{:?}",
+        r.check_invariants(&s)
+    );
+}
+
+#[test]
 fn r3_1_r8_4_a_light_unit_falling_back_into_a_friend_takes_its_facing() {
     let r = rules();
     let mut s = empty_board(&r);
