@@ -1305,3 +1305,165 @@ fn same_seed_and_actions_give_identical_files() {
         );
     }
 }
+
+// ------------------------------------------------------------- issue 12: set-up validation (3.1, 3.2)
+
+/// A copy of one battle's data files under `dir/data/<battle>`; returns the data root.
+fn copy_battle(dir: &TempDir, battle: &str) -> PathBuf {
+    let root = dir.path("data");
+    let to = root.join(battle);
+    std::fs::create_dir_all(&to).expect("mkdir data");
+    for e in std::fs::read_dir(Path::new(DATA_DIR).join(battle)).expect("read battle dir") {
+        let e = e.expect("dir entry");
+        std::fs::copy(e.path(), to.join(e.file_name()))
+            .unwrap_or_else(|err| panic!("copy {:?}: {err}", e.file_name()));
+    }
+    root
+}
+
+/// In a scenario file's text, set `field` (hex or facing) of the entry whose key line is `key`
+/// (`unit = "navarre"`, `commander = "chevert"`).
+fn set_entry(text: &str, key: &str, field: &str, value: &str) -> String {
+    let at = text
+        .find(&format!("{key}\n"))
+        .unwrap_or_else(|| panic!("{key} not in the file"));
+    let f = at
+        + text[at..]
+            .find(&format!("\n{field} = \""))
+            .unwrap_or_else(|| panic!("no {field} after {key}"))
+        + 1;
+    let eol = f + text[f..].find('\n').expect("end of line");
+    format!("{}{field} = \"{value}\"{}", &text[..f], &text[eol..])
+}
+
+/// Edit `scenario.toml` of a copied battle with (key, field, value) triples.
+fn edit_scenario(data: &Path, battle: &str, edits: &[(&str, &str, &str)]) {
+    let p = data.join(battle).join("scenario.toml");
+    let mut text = std::fs::read_to_string(&p).expect("read scenario.toml");
+    for (key, field, value) in edits {
+        text = set_entry(&text, key, field, value);
+    }
+    std::fs::write(&p, text).expect("write scenario.toml");
+}
+
+/// `validate` fails, names every problem line, and `new` refuses to start the game.
+fn refused_set_up(data: &Path, scenario: &str, d: &TempDir, expect: &[&[&str]]) -> String {
+    let o = tricorne(&["--data-dir", p(data), "validate", scenario]);
+    assert_eq!(o.status.code(), Some(1), "validate: {o:?}");
+    assert!(!out(&o).lines().any(|l| l.trim() == "valid"), "{}", out(&o));
+    let e = err(&o);
+    assert!(e.starts_with("tricorne:"), "{e}");
+    assert!(!e.contains("panicked"), "{e}");
+    assert!(
+        e.contains(&format!("{} problem(s)", expect.len())),
+        "{} problems expected:\n{e}",
+        expect.len()
+    );
+    for words in expect {
+        assert!(
+            e.lines().any(|l| words.iter().all(|w| l.contains(w))),
+            "no line with {words:?}:\n{e}"
+        );
+    }
+    let game = d.path("game.json");
+    let o = tricorne(&["--data-dir", p(data), "new", scenario, "-o", p(&game)]);
+    assert_eq!(o.status.code(), Some(1), "new: {o:?}");
+    assert!(!game.exists(), "new wrote a game of an illegal set-up");
+    e
+}
+
+#[test]
+fn r3_1_r3_2_validate_reports_every_set_up_problem_of_hastenbeck() {
+    let d = TempDir::new("validate-stacking-h");
+    let data = copy_battle(&d, "hastenbeck");
+    edit_scenario(
+        &data,
+        "hastenbeck",
+        &[
+            // The finding: four infantry and a gun in 1309.
+            ("unit = \"navarre\"", "hex", "1309"),
+            ("unit = \"navarre\"", "facing", "N"),
+            ("unit = \"eu\"", "hex", "1309"),
+            ("unit = \"eu\"", "facing", "N"),
+            // Cavalry on Picardie (1003, NW).
+            ("unit = \"du-roy\"", "hex", "1003"),
+            ("unit = \"du-roy\"", "facing", "NW"),
+            // Two facings in 0909.
+            ("unit = \"erbprinz-von-brunswick-2\"", "facing", "N"),
+            // A French commander in that Allied stack.
+            ("commander = \"chevert\"", "hex", "0909"),
+        ],
+    );
+    refused_set_up(
+        &data,
+        "hastenbeck",
+        &d,
+        &[
+            &[
+                "scenario.toml [[setup]]",
+                "navarre",
+                "eu",
+                "mailly",
+                "orleans",
+                "1309",
+                "3.1",
+            ],
+            &[
+                "scenario.toml [[setup]]",
+                "du-roy",
+                "picardie",
+                "1003",
+                "cavalry",
+            ],
+            &[
+                "scenario.toml [[setup]]",
+                "erbprinz-von-brunswick-2",
+                "0909",
+                "facing",
+            ],
+            &["scenario.toml [[commander_setup]] chevert", "0909", "3.2"],
+        ],
+    );
+}
+
+#[test]
+fn r3_1_r3_2_validate_reports_every_set_up_problem_of_fontenoy() {
+    let d = TempDir::new("validate-stacking-fl");
+    let data = copy_battle(&d, "fontenoy");
+    edit_scenario(
+        &data,
+        "fontenoy",
+        &[
+            // Three counters in the Barry redoubt hex: Eu 1 + redoubt + Eu 2.
+            ("unit = \"eu-2\"", "hex", "0916"),
+            // Cavalry with the Gardes françaises (1012, N).
+            ("unit = \"royal-dragons\"", "hex", "1012"),
+            ("unit = \"royal-dragons\"", "facing", "N"),
+            // Saxe with Cumberland's British foot.
+            ("commander = \"saxe\"", "hex", "0713"),
+        ],
+    );
+    refused_set_up(
+        &data,
+        "fontenoy",
+        &d,
+        &[
+            &[
+                "scenario.toml [[setup]]",
+                "eu-1",
+                "redoubt-eu-1",
+                "eu-2",
+                "0916",
+                "3.1",
+            ],
+            &[
+                "scenario.toml [[setup]]",
+                "gardes-francaises",
+                "royal-dragons",
+                "1012",
+                "cavalry",
+            ],
+            &["scenario.toml [[commander_setup]] saxe", "0713", "3.2"],
+        ],
+    );
+}

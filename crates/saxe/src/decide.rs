@@ -5,7 +5,7 @@ use crate::event::Event;
 use crate::query::Mover;
 use crate::scenario::{CommanderIx, Kind, Side, Terrain, UnitIx};
 use crate::state::*;
-use hexmap::{Arc, Dir, HexId};
+use hexmap::{Arc, Dir, HexId, Vertex};
 
 impl Saxe {
     /// The legal actions of the decider, in a stable order.
@@ -506,9 +506,14 @@ impl Saxe {
             if lone_guns && self.edition.lone_guns_destroyed_by_attack() {
                 return None; // F/L 11.5: a lone gun is attacked, not overrun
             }
-            if self.in_zoc_of(s, from, enemy) && !lone_guns {
-                // 7.1, 8.4: leave a ZoC only by retreating; entering the hex of lone enemy guns
-                // destroys them (11.5) and is allowed.
+            if self.in_zoc_of(s, from, enemy)
+                && (!lone_guns
+                    || self.in_zoc_of_others(s, from, enemy, to)
+                    || self.in_zoc_of_others(s, to, enemy, to))
+            {
+                // 7.1, 8.4: leave a ZoC only by retreating. Entering the hex of lone enemy guns
+                // destroys them (11.5) and lifts their own ZoC, no other: the unit must not be
+                // held by other enemies, nor go from the guns' ZoC into another enemy ZoC.
                 return None;
             }
             if self.side_at(s, to) == Some(enemy) && !self.combat_units_at(s, to).is_empty() {
@@ -524,7 +529,17 @@ impl Saxe {
             }
             plan.push((from, to, cost));
         }
-        // Stacking at each destination after the move (3.1), not with stopped units of the line.
+        // Stacking at each destination after the move (3.1), not with stopped units of the line;
+        // a light unit joining friends takes their facing (`joining_facing`).
+        let mut facings = Vec::with_capacity(m.units.len());
+        for (i, &u) in m.units.iter().enumerate() {
+            let own = s.units[usize::from(u)].facing;
+            facings.push(self.joining_facing(s, u, own, plan[i].1, Some(dir), &m.units)?);
+        }
+        let facing_of = |x: UnitIx| match m.units.iter().position(|&y| y == x) {
+            Some(i) => facings[i],
+            None => s.units[usize::from(x)].facing,
+        };
         let mut dests: Vec<HexId> = plan.iter().map(|p| p.1).collect();
         dests.sort();
         dests.dedup();
@@ -542,11 +557,41 @@ impl Saxe {
                     there.push(u);
                 }
             }
-            if !self.stacking_ok(d, &there, s) {
+            if self.stacking_fault(d, &there, s, &facing_of).is_some() {
                 return None;
             }
         }
         Some(plan)
+    }
+
+    /// 8.4: the facings of a group falling back by `dir` into `to` with `turn` vertices (cavalry),
+    /// when it may stack with the friends there (3.1; a light unit takes their facing).
+    fn leave_zoc_facings(
+        &self,
+        s: &State,
+        m: &Moving,
+        to: HexId,
+        dir: Dir,
+        turn: i8,
+    ) -> Option<Vec<Vertex>> {
+        let mut facings = Vec::with_capacity(m.units.len());
+        for &u in &m.units {
+            let own = s.units[usize::from(u)].facing.turned(i32::from(turn));
+            facings.push(self.joining_facing(s, u, own, to, Some(dir), &m.units)?);
+        }
+        let mut there: Vec<UnitIx> = self
+            .units_at(s, to)
+            .into_iter()
+            .filter(|x| !m.units.contains(x))
+            .collect();
+        there.extend(m.units.iter().copied());
+        let facing_of = |x: UnitIx| match m.units.iter().position(|&y| y == x) {
+            Some(i) => facings[i],
+            None => s.units[usize::from(x)].facing,
+        };
+        self.stacking_fault(to, &there, s, &facing_of)
+            .is_none()
+            .then_some(facings)
     }
 
     fn legal_moving(&self, s: &State, m: &Moving) -> Vec<Action> {
@@ -671,17 +716,12 @@ impl Saxe {
                         });
                     if ok {
                         for turn in if cav { vec![0i8, 1, -1] } else { vec![0i8] } {
-                            // 8.4 follows 11.2: a friend may be joined if the stack is legal.
-                            if self.side_at(s, to).is_some() {
-                                let mut probe = s.clone();
-                                for &u in &m.units {
-                                    let us = &mut probe.units[usize::from(u)];
-                                    us.hex = Some(to);
-                                    us.facing = us.facing.turned(i32::from(turn));
-                                }
-                                if !self.stacking_ok(to, &self.units_at(&probe, to), &probe) {
-                                    continue;
-                                }
+                            // 8.4 follows 11.2: a friend may be joined if the stack is legal (a
+                            // light unit takes the friend's facing, 3.1).
+                            if self.side_at(s, to).is_some()
+                                && self.leave_zoc_facings(s, m, to, d, turn).is_none()
+                            {
+                                continue;
                             }
                             v.push(Action::LeaveZoc { to, turn });
                         }
@@ -1144,10 +1184,19 @@ impl Saxe {
                 } else {
                     self.arrival_order(s, *to)
                 };
-                for &u in &m.units {
+                let dir = from.and_then(|f| f.direction_to(*to));
+                let facings = dir
+                    .and_then(|d| self.leave_zoc_facings(s, &m, *to, d, *turn))
+                    .unwrap_or_else(|| {
+                        m.units
+                            .iter()
+                            .map(|&u| s.units[usize::from(u)].facing.turned(i32::from(*turn)))
+                            .collect()
+                    });
+                for (i, &u) in m.units.iter().enumerate() {
                     let us = &mut s.units[usize::from(u)];
                     us.hex = Some(*to);
-                    us.facing = us.facing.turned(i32::from(*turn));
+                    us.facing = facings[i];
                     us.set(flag::MOVED, true);
                     us.order += base; // 3.5.2: under (Hastenbeck) or on top (F/L)
                 }
@@ -1671,6 +1720,17 @@ impl Saxe {
         };
         let enemy = m.side.other();
         let lead_from = plan.first().map(|p| p.0);
+        // 3.1: a light unit joining friends takes their facing (step_plan checked the side).
+        let facings: Vec<Vertex> = m
+            .units
+            .iter()
+            .enumerate()
+            .map(|(i, &u)| {
+                let own = s.units[usize::from(u)].facing;
+                self.joining_facing(s, u, own, plan[i].1, Some(dir), &m.units)
+                    .unwrap_or(own)
+            })
+            .collect();
         // Lift the movers, then place them (a line moves as one).
         for (i, &u) in m.units.iter().enumerate() {
             s.units[usize::from(u)].hex = None;
@@ -1701,6 +1761,7 @@ impl Saxe {
             let us = &mut s.units[usize::from(u)];
             us.hex = Some(to);
             us.order = order;
+            us.facing = facings[i];
             us.set(flag::MOVED, true);
             movers.push((u, from, to));
         }

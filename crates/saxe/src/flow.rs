@@ -9,6 +9,25 @@ use hexmap::{Arc, HexId};
 impl Saxe {
     /// A new game at the start of turn 1 (16.1).
     pub fn initial_state(&self, seed: u64, options: Options, ev: &mut Vec<Event>) -> State {
+        let mut s = self.setup_state(seed, options);
+        let sc = &self.sc;
+        ev.push(Event::rule(
+            &sc.rule,
+            format!(
+                "{} — turn {} of {}; the {} player is first",
+                sc.name,
+                sc.first_turn,
+                sc.turns,
+                sc.first.name()
+            ),
+        ));
+        self.run(&mut s, ev);
+        s
+    }
+
+    /// The position the scenario sets up (16.1; 16.2 and columns: the units still to place or to
+    /// enter are off the map), before anything has run.
+    pub fn setup_state(&self, seed: u64, options: Options) -> State {
         let sc = &self.sc;
         let mut units: Vec<UnitState> = sc
             .units
@@ -100,17 +119,6 @@ impl Saxe {
         if !sc.column_entries.is_empty() || sc.zone.is_some() {
             self.column_and_zone_state(&mut s);
         }
-        ev.push(Event::rule(
-            &sc.rule,
-            format!(
-                "{} — turn {} of {}; the {} player is first",
-                sc.name,
-                sc.first_turn,
-                sc.turns,
-                sc.first.name()
-            ),
-        ));
-        self.run(&mut s, ev);
         s
     }
 

@@ -18,6 +18,7 @@ mod flow;
 mod freesetup;
 pub mod query;
 pub mod scenario;
+mod setup_check;
 pub mod state;
 mod text;
 
@@ -228,6 +229,12 @@ impl Edition {
     pub fn two_counters_with_guns(self) -> bool {
         matches!(self, Edition::FontenoyLauffeld)
     }
+    /// 3.1: a unit joins a stack "from the rear hexes (or front hexes if it's a backward
+    /// movement)" (Hastenbeck); F/L 3.1 asks only for the same facing. It matters for light
+    /// units, which move in any direction (docs/rules-decisions.md 3.1).
+    pub fn joins_stacks_from_rear_or_front(self) -> bool {
+        matches!(self, Edition::Hastenbeck)
+    }
     /// 3.5.2: a unit ending its move on a friend goes on top (F/L) or under it (Hastenbeck).
     pub fn arriving_unit_on_top(self) -> bool {
         matches!(self, Edition::FontenoyLauffeld)
@@ -420,6 +427,20 @@ pub fn battle_files(
     })
 }
 
+/// Turn on the option named `o`; `false` if there is no such option.
+fn set_option(opts: &mut Options, o: &str) -> bool {
+    match o {
+        "perception" => opts.perception = true,
+        "armentieres-artillery" => opts.armentieres_artillery = true,
+        "fortify-lauffeld" => opts.fortify_lauffeld = true,
+        "fortify-both" => opts.fortify_both = true,
+        "austrians-fight" => opts.austrians_fight = true,
+        "strict-activation" => opts.strict_activation = true,
+        _ => return false,
+    }
+    true
+}
+
 /// The ruleset bound to one scenario and its options.
 #[derive(Clone, Debug)]
 pub struct Saxe {
@@ -463,19 +484,11 @@ impl Saxe {
                     }
                 )]);
             }
-            match o.as_str() {
-                "perception" => opts.perception = true,
-                "armentieres-artillery" => opts.armentieres_artillery = true,
-                "fortify-lauffeld" => opts.fortify_lauffeld = true,
-                "fortify-both" => opts.fortify_both = true,
-                "austrians-fight" => opts.austrians_fight = true,
-                "strict-activation" => opts.strict_activation = true,
-                other => {
-                    return Err(vec![format!(
-                        "unknown option {other:?} for {scenario} (known: {})",
-                        info.options.join(", ")
-                    )]);
-                }
+            if !set_option(&mut opts, o) {
+                return Err(vec![format!(
+                    "unknown option {o:?} for {scenario} (known: {})",
+                    info.options.join(", ")
+                )]);
             }
         }
         // 17.2: options 1 and 2 are alternatives (one or both villages fortified).
@@ -488,11 +501,17 @@ impl Saxe {
         let files = battle_files(info.battle, dir).map_err(|e| vec![e])?;
         let sc = Scenario::build(&files, scenario)?;
         let edition = sc.edition;
-        Ok(Saxe {
+        let rules = Saxe {
             sc: Arc::new(sc),
             options: opts,
             edition,
-        })
+        };
+        // 3.1–3.4: the set-up itself must be legal.
+        let bad = rules.setup_problems(&rules.options);
+        if !bad.is_empty() {
+            return Err(bad);
+        }
+        Ok(rules)
     }
 
     /// The report of `tricorne validate`: the printed totals recomputed (13.1) and the provenance
@@ -538,6 +557,29 @@ impl Saxe {
             let _ = writeln!(out, "  unmarked: {u}");
         }
         ok &= p.unmarked.is_empty();
+        // 3.1, 3.2: the set-up with each option (optional counters are placed only with theirs).
+        let mut setup_ok = true;
+        let options = catalogue()
+            .into_iter()
+            .find(|i| i.id == sc.id)
+            .map(|i| i.options)
+            .unwrap_or_default();
+        for o in options {
+            let mut opts = self.options.clone();
+            if !set_option(&mut opts, o) {
+                continue;
+            }
+            for b in self.setup_problems(&opts) {
+                setup_ok = false;
+                let _ = writeln!(out, "  set-up with option {o}: {b}");
+            }
+        }
+        let _ = writeln!(
+            out,
+            "Set-up (3.1 stacking, 3.2 commanders), with each option: {}",
+            if setup_ok { "ok" } else { "PROBLEMS above" }
+        );
+        ok &= setup_ok;
         (ok, out)
     }
 

@@ -271,6 +271,16 @@ impl Saxe {
         })
     }
 
+    /// Whether hex `h` lies in the ZoC of a unit of `enemy` other than the units in hex `not`
+    /// (7.1 with 11.5: the ZoC of lone guns whose hex is entered).
+    pub fn in_zoc_of_others(&self, s: &State, h: HexId, enemy: Side, not: HexId) -> bool {
+        s.units.iter().enumerate().any(|(i, us)| {
+            us.hex.is_some_and(|n| n != not && n.is_adjacent(h))
+                && self.side_of(i as UnitIx) == enemy
+                && self.zoc_reaches(s, i as UnitIx, h)
+        })
+    }
+
     /// The worst arc (front > flank > rear) of enemy units adjacent to `h` toward `h`, for retreats
     /// (11.2) and commanders (8.5, 6.1). `None` if no enemy unit is adjacent.
     pub fn enemy_arc_at(&self, s: &State, h: HexId, enemy: Side) -> Option<Arc> {
@@ -686,8 +696,21 @@ impl Saxe {
     }
 
     /// Stacking check for a hex after a hypothetical change (3.1): `units` are all the units that
-    /// would be there.
+    /// would be there, each with its facing in `s`.
     pub fn stacking_ok(&self, h: HexId, units: &[UnitIx], s: &State) -> bool {
+        self.stacking_fault(h, units, s, &|u| s.units[usize::from(u)].facing)
+            .is_none()
+    }
+
+    /// The first stacking limit (3.1) that `units` together in `h` would break, each unit with the
+    /// facing `facing_of` gives it; `None` if they may stack.
+    pub fn stacking_fault(
+        &self,
+        h: HexId,
+        units: &[UnitIx],
+        s: &State,
+        facing_of: &dyn Fn(UnitIx) -> Vertex,
+    ) -> Option<StackingFault> {
         let mut inf = 0;
         let mut cav = 0;
         let mut guns = 0;
@@ -705,38 +728,85 @@ impl Saxe {
                 guns += 1;
                 redoubt |= k == Kind::Redoubt;
             }
-            let us = &s.units[usize::from(u)];
-            // Guns may face their own way (8.8 turns a gun alone); 3.1's common facing binds
-            // infantry and cavalry. Light units have only front hexes (2.1).
-            if !us.has(flag::ROUTED) && !k.is_guns() && !self.light_in(s, u, h) {
-                if let Some(f) = facing
-                    && f != us.facing
-                {
-                    return false;
+            // 3.1's common facing binds infantry and cavalry, light units included (a light unit
+            // joining a stack takes its facing: `joining_facing`). Guns may face their own way
+            // (8.8 turns a gun alone; F/L 3.1 exception); routed units have none (2.2).
+            if !s.units[usize::from(u)].has(flag::ROUTED) && !k.is_guns() {
+                let f = facing_of(u);
+                if facing.is_some_and(|x| x != f) {
+                    return Some(StackingFault::Facing);
                 }
-                facing = Some(us.facing);
+                facing = Some(f);
             }
         }
-        if inf + cav > 2 || guns > 1 || (inf > 0 && cav > 0) {
-            return false;
+        if inf > 0 && cav > 0 {
+            return Some(StackingFault::Arms);
+        }
+        if guns > 1 {
+            return Some(StackingFault::TwoGuns);
+        }
+        if inf + cav > 2 {
+            return Some(StackingFault::TooMany);
         }
         if self.edition.two_counters_with_guns() {
             // F/L 3.1: two units in all, a gun counting as one; in a town, in rough terrain or
             // with a routed unit, only one infantry or cavalry unit with a gun.
+            if inf + cav + guns > 2 {
+                return Some(StackingFault::TwoCounters);
+            }
             let routed = units
                 .iter()
                 .any(|&u| s.units[usize::from(u)].has(flag::ROUTED));
             let t = self.sc.map.terrain(h);
             let town = t.is_town() || self.sc.tables.terrain(t).restricted_stacking;
-            return inf + cav + guns <= 2 && !((town || routed) && inf + cav > 1);
+            if (town || routed) && inf + cav > 1 {
+                return Some(StackingFault::Restricted);
+            }
+            return None;
         }
         let village = self.sc.map.terrain(h).is_town();
         if (village || redoubt) && guns > 0 && inf > 1 && !all_gren {
-            return false;
+            return Some(StackingFault::VillageOrRedoubt);
         }
-        true
+        None
     }
 
+    /// 3.1, 2.1: the facing unit `u` would have in `to` (`own` if it joins nobody), entering it
+    /// by a step in direction `dir` (`None` for a move that is no step), beside the friends
+    /// already there that are not among `movers`; `None` if it may not join them from that side. A light unit has only front hexes,
+    /// so its facing changes nothing for it: it takes the facing of the stack it joins, coming
+    /// as Hastenbeck 3.1 says from the stack's rear hexes (a forward move) or its front hexes (a
+    /// backward move), never across its flank (F/L 3.1 has no such sentence). Any other unit
+    /// keeps its own facing, which the stacking check then compares (docs/rules-decisions.md
+    /// 3.1).
+    pub fn joining_facing(
+        &self,
+        s: &State,
+        u: UnitIx,
+        own: Vertex,
+        to: HexId,
+        dir: Option<Dir>,
+        movers: &[UnitIx],
+    ) -> Option<Vertex> {
+        if self.kind(u).is_guns()
+            || s.units[usize::from(u)].has(flag::ROUTED)
+            || !self.light_in(s, u, to)
+        {
+            return Some(own);
+        }
+        let side = self.side_of(u);
+        let stack = self.combat_units_at(s, to).into_iter().find(|&x| {
+            !movers.contains(&x) && self.side_of(x) == side && !self.has(s, x, flag::ROUTED)
+        });
+        let Some(mate) = stack else { return Some(own) };
+        let f = s.units[usize::from(mate)].facing;
+        match dir {
+            Some(d) if f.flank().contains(&d) && self.edition.joins_stacks_from_rear_or_front() => {
+                None
+            }
+            _ => Some(f),
+        }
+    }
     /// Commanders in a hex.
     pub fn commanders_at(&self, s: &State, h: HexId) -> Vec<CommanderIx> {
         (0..s.commanders.len() as CommanderIx)
@@ -756,5 +826,47 @@ impl Saxe {
         v.sort();
         v.dedup();
         v
+    }
+}
+
+/// A stacking limit broken (3.1), for refusals and set-up validation.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum StackingFault {
+    /// The infantry and cavalry of a stack face different ways.
+    Facing,
+    /// Infantry and cavalry together (Hastenbeck 3.1 exception 1; F/L 3.1).
+    Arms,
+    /// Two artillery units (or redoubts) together.
+    TwoGuns,
+    /// More than two infantry or cavalry units.
+    TooMany,
+    /// F/L 3.1: more than two counters, an artillery unit or redoubt counting as one.
+    TwoCounters,
+    /// F/L 3.1 exception: in a town, rough terrain or with a routed unit, one unit with a gun.
+    Restricted,
+    /// Hastenbeck 3.1 exception 2: in a village or a redoubt, one infantry unit with the guns
+    /// (grenadiers excepted).
+    VillageOrRedoubt,
+}
+
+impl std::fmt::Display for StackingFault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            StackingFault::Facing => "3.1: the units of a stack have the same facing",
+            StackingFault::Arms => {
+                "3.1: infantry stacks only with infantry, cavalry only with cavalry"
+            }
+            StackingFault::TwoGuns => "3.1: two artillery units may not stack",
+            StackingFault::TooMany => "3.1: at most two infantry or cavalry units a hex",
+            StackingFault::TwoCounters => {
+                "3.1: at most two units a hex, an artillery unit or redoubt counting as one"
+            }
+            StackingFault::Restricted => {
+                "3.1: in a town, rough terrain or with a routed unit only one unit, with a gun"
+            }
+            StackingFault::VillageOrRedoubt => {
+                "3.1 exception 2: in a village or a redoubt only one infantry unit with the guns, grenadiers excepted"
+            }
+        })
     }
 }

@@ -868,10 +868,15 @@ impl Saxe {
                 && s.frames
                     .iter()
                     .all(|f| !matches!(f, Frame::Retreat(_) | Frame::Rout(_)));
-            if settled && !self.stacking_ok(h, &here, s) {
+            if settled
+                && let Some(f) =
+                    self.stacking_fault(h, &here, s, &|u| s.units[usize::from(u)].facing)
+            {
                 bad.push(format!(
-                    "stacking limits broken in {h}: {:?}",
-                    here.iter().map(|&u| self.uname(u)).collect::<Vec<_>>()
+                    "stacking limits broken in {h} ({f}): {:?}",
+                    here.iter()
+                        .map(|&u| format!("{} {:?}", self.uname(u), s.units[usize::from(u)].facing))
+                        .collect::<Vec<_>>()
                 ));
             }
         }
