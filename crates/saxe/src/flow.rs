@@ -1,6 +1,6 @@
 //! The sequence of play (4): the state machine that runs procedures until a side must decide.
 use crate::Saxe;
-use crate::event::Event;
+use crate::event::{Event, Line};
 use crate::query::Mover;
 use crate::scenario::{Kind, Side, UnitIx};
 use crate::state::*;
@@ -222,10 +222,9 @@ impl Saxe {
                     us.set(flag::OFFMAP, true);
                     ev.push(Event::rule(
                         "16.2",
-                        format!(
-                            "{} routs off the map; it may re-enter if it rallies",
-                            self.uname(r.unit)
-                        ),
+                        self.unit_line(s, &[r.unit])
+                            .verb(" routs", " rout")
+                            .t(" off the map; it may re-enter if it rallies"),
                     ));
                 } else {
                     let h = s.units[usize::from(r.unit)].hex;
@@ -289,9 +288,8 @@ impl Saxe {
                         let u = st.units.remove(0);
                         ev.push(Event::rule(
                             "16.2",
-                            format!(
-                                "{} finds no hex to set up in and stays off the map",
-                                self.uname(u)
+                            self.unit_line(s, &[u]).t(
+                                " finds no hex to set up in and stays off the map",
                             ),
                         ));
                         return;
@@ -520,11 +518,16 @@ impl Saxe {
                     ));
                 }
                 let mv = self.morale(s, u);
-                let (_, t) = self.roll(
+                let hidden = self.hidden_of(s, u);
+                let (_, t) = self.roll_for(
                     s,
                     ev,
                     "12.5",
-                    format!("rally test of {} (MV {mv})", self.uname(u)),
+                    Line::new()
+                        .t("rally test of ")
+                        .units(self.named(s, &[u]))
+                        .private(hidden, format!(" (MV {mv})")),
+                    hidden,
                     mods,
                     |t| {
                         if t <= mv {
@@ -559,7 +562,9 @@ impl Saxe {
                     s.units[usize::from(u)].set(flag::DISORG | flag::DISORG_BY_COMBAT, false);
                     ev.push(Event::rule(
                         "12.2",
-                        format!("{} reorganised (not in an enemy ZoC)", self.uname(u)),
+                        self.unit_line(s, &[u])
+                            .verb(" is", " are")
+                            .t(" reorganised (not in an enemy ZoC)"),
                     ));
                 } else {
                     // 12.1: one test per stack with the best morale of the stack; the first
@@ -578,7 +583,9 @@ impl Saxe {
                                 .set(flag::DISORG | flag::DISORG_BY_COMBAT, false);
                             ev.push(Event::rule(
                                 "12.2",
-                                format!("{} reorganised", self.uname(x)),
+                                self.unit_line(s, &[x])
+                                    .verb(" is", " are")
+                                    .t(" reorganised"),
                             ));
                         }
                     }
@@ -1032,10 +1039,8 @@ impl Saxe {
                 if h.is_some() && h == army_hex {
                     ev.push(Event::rule(
                         "5.1",
-                        format!(
-                            "{} activated automatically: the army commander is with it",
-                            self.uname(u)
-                        ),
+                        self.unit_line(s, &[u])
+                            .t(" activated automatically: the army commander is with it"),
                     ));
                     true
                 } else {
@@ -1047,7 +1052,10 @@ impl Saxe {
                         s,
                         ev,
                         "5.1",
-                        format!("activation of {} (value {av})", self.uname(u)),
+                        Line::new()
+                            .t("activation of ")
+                            .units(self.named(s, &[u]))
+                            .t(format!(" (value {av})")),
                         mods,
                         |t| {
                             if t <= av {
@@ -1085,7 +1093,9 @@ impl Saxe {
                     s.units[usize::from(u)].set(flag::OOC, true);
                     ev.push(Event::rule(
                         "6.4",
-                        format!("{} is out of command", self.uname(u)),
+                        self.unit_line(s, &[u])
+                            .verb(" is", " are")
+                            .t(" out of command"),
                     ));
                 }
             }
@@ -1150,7 +1160,8 @@ impl Saxe {
         for u in routed {
             ev.push(Event::rule(
                 "12.4",
-                format!("{} (routed) must continue its rout", self.uname(u)),
+                self.unit_line(s, &[u])
+                    .t(" (routed) must continue its rout"),
             ));
             let r = self.new_rout(s, u);
             s.frames.push(Frame::Rout(r));
@@ -1306,10 +1317,9 @@ impl Saxe {
             }
             ev.push(Event::rule(
                 "8.8",
-                format!(
-                    "{} arrives at {hex} facing {facing:?} ({cost} MP), in command",
-                    self.uname(u)
-                ),
+                self.unit_line(s, &[u]).verb(" arrives", " arrive").t(format!(
+                    " at {hex} facing {facing:?} ({cost} MP), in command"
+                )),
             ));
         } else {
             s.frames.truncate(depth);
@@ -1318,7 +1328,7 @@ impl Saxe {
             us.set(flag::OFFMAP, true);
             ev.push(Event::rule(
                 "8.8",
-                format!("{} does not arrive this turn", self.uname(u)),
+                self.unit_line(s, &[u]).t(" does not arrive this turn"),
             ));
         }
     }
