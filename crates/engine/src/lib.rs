@@ -235,7 +235,12 @@ pub trait AgentHooks: Ruleset {
     /// What an action intends, in a short line a player can read ("Broglie: moves the line of Du Roi
     /// (4 units) toward Hastenbeck"), or `None` for a detail, as `viewer` may read it (an agent's
     /// explanation is shown to its opponent too). Default: none.
-    fn intent(&self, _state: &Self::State, _action: &Self::Action, _viewer: Viewer) -> Option<String> {
+    fn intent(
+        &self,
+        _state: &Self::State,
+        _action: &Self::Action,
+        _viewer: Viewer,
+    ) -> Option<String> {
         None
     }
 }
@@ -496,10 +501,7 @@ where
         // the action, not on who reads it.
         self.rules.intent(&self.state, a, Viewer::All)?;
         Some(Lines::render(|v| {
-            self.rules
-                .intent(&self.state, a, v)
-                .into_iter()
-                .collect()
+            self.rules.intent(&self.state, a, v).into_iter().collect()
         }))
     }
     fn apply_index_quiet(&mut self, i: usize) -> Result<(), ApplyError> {

@@ -88,7 +88,8 @@ impl Lines {
                 let mut each = mine
                     .take()
                     .unwrap_or_else(|| Box::new([0, 1, 2].map(|_| self.all.clone())));
-                let theirs = theirs.unwrap_or_else(|| Box::new([0, 1, 2].map(|_| more.all.clone())));
+                let theirs =
+                    theirs.unwrap_or_else(|| Box::new([0, 1, 2].map(|_| more.all.clone())));
                 for (m, t) in each.iter_mut().zip(theirs.iter()) {
                     m.extend(t.iter().cloned());
                 }
@@ -138,6 +139,9 @@ mod tests {
             l.for_viewer(Viewer::Spectator),
             ["X + hidden units move", "turn 2"]
         );
-        assert_eq!(l.for_viewer(Viewer::Seat(Seat(0))), ["X + Y move", "turn 2"]);
+        assert_eq!(
+            l.for_viewer(Viewer::Seat(Seat(0))),
+            ["X + Y move", "turn 2"]
+        );
     }
 }

@@ -1796,7 +1796,10 @@ impl Saxe {
             "8.3",
             self.unit_line(s, &m.units)
                 .verb(" turns", " turn")
-                .t(format!(" one vertex to {:?}", f.unwrap_or(hexmap::Vertex::N))),
+                .t(format!(
+                    " one vertex to {:?}",
+                    f.unwrap_or(hexmap::Vertex::N)
+                )),
         ));
         if let Some(Frame::Moving(mm)) = s.frames.last_mut() {
             mm.mp = mp;

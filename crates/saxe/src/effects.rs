@@ -225,10 +225,13 @@ impl Saxe {
             let hidden = self.hidden_of(s, u);
             ev.push(Event::rule(
                 rule,
-                self.unit_line(s, &[u]).verb(" loses", " lose").t(" a step").private(
-                    hidden,
-                    format!(" ({} of {} left, {} CP)", left, d.steps, self.cp(s, u)),
-                ),
+                self.unit_line(s, &[u])
+                    .verb(" loses", " lose")
+                    .t(" a step")
+                    .private(
+                        hidden,
+                        format!(" ({} of {} left, {} CP)", left, d.steps, self.cp(s, u)),
+                    ),
             ));
         }
     }
@@ -285,7 +288,9 @@ impl Saxe {
             }
             ev.push(Event::rule(
                 rule,
-                self.unit_line(s, &[u]).verb(" is", " are").t(" disorganised"),
+                self.unit_line(s, &[u])
+                    .verb(" is", " are")
+                    .t(" disorganised"),
             ));
         }
     }
@@ -400,21 +405,13 @@ impl Saxe {
             .t("morale test of ")
             .units(self.named(s, &units))
             .private(self.hidden_any(s, &units), format!(" (MV {mv})"));
-        let (_, total) = self.roll_for(
-            s,
-            ev,
-            rule,
-            what,
-            self.hidden_all(s, &units),
-            mods,
-            |t| {
-                if t <= mv {
-                    "passed".into()
-                } else {
-                    "failed".into()
-                }
-            },
-        );
+        let (_, total) = self.roll_for(s, ev, rule, what, self.hidden_all(s, &units), mods, |t| {
+            if t <= mv {
+                "passed".into()
+            } else {
+                "failed".into()
+            }
+        });
         total <= mv
     }
 

@@ -344,7 +344,10 @@ mod tests {
                 named("Orleans", h),
             ])
             .t(" move to 1209");
-        assert_eq!(reordered.render(al).0, "Art. 12L + hidden units move to 1209");
+        assert_eq!(
+            reordered.render(al).0,
+            "Art. 12L + hidden units move to 1209"
+        );
         assert_eq!(
             line.render(Viewer::Spectator).0,
             "Art. 12L + hidden units move to 1209"

@@ -288,9 +288,8 @@ impl Saxe {
                         let u = st.units.remove(0);
                         ev.push(Event::rule(
                             "16.2",
-                            self.unit_line(s, &[u]).t(
-                                " finds no hex to set up in and stays off the map",
-                            ),
+                            self.unit_line(s, &[u])
+                                .t(" finds no hex to set up in and stays off the map"),
                         ));
                         return;
                     }
@@ -1317,9 +1316,11 @@ impl Saxe {
             }
             ev.push(Event::rule(
                 "8.8",
-                self.unit_line(s, &[u]).verb(" arrives", " arrive").t(format!(
-                    " at {hex} facing {facing:?} ({cost} MP), in command"
-                )),
+                self.unit_line(s, &[u])
+                    .verb(" arrives", " arrive")
+                    .t(format!(
+                        " at {hex} facing {facing:?} ({cost} MP), in command"
+                    )),
             ));
         } else {
             s.frames.truncate(depth);

@@ -739,7 +739,8 @@ impl Saxe {
             } else {
                 ev.push(Event::rule(
                     "16.2",
-                    self.unit_line(s, &[u]).t(format!(" cannot re-enter at {exit}")),
+                    self.unit_line(s, &[u])
+                        .t(format!(" cannot re-enter at {exit}")),
                 ));
             }
         }

@@ -2,11 +2,11 @@
 //! and the invariants checked after every action in the playout tests.
 use crate::Saxe;
 use crate::action::Action;
+use crate::event::Line;
 use crate::scenario::{Side, Terrain, UnitIx};
 use crate::state::*;
-use hexmap::HexId;
-use crate::event::Line;
 use engine::{Seat, Viewer};
+use hexmap::HexId;
 use serde_json::json;
 
 impl Saxe {
