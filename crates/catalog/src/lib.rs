@@ -3,7 +3,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
-use engine::{DynGame, Game, GameRecord, RECORD_FORMAT, RECORD_VERSION};
+use engine::{DynGame, Game, GameRecord, Lines, RECORD_FORMAT, RECORD_VERSION, Ruleset};
 use serde::Serialize;
 use std::path::Path;
 
@@ -63,23 +63,40 @@ pub fn scenarios() -> Vec<ScenarioInfo> {
         .collect()
 }
 
-/// A new game of a scenario; also returns the events of its start as log lines.
+/// A new game of a scenario; also returns the events of its start as log lines (for a reader of
+/// everything).
 pub fn open(
     scenario: &str,
     options: &[String],
     data_dir: Option<&Path>,
     seed: u64,
 ) -> Result<(Box<dyn DynGame>, Vec<String>), CatalogError> {
+    let (g, lines) = open_lines(scenario, options, data_dir, seed)?;
+    Ok((g, lines.for_viewer(engine::Viewer::All).to_vec()))
+}
+
+/// A new game of a scenario; also returns the events of its start rendered for every viewer.
+pub fn open_lines(
+    scenario: &str,
+    options: &[String],
+    data_dir: Option<&Path>,
+    seed: u64,
+) -> Result<(Box<dyn DynGame>, Lines), CatalogError> {
+    fn lines<R: Ruleset>(rules: &R, ev: &[R::Event]) -> Lines {
+        Lines::render(|v| rules.render_events(ev, v))
+    }
     if minis::catalogue().iter().any(|s| s.id == scenario) {
         let rules = minis::Minis::load(scenario, options, data_dir)
             .map_err(|e| CatalogError::Scenario(e.join("; ")))?;
         let (g, ev) = Game::new(rules, seed);
-        return Ok((Box::new(g), ev.iter().map(|e| e.to_string()).collect()));
+        let l = lines(&g.rules, &ev);
+        return Ok((Box::new(g), l));
     }
     let rules = saxe::Saxe::load(scenario, options, data_dir)
         .map_err(|e| CatalogError::Scenario(e.join("; ")))?;
     let (g, ev) = Game::new(rules, seed);
-    Ok((Box::new(g), ev.iter().map(|e| e.to_string()).collect()))
+    let l = lines(&g.rules, &ev);
+    Ok((Box::new(g), l))
 }
 
 /// Validate a scenario's data: every problem, or the report of the printed totals and provenance
@@ -102,12 +119,22 @@ pub fn replay(
     data_dir: Option<&Path>,
     check_state: bool,
 ) -> Result<Box<dyn DynGame>, CatalogError> {
+    replay_lines(rec, data_dir, check_state).map(|(g, _)| g)
+}
+
+/// [`replay`], also returning the events of the last action (of the start if none) rendered for
+/// every viewer, as they were written when it was applied (`show --side`).
+pub fn replay_lines(
+    rec: &GameRecord,
+    data_dir: Option<&Path>,
+    check_state: bool,
+) -> Result<(Box<dyn DynGame>, Lines), CatalogError> {
     if rec.ruleset != "saxe" && rec.ruleset != "minis" {
         return Err(CatalogError::Ruleset(rec.ruleset.clone()));
     }
-    let (mut g, _) = open(&rec.scenario, &rec.options, data_dir, rec.seed)?;
+    let (mut g, mut last) = open_lines(&rec.scenario, &rec.options, data_dir, rec.seed)?;
     for (i, a) in rec.actions.iter().enumerate() {
-        g.apply(a).map_err(|e| CatalogError::Replay {
+        last = g.apply_lines(a).map_err(|e| CatalogError::Replay {
             index: i + 1,
             action: a.clone(),
             reason: e.to_string(),
@@ -116,7 +143,7 @@ pub fn replay(
     if check_state && g.state_json() != rec.state {
         return Err(CatalogError::Mismatch);
     }
-    Ok(g)
+    Ok((g, last))
 }
 
 /// The record of a game: scenario, options, seed, actions and the state reached.

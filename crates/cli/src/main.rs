@@ -213,16 +213,21 @@ fn run(cli: Cli) -> Result<()> {
             println!("saved {}", out.display());
         }
         Cmd::Show { game, side, json } => {
-            let (rec, g) = load(&game, dd)?;
+            let rec = read_record(&game)?;
+            // The action list is the game: rebuild it (the saved state must agree), and with it
+            // the last action's events as each side read them then (3.6).
+            let (g, last) = catalog::replay_lines(&rec, dd, true)
+                .map_err(|e| anyhow!("{}: {e}", game.display()))?;
             let seat = side.as_deref().map(side_seat).transpose()?;
+            let latest = last.for_viewer(seat.map_or(engine::Viewer::All, engine::Viewer::Seat));
             if json {
                 println!("{}", serde_json::to_string_pretty(&g.view_json(seat))?);
             } else {
                 print!("{}", g.render(seat));
                 println!("\nActions so far: {}", rec.actions.len());
-                if !rec.last_events.is_empty() {
+                if !latest.is_empty() {
                     println!("Latest events:");
-                    for e in &rec.last_events {
+                    for e in latest {
                         println!("  {e}");
                     }
                 }

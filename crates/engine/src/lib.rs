@@ -5,9 +5,11 @@
 #![forbid(unsafe_code)]
 
 mod dice;
+mod lines;
 mod record;
 
 pub use dice::Dice;
+pub use lines::{Lines, Viewer};
 pub use record::{GameRecord, RECORD_FORMAT, RECORD_VERSION, RecordError};
 
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
@@ -111,6 +113,14 @@ pub trait Ruleset {
     /// Check the ruleset's invariants; a description of each violation.
     fn check_invariants(&self, state: &Self::State) -> Vec<String>;
 
+    /// The log lines of `events` as `viewer` may read them: rendered for that viewer from the
+    /// events' structured data, so that nothing the rules hide from it is ever written (3.6 in the
+    /// French series). Default: every viewer reads every event (a ruleset without hidden
+    /// information).
+    fn render_events(&self, events: &[Self::Event], _viewer: Viewer) -> Vec<String> {
+        events.iter().map(|e| e.to_string()).collect()
+    }
+
     /// The map places an action points at (hex ids), for map clicks. Default: none.
     fn action_hexes(&self, _state: &Self::State, _action: &Self::Action) -> Vec<String> {
         Vec::new()
@@ -121,7 +131,8 @@ pub trait Ruleset {
         self.view(state, None)
     }
 
-    /// Names and ids nobody but their owner may learn now (for spectators). Default: none.
+    /// Names and ids nobody but their owner may learn now (for spectators); for tests, like
+    /// [`Ruleset::hidden_from`]. Default: none.
     fn hidden_from_public(&self, _state: &Self::State) -> Vec<String> {
         Vec::new()
     }
@@ -131,8 +142,9 @@ pub trait Ruleset {
         serde_json::Value::Null
     }
 
-    /// Names and ids a seat may not learn now (3.6: the units under the top of enemy stacks), so
-    /// that a server can keep them out of every log line it sends. Default: none.
+    /// Names and ids a seat may not learn now (3.6: the units under the top of enemy stacks).
+    /// Only for tests that check that nothing a seat receives names them: what a seat receives
+    /// is written for it ([`Ruleset::render_events`], `view`), never patched. Default: none.
     fn hidden_from(&self, _state: &Self::State, _seat: Seat) -> Vec<String> {
         Vec::new()
     }
@@ -221,8 +233,14 @@ pub trait AgentHooks: Ruleset {
     }
 
     /// What an action intends, in a short line a player can read ("Broglie: moves the line of Du Roi
-    /// (4 units) toward Hastenbeck"), or `None` for a detail. Default: none.
-    fn intent(&self, _state: &Self::State, _action: &Self::Action) -> Option<String> {
+    /// (4 units) toward Hastenbeck"), or `None` for a detail, as `viewer` may read it (an agent's
+    /// explanation is shown to its opponent too). Default: none.
+    fn intent(
+        &self,
+        _state: &Self::State,
+        _action: &Self::Action,
+        _viewer: Viewer,
+    ) -> Option<String> {
         None
     }
 }
@@ -239,8 +257,11 @@ pub trait DynGame: Send {
     fn decider(&self) -> Option<Seat>;
     /// Legal actions with ids and labels.
     fn legal(&self) -> Vec<ActionInfo>;
-    /// Apply by id; returns the events as log lines.
+    /// Apply by id; returns the events as log lines for everyone who may read everything (the
+    /// game's owner at one screen, a finished game's record).
     fn apply(&mut self, id: &str) -> Result<Vec<String>, ApplyError>;
+    /// Apply by id; returns the events rendered for every viewer ([`Lines`]).
+    fn apply_lines(&mut self, id: &str) -> Result<Lines, ApplyError>;
     /// The outcome once over.
     fn outcome(&self) -> Option<Outcome>;
     /// The full state as JSON.
@@ -263,8 +284,10 @@ pub trait DynGame: Send {
     fn hidden_from_public(&self) -> Vec<String>;
     /// Number of legal actions (cheaper than `legal` for agents).
     fn legal_count(&self) -> usize;
-    /// Apply the `i`-th legal action.
+    /// Apply the `i`-th legal action; its id and its events for everyone who may read everything.
     fn apply_index(&mut self, i: usize) -> Result<(String, Vec<String>), ApplyError>;
+    /// Apply the `i`-th legal action; its id and its events rendered for every viewer.
+    fn apply_index_lines(&mut self, i: usize) -> Result<(String, Lines), ApplyError>;
     /// Replace the state by one read from JSON (a saved game); the state is untouched on error.
     fn load_state(&mut self, v: serde_json::Value) -> Result<(), String>;
     /// A boxed copy (agents search on copies).
@@ -281,8 +304,10 @@ pub trait DynGame: Send {
     fn worth_searching(&self) -> bool;
     /// [`AgentHooks::progress`] now.
     fn progress(&self) -> u32;
-    /// [`AgentHooks::intent`] of the `i`-th legal action.
+    /// [`AgentHooks::intent`] of the `i`-th legal action, for everyone who may read everything.
     fn intent(&self, i: usize) -> Option<String>;
+    /// [`AgentHooks::intent`] of the `i`-th legal action, rendered for every viewer.
+    fn intent_lines(&self, i: usize) -> Option<Lines>;
     /// Apply the `i`-th legal action without rendering its events (for search).
     fn apply_index_quiet(&mut self, i: usize) -> Result<(), ApplyError>;
     /// Id and label of the `i`-th legal action.
@@ -394,7 +419,12 @@ where
     fn apply(&mut self, id: &str) -> Result<Vec<String>, ApplyError> {
         let mut ev = Vec::new();
         self.rules.apply_id(&mut self.state, id, &mut ev)?;
-        Ok(ev.iter().map(|e| e.to_string()).collect())
+        Ok(self.rules.render_events(&ev, Viewer::All))
+    }
+    fn apply_lines(&mut self, id: &str) -> Result<Lines, ApplyError> {
+        let mut ev = Vec::new();
+        self.rules.apply_id(&mut self.state, id, &mut ev)?;
+        Ok(Lines::render(|v| self.rules.render_events(&ev, v)))
     }
     fn outcome(&self) -> Option<Outcome> {
         self.rules.outcome(&self.state)
@@ -460,7 +490,19 @@ where
     }
     fn intent(&self, i: usize) -> Option<String> {
         let legal = self.rules.legal_actions(&self.state);
-        legal.get(i).and_then(|a| self.rules.intent(&self.state, a))
+        legal
+            .get(i)
+            .and_then(|a| self.rules.intent(&self.state, a, Viewer::All))
+    }
+    fn intent_lines(&self, i: usize) -> Option<Lines> {
+        let legal = self.rules.legal_actions(&self.state);
+        let a = legal.get(i)?;
+        // The explanation exists for every viewer or for none: whether there is one depends on
+        // the action, not on who reads it.
+        self.rules.intent(&self.state, a, Viewer::All)?;
+        Some(Lines::render(|v| {
+            self.rules.intent(&self.state, a, v).into_iter().collect()
+        }))
     }
     fn apply_index_quiet(&mut self, i: usize) -> Result<(), ApplyError> {
         if self.decider().is_none() {
@@ -511,6 +553,19 @@ where
         let id = self.rules.action_id(a);
         let mut ev = Vec::new();
         self.rules.apply_legal(&mut self.state, a, &mut ev);
-        Ok((id, ev.iter().map(|e| e.to_string()).collect()))
+        Ok((id, self.rules.render_events(&ev, Viewer::All)))
+    }
+    fn apply_index_lines(&mut self, i: usize) -> Result<(String, Lines), ApplyError> {
+        if self.decider().is_none() {
+            return Err(ApplyError::GameOver);
+        }
+        let legal = self.rules.legal_actions(&self.state);
+        let a = legal
+            .get(i)
+            .ok_or_else(|| ApplyError::Illegal(format!("#{i}")))?;
+        let id = self.rules.action_id(a);
+        let mut ev = Vec::new();
+        self.rules.apply_legal(&mut self.state, a, &mut ev);
+        Ok((id, Lines::render(|v| self.rules.render_events(&ev, v))))
     }
 }

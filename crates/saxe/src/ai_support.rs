@@ -7,6 +7,7 @@
 //! [`engine::AgentHooks`].
 use crate::Saxe;
 use crate::action::Action;
+use crate::event::{Hidden, Line};
 use crate::query::Mover;
 use crate::scenario::{Kind, Side, Terrain, UnitIx};
 use crate::state::{ActTarget, Combat, Frame, GroupKind, Moving, Phase, Retreat, State, flag};
@@ -309,8 +310,11 @@ impl Saxe {
     }
 
     /// [`AgentHooks::intent`]: what an action means, for the log.
-    pub fn ai_intent(&self, s: &State, a: &Action) -> Option<String> {
+    pub fn ai_intent(&self, s: &State, a: &Action) -> Option<Line> {
         let side = self.decider_side(s)?;
+        // 3.6: the agent's explanation is read by its opponent too: how many units it moves is
+        // its own.
+        let own = Hidden::but_from(side);
         let who = |f: Option<u8>| -> String {
             match f {
                 Some(f) => self.cname(self.formation_commander(f)).to_string(),
@@ -330,15 +334,16 @@ impl Saxe {
         match a {
             Action::Activate { formation } | Action::ActivateAuto { formation } => {
                 let n = self.formation_units(s, *formation).len();
-                Some(format!(
-                    "{}: activates ({n} units){}",
-                    who(Some(*formation)),
-                    if matches!(a, Action::ActivateAuto { .. }) {
-                        ", automatically (16.1)"
-                    } else {
-                        ""
-                    }
-                ))
+                Some(
+                    Line::new()
+                        .t(format!("{}: activates", who(Some(*formation))))
+                        .private(own, format!(" ({n} units)"))
+                        .t(if matches!(a, Action::ActivateAuto { .. }) {
+                            ", automatically (16.1)"
+                        } else {
+                            ""
+                        }),
+                )
             }
             Action::MoveLine { unit } | Action::MoveUnit { unit, .. } => {
                 let f = self.sc.units[usize::from(*unit)].formation;
@@ -352,31 +357,33 @@ impl Saxe {
                 };
                 let h = s.units[usize::from(*unit)].hex?;
                 let target = self.ai_goal_near(s, side, h);
-                Some(
-                    format!(
-                        "{}: moves {} {} toward {}",
-                        who(f),
-                        if n > 1 { "the line of" } else { "" },
-                        if n > 1 {
-                            format!("{} ({n} units)", self.uname(*unit))
-                        } else {
-                            self.uname(*unit).to_string()
-                        },
-                        target.map(goal_name).unwrap_or_else(|| "the enemy".into())
-                    )
-                    .replace("  ", " "),
-                )
+                let mut line = Line::new().t(format!("{}: moves ", who(f)));
+                if n > 1 {
+                    line = line
+                        .t("the line of ")
+                        .units(self.named(s, &[*unit]))
+                        .private(own, format!(" ({n} units)"));
+                } else {
+                    line = line.units(self.named(s, &[*unit]));
+                }
+                Some(line.t(format!(
+                    " toward {}",
+                    target.map(goal_name).unwrap_or_else(|| "the enemy".into())
+                )))
             }
             Action::MoveStack { hex, .. } => {
                 let top = self.combat_units_at(s, *hex).first().copied()?;
                 let f = self.sc.units[usize::from(top)].formation;
                 let target = self.ai_goal_near(s, side, *hex);
-                Some(format!(
-                    "{}: moves the stack of {} toward {}",
-                    who(f),
-                    self.uname(top),
-                    target.map(goal_name).unwrap_or_else(|| "the enemy".into())
-                ))
+                Some(
+                    Line::new()
+                        .t(format!("{}: moves the stack of ", who(f)))
+                        .units(self.named(s, &[top]))
+                        .t(format!(
+                            " toward {}",
+                            target.map(goal_name).unwrap_or_else(|| "the enemy".into())
+                        )),
+                )
             }
             Action::EndActivation => match s.frames.last() {
                 Some(Frame::Activation(act)) if act.actions_left > 0 => {
@@ -384,7 +391,7 @@ impl Saxe {
                         ActTarget::Formation(f) => Some(f),
                         ActTarget::Independent(_) => None,
                     };
-                    Some(format!("{}: holds its ground", who(f)))
+                    Some(format!("{}: holds its ground", who(f)).into())
                 }
                 _ => None,
             },
@@ -400,36 +407,50 @@ impl Saxe {
                     .att_units
                     .first()
                     .and_then(|&u| self.sc.units[usize::from(u)].formation);
-                let dn: Vec<&str> = defenders
+                let tops: Vec<UnitIx> = defenders
                     .iter()
-                    .filter_map(|&h| self.units_at(s, h).first().copied())
-                    .map(|u| self.uname(u))
+                    .filter_map(|&h| self.top_counter(s, h))
                     .collect();
-                Some(format!(
-                    "{}: attacks {} near {} with {} units, {att_cp} against {def_cp} CP, {drm:+} on the die",
-                    who(f),
-                    dn.join(" and "),
-                    goal_name(defenders[0]),
-                    c.att_units.len()
-                ))
+                let secret = self
+                    .hidden_any(s, &c.att_units)
+                    .or(self.hidden_any(s, &c.def_units));
+                Some(
+                    Line::new()
+                        .t(format!("{}: attacks ", who(f)))
+                        .units(self.named(s, &tops))
+                        .t(format!(" near {}", goal_name(defenders[0])))
+                        .private(
+                            secret,
+                            format!(
+                                " with {} units, {att_cp} against {def_cp} CP",
+                                c.att_units.len()
+                            ),
+                        )
+                        .t(format!(", {drm:+} on the die")),
+                )
             }
-            Action::EndCombat => Some(format!("{}: no further attack at these odds", side.name())),
-            Action::Advance { to, .. } => Some(format!(
-                "{}: advances into {to}{}",
-                side.name(),
-                if self.ai_is_objective(*to) {
-                    " to hold the objective"
-                } else {
-                    ""
-                }
-            )),
-            Action::CavalryReaction { unit } | Action::CavalryLineReaction { unit } => {
-                Some(format!(
-                    "{}: {} charges the enemy that came near (8.6)",
+            Action::EndCombat => {
+                Some(format!("{}: no further attack at these odds", side.name()).into())
+            }
+            Action::Advance { to, .. } => Some(
+                format!(
+                    "{}: advances into {to}{}",
                     side.name(),
-                    self.uname(*unit)
-                ))
-            }
+                    if self.ai_is_objective(*to) {
+                        " to hold the objective"
+                    } else {
+                        ""
+                    }
+                )
+                .into(),
+            ),
+            Action::CavalryReaction { unit } | Action::CavalryLineReaction { unit } => Some(
+                Line::new()
+                    .t(format!("{}: ", side.name()))
+                    .units(self.named(s, &[*unit]))
+                    .verb(" charges", " charge")
+                    .t(" the enemy that came near (8.6)"),
+            ),
             _ => None,
         }
     }
@@ -1576,7 +1597,8 @@ impl AgentHooks for Saxe {
         );
         half * 64 + if combat { 40 } else { (tested as u32).min(39) }
     }
-    fn intent(&self, state: &State, action: &Action) -> Option<String> {
+    fn intent(&self, state: &State, action: &Action, viewer: engine::Viewer) -> Option<String> {
         self.ai_intent(state, action)
+            .map(|line| line.render(viewer).0)
     }
 }

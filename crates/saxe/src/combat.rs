@@ -262,20 +262,19 @@ impl Saxe {
                 s.attacked_hexes.push(d);
             }
         }
-        let an: Vec<&str> = att_units.iter().map(|&u| self.uname(u)).collect();
-        let dn: Vec<&str> = def_units.iter().map(|&u| self.uname(u)).collect();
         ev.push(Event::rule(
             "10.1",
-            format!(
-                "{} attack {} ({})",
-                an.join(" + "),
-                dn.join(" + "),
-                defenders
-                    .iter()
-                    .map(|h| h.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
+            self.unit_line(s, &att_units)
+                .t(" attack ")
+                .units(self.named(s, &def_units))
+                .t(format!(
+                    " ({})",
+                    defenders
+                        .iter()
+                        .map(|h| h.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
         ));
         s.frames.push(Frame::Combat(Combat {
             attackers: attackers.to_vec(),
@@ -355,23 +354,17 @@ impl Saxe {
                         }
                     }
                 }
-                // 1.3: light units may retreat before combat.
-                let att_inf = c.att_units.iter().any(|&u| self.kind(u) == Kind::Infantry);
-                let att_heavy = c
-                    .att_units
-                    .iter()
-                    .any(|&u| matches!(self.kind(u), Kind::Infantry | Kind::HeavyCavalry));
+                // 1.3: light units may retreat before combat. The defender is asked whenever the
+                // attacker cannot tell from what he sees that they may not (3.6): otherwise being
+                // asked would tell him that the hidden units are light troops too.
                 let mut q = Vec::new();
                 for &h in &c.defenders {
-                    let st = self.combat_units_at(s, h);
-                    if st.is_empty() {
+                    if self.combat_units_at(s, h).is_empty() {
                         continue;
                     }
-                    let light_inf =
-                        st.iter().all(|&u| self.kind(u) == Kind::LightInfantry) && att_inf;
-                    let light_cav =
-                        st.iter().all(|&u| self.kind(u) == Kind::LightCavalry) && att_heavy;
-                    if light_inf || light_cav {
+                    if self.evade_allowed(s, h, &c.att_units)
+                        || self.evade_could_be_allowed(s, h, &c.att_units)
+                    {
                         q.push(h);
                     }
                 }
@@ -417,7 +410,7 @@ impl Saxe {
             2 => {
                 let (total, mods) = self.combat_modifiers(s, &c);
                 let tables = &self.sc.tables;
-                let (_, t) = self.roll(s, ev, "CRT (10.2)", "combat".into(), mods, |t| {
+                let (_, t) = self.roll(s, ev, "CRT (10.2)", "combat", mods, |t| {
                     let (_, a, d) = tables.crt(t);
                     format!("attacker {a}, defender {d}")
                 });
@@ -975,10 +968,11 @@ impl Saxe {
         }
         r.visited.push(to);
         r.left = r.left.saturating_sub(1);
-        let names: Vec<&str> = r.units.iter().map(|&u| self.uname(u)).collect();
         ev.push(Event::rule(
             "11.2",
-            format!("{} retreat to {to}", names.join(" + ")),
+            self.unit_line(s, &r.units)
+                .verb(" retreats", " retreat")
+                .t(format!(" to {to}")),
         ));
         // Through friends (11.2.1).
         let friends: Vec<UnitIx> = before
@@ -1100,7 +1094,9 @@ impl Saxe {
         r.left = r.left.saturating_sub(1);
         ev.push(Event::rule(
             "12.4",
-            format!("{} routs to {to}", self.uname(u)),
+            self.unit_line(s, &[u])
+                .verb(" routs", " rout")
+                .t(format!(" to {to}")),
         ));
         let others: Vec<UnitIx> = self
             .units_at(s, to)
@@ -1126,6 +1122,42 @@ impl Saxe {
                 "over-stacked at the end of the rout: one more hex",
             ));
             s.frames.push(Frame::Rout(r));
+        }
+    }
+
+    /// 1.3: whether the units in `h` may retreat before the combat of `attackers`: every one is
+    /// light infantry and a normal infantry unit attacks, or every one is light cavalry and normal
+    /// infantry or heavy cavalry attacks.
+    pub fn evade_allowed(&self, s: &State, h: HexId, attackers: &[UnitIx]) -> bool {
+        let st = self.combat_units_at(s, h);
+        let att_inf = attackers.iter().any(|&u| self.kind(u) == Kind::Infantry);
+        let att_heavy = attackers
+            .iter()
+            .any(|&u| matches!(self.kind(u), Kind::Infantry | Kind::HeavyCavalry));
+        !st.is_empty()
+            && ((st.iter().all(|&u| self.kind(u) == Kind::LightInfantry) && att_inf)
+                || (st.iter().all(|&u| self.kind(u) == Kind::LightCavalry) && att_heavy))
+    }
+
+    /// 1.3 with 3.6: whether the attacker, seeing only the top counter of the stack in `h`, could
+    /// believe that its units may retreat before combat — a stack with units he may not see, under
+    /// a gun or under a light unit whose kind allows it.
+    fn evade_could_be_allowed(&self, s: &State, h: HexId, attackers: &[UnitIx]) -> bool {
+        let here = self.units_at(s, h);
+        let Some(&top) = here.first() else {
+            return false;
+        };
+        if here.len() < 2 {
+            return false;
+        }
+        let att_inf = attackers.iter().any(|&u| self.kind(u) == Kind::Infantry);
+        let att_heavy = attackers
+            .iter()
+            .any(|&u| matches!(self.kind(u), Kind::Infantry | Kind::HeavyCavalry));
+        match self.kind(top) {
+            Kind::LightInfantry => att_inf,
+            Kind::LightCavalry => att_heavy,
+            k => k.is_guns() && (att_inf || att_heavy),
         }
     }
 

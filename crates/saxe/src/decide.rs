@@ -1,7 +1,7 @@
 //! Legal actions and their application, for every pending decision.
 use crate::Saxe;
 use crate::action::Action;
-use crate::event::Event;
+use crate::event::{Event, Line};
 use crate::query::Mover;
 use crate::scenario::{CommanderIx, Kind, Side, Terrain, UnitIx};
 use crate::state::*;
@@ -91,7 +91,24 @@ impl Saxe {
                 }
                 v
             }
-            Some(Frame::Evade { .. }) => vec![Action::Evade, Action::Pass],
+            Some(Frame::Evade { hex, .. }) => {
+                // 3.6: asked even when the hidden units may not evade (see the combat's stage 0);
+                // then standing is the only choice.
+                let attackers = s
+                    .frames
+                    .iter()
+                    .rev()
+                    .find_map(|f| match f {
+                        Frame::Combat(c) => Some(c.att_units.clone()),
+                        _ => None,
+                    })
+                    .unwrap_or_default();
+                if self.evade_allowed(s, *hex, &attackers) {
+                    vec![Action::Evade, Action::Pass]
+                } else {
+                    vec![Action::Pass]
+                }
+            }
             // 11.4: "uno de los comandantes de formación" on the map; never Louis XV, who obeys
             // the army commanders' rules (F/L 0.1) and is no formation commander, even when he
             // leads the Lauffeld Household (docs/editions.md A28).
@@ -883,10 +900,39 @@ impl Saxe {
                 .into_iter()
                 .map(|unit| Action::CavalryLineReaction { unit }),
         );
-        if !v.is_empty() {
+        // Passing is possible whenever something is; alone, it answers a question asked for
+        // 3.6's sake (see `offer_reaction`). With nothing to ask, the frame closes.
+        if !v.is_empty() || self.reaction_could_be_possible(s, r) {
             v.push(Action::Pass);
         }
         v
+    }
+
+    /// 8.6 with 3.6: whether the moving side, seeing only the top counter of each enemy stack,
+    /// could believe that a cavalry reaction is possible: a stack of the reacting side within
+    /// reach, not in an enemy ZoC, whose top combat unit is hidden under a gun or a redoubt.
+    fn reaction_could_be_possible(&self, s: &State, r: &Reaction) -> bool {
+        if self.halted(s, r.side) {
+            return false;
+        }
+        let reach = self.edition.reaction_distance();
+        let mut hexes: Vec<HexId> = s
+            .units
+            .iter()
+            .enumerate()
+            .filter(|(u, _)| self.side_of(*u as UnitIx) == r.side)
+            .filter_map(|(_, us)| us.hex)
+            .collect();
+        hexes.sort();
+        hexes.dedup();
+        hexes.into_iter().any(|h| {
+            let here = self.units_at(s, h);
+            here.len() >= 2
+                && here.first().is_some_and(|&top| self.kind(top).is_guns())
+                && !self.combat_units_at(s, h).is_empty()
+                && !self.in_zoc_of(s, h, r.side.other())
+                && r.movers.iter().any(|&(_, _, to)| to.distance(h) <= reach)
+        })
     }
 
     /// Apply a legal action.
@@ -916,11 +962,10 @@ impl Saxe {
                 us.set(flag::TURNED, true);
                 ev.push(Event::rule(
                     "8.8",
-                    format!(
-                        "{} turns to face {:?}",
-                        self.uname(*unit),
+                    self.unit_line(s, &[*unit]).t(format!(
+                        " turns to face {:?}",
                         s.units[usize::from(*unit)].facing
-                    ),
+                    )),
                 ));
             }
             Action::ArtilleryFire { unit, target } => self.resolve_fire(
@@ -994,7 +1039,9 @@ impl Saxe {
                     s.units[usize::from(*unit)].set(flag::DEPLOYING, true);
                     ev.push(Event::rule(
                         "14.3",
-                        format!("{} deploys from march column", self.uname(*unit)),
+                        self.unit_line(s, &[*unit])
+                            .verb(" deploys", " deploy")
+                            .t(" from march column"),
                     ));
                 }
                 self.start_group(s, vec![*unit], 1, *with_commander, ev)
@@ -1035,10 +1082,11 @@ impl Saxe {
                     us.facing = us.facing.turned(if *clockwise { 1 } else { -1 });
                     us.set(flag::TURNED, true);
                 }
-                let names: Vec<&str> = stack.iter().map(|&x| self.uname(x)).collect();
                 ev.push(Event::rule(
                     rule,
-                    format!("{} turn one vertex", names.join(" + ")),
+                    self.unit_line(s, &stack)
+                        .verb(" turns", " turn")
+                        .t(" one vertex"),
                 ));
             }
             Action::EndActivation => {
@@ -1125,7 +1173,10 @@ impl Saxe {
                 }
                 ev.push(Event::rule(
                     "8.7",
-                    format!("{} leaves the moving line and stops", self.uname(*unit)),
+                    self.unit_line(s, &[*unit])
+                        .verb(" leaves", " leave")
+                        .t(" the moving line and")
+                        .verb(" stops", " stop"),
                 ));
             }
             Action::Pivot { pivot, clockwise } => {
@@ -1160,10 +1211,10 @@ impl Saxe {
                 }
                 ev.push(Event::rule(
                     "8.7.1",
-                    format!(
-                        "cavalry line pivots on {}; the other wing moves to {to}",
-                        self.uname(*pivot)
-                    ),
+                    Line::new()
+                        .t("cavalry line pivots on ")
+                        .units(self.named(s, &[*pivot]))
+                        .t(format!("; the other wing moves to {to}")),
                 ));
                 let movers: Vec<(UnitIx, HexId, HexId)> = m
                     .units
@@ -1208,10 +1259,9 @@ impl Saxe {
                 }
                 ev.push(Event::rule(
                     "8.4",
-                    format!(
-                        "{} fall back out of the enemy ZoC to {to} (all MP)",
-                        self.names(&m.units)
-                    ),
+                    self.unit_line(s, &m.units)
+                        .verb(" falls", " fall")
+                        .t(format!(" back out of the enemy ZoC to {to} (all MP)")),
                 ));
                 s.frames.pop();
                 self.after_move(s, ev);
@@ -1357,7 +1407,9 @@ impl Saxe {
                 }
                 ev.push(Event::rule(
                     "11.3",
-                    format!("{} advance into {to}", self.names(&movers)),
+                    self.unit_line(s, &movers)
+                        .verb(" advances", " advance")
+                        .t(format!(" into {to}")),
                 ));
                 self.update_control(s, ev);
             }
@@ -1410,11 +1462,9 @@ impl Saxe {
                 s.phase = Phase::ArmyCommander(0);
                 ev.push(Event::rule(
                     "4.B5",
-                    format!(
-                        "army commander {} moves with {}",
-                        self.cname(ac),
-                        self.names(&units)
-                    ),
+                    Line::new()
+                        .t(format!("army commander {} moves with ", self.cname(ac)))
+                        .units(self.named(s, &units)),
                 ));
                 s.frames.push(Frame::Moving(Moving::new(
                     side,
@@ -1481,7 +1531,9 @@ impl Saxe {
                 }
                 ev.push(Event::rule(
                     "14.4",
-                    format!("{} marches in column (MP doubled)", self.uname(*unit)),
+                    self.unit_line(s, &[*unit])
+                        .verb(" marches", " march")
+                        .t(" in column (MP doubled)"),
                 ));
             }
             Action::PlaceAide { unit } => {
@@ -1491,11 +1543,9 @@ impl Saxe {
                 s.commanders[usize::from(commander)].hex = s.units[usize::from(*unit)].hex;
                 ev.push(Event::rule(
                     "11.4",
-                    format!(
-                        "{}'s aide de camp joins {}",
-                        self.cname(commander),
-                        self.uname(*unit)
-                    ),
+                    Line::new()
+                        .t(format!("{}'s aide de camp joins ", self.cname(commander)))
+                        .units(self.named(s, &[*unit])),
                 ));
             }
         }
@@ -1586,11 +1636,10 @@ impl Saxe {
         }
         ev.push(Event::rule(
             "4.B1",
-            format!(
-                "step 3: {} moves with {} (8.5, their own MP)",
-                self.cname(c),
-                self.names(&units)
-            ),
+            Line::new()
+                .t(format!("step 3: {} moves with ", self.cname(c)))
+                .units(self.named(s, &units))
+                .t(" (8.5, their own MP)"),
         ));
         s.frames.push(Frame::Moving(Moving::new(
             side,
@@ -1705,7 +1754,9 @@ impl Saxe {
         };
         ev.push(Event::rule(
             rule,
-            format!("{} begin to move", self.names(&units)),
+            self.unit_line(s, &units)
+                .verb(" begins", " begin")
+                .t(" to move"),
         ));
         s.frames
             .push(Frame::Moving(Moving::new(side, kind, units, mp, commander)));
@@ -1786,11 +1837,12 @@ impl Saxe {
         {
             s.commanders[usize::from(c)].hex = Some(plan[0].1);
         }
-        let names: Vec<&str> = m.units.iter().map(|&u| self.uname(u)).collect();
         let tos: Vec<String> = dests.iter().map(|h| h.to_string()).collect();
         ev.push(Event::rule(
             "8.1",
-            format!("{} move to {}", names.join(" + "), tos.join(", ")),
+            self.unit_line(s, &m.units)
+                .verb(" moves", " move")
+                .t(format!(" to {}", tos.join(", "))),
         ));
         // Pay, disorganise by terrain (8.2), stop in enemy ZoC (7.1).
         let mut new_units = Vec::new();
@@ -1803,7 +1855,10 @@ impl Saxe {
             if self.in_zoc_of(s, to, enemy) {
                 ev.push(Event::rule(
                     "7.1",
-                    format!("{} enters an enemy ZoC and stops", self.uname(u)),
+                    self.unit_line(s, &[u])
+                        .verb(" enters", " enter")
+                        .t(" an enemy ZoC and")
+                        .verb(" stops", " stop"),
                 ));
                 continue;
             }
@@ -1836,6 +1891,9 @@ impl Saxe {
             side: side.other(),
             movers,
         };
+        // 3.6: the reacting side is asked whenever it could react as far as the moving side can
+        // tell, not only when it can: otherwise being asked would tell the mover that cavalry
+        // stands under a gun or a redoubt. Passing is then its only choice.
         if !self.legal_reaction(s, &r).is_empty() {
             s.frames.push(Frame::Reaction(r));
         }
@@ -1873,11 +1931,12 @@ impl Saxe {
         let f = m.units.first().map(|&u| s.units[usize::from(u)].facing);
         ev.push(Event::rule(
             "8.3",
-            format!(
-                "{} turn one vertex to {:?}",
-                self.names(&m.units),
-                f.unwrap_or(hexmap::Vertex::N)
-            ),
+            self.unit_line(s, &m.units)
+                .verb(" turns", " turn")
+                .t(format!(
+                    " one vertex to {:?}",
+                    f.unwrap_or(hexmap::Vertex::N)
+                )),
         ));
         if let Some(Frame::Moving(mm)) = s.frames.last_mut() {
             mm.mp = mp;
@@ -1945,10 +2004,10 @@ impl Saxe {
             s,
             ev,
             "8.6",
-            format!(
-                "reaction test of {} (less than {target_v}: value {av}{label})",
-                self.uname(unit)
-            ),
+            Line::new()
+                .t("reaction test of ")
+                .units(self.named(s, &[unit]))
+                .t(format!(" (less than {target_v}: value {av}{label})")),
             Vec::new(),
             |t| {
                 if t < target_v {

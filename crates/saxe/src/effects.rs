@@ -1,7 +1,7 @@
 //! Effects on units: step losses (1.1.4, 11.1), morale tests (12.1), disorganisation and rout
 //! (12.2–12.4), elimination of guns (11.5), commander casualties (11.4), artillery fire (9).
 use crate::Saxe;
-use crate::event::Event;
+use crate::event::{Event, Hidden, Line, Named};
 use crate::scenario::{CommanderIx, Outcome, UnitIx};
 use crate::state::{Frame, Phase, Retreat, Rout, State, flag};
 use hexmap::{Arc, HexId};
@@ -19,6 +19,59 @@ impl Saxe {
             .map(|&u| self.uname(u))
             .collect::<Vec<_>>()
             .join(" + ")
+    }
+
+    /// The counter an enemy sees on top of the stack in `h` (3.6): artillery, placed on top
+    /// (3.5.3), else the first unit.
+    pub fn top_counter(&self, s: &State, h: HexId) -> Option<UnitIx> {
+        let here = self.units_at(s, h);
+        here.iter()
+            .copied()
+            .find(|&u| self.kind(u).is_guns())
+            .or_else(|| here.first().copied())
+    }
+
+    /// Who may not see unit `u` now (3.6): a unit under the top counter of a stack is hidden from
+    /// the other side and from spectators; a unit alone, on top, or off the map is seen by all.
+    pub fn hidden_of(&self, s: &State, u: UnitIx) -> Hidden {
+        let Some(h) = s.units[usize::from(u)].hex else {
+            return Hidden::NONE;
+        };
+        if self.units_at(s, h).len() < 2 || self.top_counter(s, h) == Some(u) {
+            return Hidden::NONE;
+        }
+        Hidden::but_from(self.side_of(u))
+    }
+
+    /// Who may see none of `units` now (3.6): such a reader is not told that they were tested.
+    pub fn hidden_all(&self, s: &State, units: &[UnitIx]) -> Hidden {
+        units
+            .iter()
+            .fold(Hidden(7), |h, &u| Hidden(h.0 & self.hidden_of(s, u).0))
+    }
+
+    /// Units as a log line names them, each with who may not see it now (3.6).
+    pub fn named(&self, s: &State, units: &[UnitIx]) -> Vec<Named> {
+        units
+            .iter()
+            .map(|&u| Named {
+                name: self.uname(u).to_string(),
+                hidden: self.hidden_of(s, u),
+            })
+            .collect()
+    }
+
+    /// A line naming units (3.6 applied to each).
+    pub fn unit_line(&self, s: &State, units: &[UnitIx]) -> Line {
+        Line::new().units(self.named(s, &units))
+    }
+
+    /// Who may not see at least one of `units` now: what such a reader may not be told about
+    /// them together (their count, their values).
+    pub fn hidden_any(&self, s: &State, units: &[UnitIx]) -> Hidden {
+        units
+            .iter()
+            .fold(Hidden::NONE, |h, &u| h.or(self.hidden_of(s, u)))
     }
 
     /// Name of a commander for the log.
@@ -84,7 +137,23 @@ impl Saxe {
         s: &mut State,
         ev: &mut Vec<Event>,
         rule: &str,
-        what: String,
+        what: impl Into<Line>,
+        mods: Vec<(String, i32)>,
+        describe: impl Fn(i32) -> String,
+    ) -> (u8, i32) {
+        self.roll_for(s, ev, rule, what, Hidden::NONE, mods, describe)
+    }
+
+    /// Roll one die for a rule, logging it; readers in `hidden` read only that hidden units were
+    /// tested (a test of units hidden from them alone, 3.6).
+    #[allow(clippy::too_many_arguments)]
+    pub fn roll_for(
+        &self,
+        s: &mut State,
+        ev: &mut Vec<Event>,
+        rule: &str,
+        what: impl Into<Line>,
+        hidden: Hidden,
         mods: Vec<(String, i32)>,
         describe: impl Fn(i32) -> String,
     ) -> (u8, i32) {
@@ -92,11 +161,12 @@ impl Saxe {
         let total = i32::from(die) + mods.iter().map(|m| m.1).sum::<i32>();
         ev.push(Event::Roll {
             rule: rule.into(),
-            what,
+            what: what.into(),
             die,
             mods,
             total,
-            result: describe(total),
+            result: describe(total).into(),
+            hidden,
         });
         (die, total)
     }
@@ -107,23 +177,22 @@ impl Saxe {
             return;
         };
         let d = &self.sc.units[usize::from(u)];
+        let who = self.unit_line(s, &[u]);
         let remaining = u32::from(d.steps.saturating_sub(s.units[usize::from(u)].lost));
         s.units[usize::from(u)].hex = None;
         s.units[usize::from(u)].lost = d.steps;
         s.perception[d.side.ix()].losses_this_turn = s.perception[d.side.ix()]
             .losses_this_turn
             .saturating_add(remaining as u8);
-        ev.push(Event::rule(rule, format!("{} eliminated ({why})", d.name)));
+        ev.push(Event::rule(rule, who.t(format!(" eliminated ({why})"))));
         if !d.kind.is_guns() && self.combat_units_at(s, h).is_empty() {
             for g in self.units_at(s, h) {
+                let gun = self.unit_line(s, &[g]);
                 s.units[usize::from(g)].hex = None;
                 s.units[usize::from(g)].lost = 1;
                 ev.push(Event::rule(
                     "11.5",
-                    format!(
-                        "{} eliminated: no infantry or cavalry left with it",
-                        self.uname(g)
-                    ),
+                    gun.t(" eliminated: no infantry or cavalry left with it"),
                 ));
             }
         }
@@ -152,15 +221,17 @@ impl Saxe {
             let side = d.side.ix();
             s.perception[side].losses_this_turn =
                 s.perception[side].losses_this_turn.saturating_add(1);
+            let left = d.steps - us.lost;
+            let hidden = self.hidden_of(s, u);
             ev.push(Event::rule(
                 rule,
-                format!(
-                    "{} loses a step ({} of {} left, {} CP)",
-                    d.name,
-                    d.steps - us.lost,
-                    d.steps,
-                    self.cp(s, u)
-                ),
+                self.unit_line(s, &[u])
+                    .verb(" loses", " lose")
+                    .t(" a step")
+                    .private(
+                        hidden,
+                        format!(" ({} of {} left, {} CP)", left, d.steps, self.cp(s, u)),
+                    ),
             ));
         }
     }
@@ -220,7 +291,12 @@ impl Saxe {
             if combat {
                 us.set(flag::DISORG_BY_COMBAT, true);
             }
-            ev.push(Event::rule(rule, format!("{} disorganised", self.uname(u))));
+            ev.push(Event::rule(
+                rule,
+                self.unit_line(s, &[u])
+                    .verb(" is", " are")
+                    .t(" disorganised"),
+            ));
         }
     }
 
@@ -237,7 +313,10 @@ impl Saxe {
         us.set(flag::ROUTED, true);
         s.perception[side.ix()].losses_this_turn =
             s.perception[side.ix()].losses_this_turn.saturating_add(1);
-        ev.push(Event::rule(rule, format!("{} routs", self.uname(u))));
+        ev.push(Event::rule(
+            rule,
+            self.unit_line(s, &[u]).verb(" routs", " rout"),
+        ));
         // Leave any moving group.
         for fr in s.frames.iter_mut() {
             if let Frame::Moving(m) = fr
@@ -325,21 +404,19 @@ impl Saxe {
         {
             mods.push(("independent unit at half its steps (F/L 13.2)".into(), 1));
         }
-        let names: Vec<&str> = units.iter().map(|&u| self.uname(u)).collect();
-        let (_, total) = self.roll(
-            s,
-            ev,
-            rule,
-            format!("morale test of {} (MV {mv})", names.join(" + ")),
-            mods,
-            |t| {
-                if t <= mv {
-                    "passed".into()
-                } else {
-                    "failed".into()
-                }
-            },
-        );
+        // 3.6: readers who see none of the units read only that hidden units were tested; those
+        // who miss some read no morale value (it could be a hidden unit's).
+        let what = Line::new()
+            .t("morale test of ")
+            .units(self.named(s, &units))
+            .private(self.hidden_any(s, &units), format!(" (MV {mv})"));
+        let (_, total) = self.roll_for(s, ev, rule, what, self.hidden_all(s, &units), mods, |t| {
+            if t <= mv {
+                "passed".into()
+            } else {
+                "failed".into()
+            }
+        });
         total <= mv
     }
 
@@ -680,7 +757,7 @@ impl Saxe {
             s,
             ev,
             rule,
-            format!("{} fires at {target}", self.uname(gun)),
+            self.unit_line(s, &[gun]).t(format!(" fires at {target}")),
             mods,
             |t| tables.artillery(t).1.to_string(),
         );

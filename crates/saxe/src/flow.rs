@@ -1,6 +1,6 @@
 //! The sequence of play (4): the state machine that runs procedures until a side must decide.
 use crate::Saxe;
-use crate::event::Event;
+use crate::event::{Event, Line};
 use crate::query::Mover;
 use crate::scenario::{Kind, Side, UnitIx};
 use crate::state::*;
@@ -231,10 +231,9 @@ impl Saxe {
                     us.set(flag::OFFMAP, true);
                     ev.push(Event::rule(
                         "16.2",
-                        format!(
-                            "{} routs off the map; it may re-enter if it rallies",
-                            self.uname(r.unit)
-                        ),
+                        self.unit_line(s, &[r.unit])
+                            .verb(" routs", " rout")
+                            .t(" off the map; it may re-enter if it rallies"),
                     ));
                 } else {
                     let h = s.units[usize::from(r.unit)].hex;
@@ -298,10 +297,8 @@ impl Saxe {
                         let u = st.units.remove(0);
                         ev.push(Event::rule(
                             "16.2",
-                            format!(
-                                "{} finds no hex to set up in and stays off the map",
-                                self.uname(u)
-                            ),
+                            self.unit_line(s, &[u])
+                                .t(" finds no hex to set up in and stays off the map"),
                         ));
                         return;
                     }
@@ -529,11 +526,16 @@ impl Saxe {
                     ));
                 }
                 let mv = self.morale(s, u);
-                let (_, t) = self.roll(
+                let hidden = self.hidden_of(s, u);
+                let (_, t) = self.roll_for(
                     s,
                     ev,
                     "12.5",
-                    format!("rally test of {} (MV {mv})", self.uname(u)),
+                    Line::new()
+                        .t("rally test of ")
+                        .units(self.named(s, &[u]))
+                        .private(hidden, format!(" (MV {mv})")),
+                    hidden,
                     mods,
                     |t| {
                         if t <= mv {
@@ -568,7 +570,9 @@ impl Saxe {
                     s.units[usize::from(u)].set(flag::DISORG | flag::DISORG_BY_COMBAT, false);
                     ev.push(Event::rule(
                         "12.2",
-                        format!("{} reorganised (not in an enemy ZoC)", self.uname(u)),
+                        self.unit_line(s, &[u])
+                            .verb(" is", " are")
+                            .t(" reorganised (not in an enemy ZoC)"),
                     ));
                 } else {
                     // 12.1: one test per stack with the best morale of the stack; the first
@@ -587,7 +591,9 @@ impl Saxe {
                                 .set(flag::DISORG | flag::DISORG_BY_COMBAT, false);
                             ev.push(Event::rule(
                                 "12.2",
-                                format!("{} reorganised", self.uname(x)),
+                                self.unit_line(s, &[x])
+                                    .verb(" is", " are")
+                                    .t(" reorganised"),
                             ));
                         }
                     }
@@ -1071,19 +1077,16 @@ impl Saxe {
                     // automática".
                     ev.push(Event::rule(
                         "14.4",
-                        format!(
-                            "{} is in march column: activated automatically",
-                            self.uname(u)
-                        ),
+                        self.unit_line(s, &[u])
+                            .verb(" is", " are")
+                            .t(" in march column: activated automatically"),
                     ));
                     true
                 } else if h.is_some() && h == army_hex {
                     ev.push(Event::rule(
                         "5.1",
-                        format!(
-                            "{} activated automatically: the army commander is with it",
-                            self.uname(u)
-                        ),
+                        self.unit_line(s, &[u])
+                            .t(" activated automatically: the army commander is with it"),
                     ));
                     true
                 } else {
@@ -1096,7 +1099,10 @@ impl Saxe {
                         s,
                         ev,
                         "5.1",
-                        format!("activation of {} (value {av})", self.uname(u)),
+                        Line::new()
+                            .t("activation of ")
+                            .units(self.named(s, &[u]))
+                            .t(format!(" (value {av})")),
                         mods,
                         |t| {
                             if t <= av {
@@ -1134,7 +1140,9 @@ impl Saxe {
                     s.units[usize::from(u)].set(flag::OOC, true);
                     ev.push(Event::rule(
                         "6.4",
-                        format!("{} is out of command", self.uname(u)),
+                        self.unit_line(s, &[u])
+                            .verb(" is", " are")
+                            .t(" out of command"),
                     ));
                 }
             }
@@ -1194,7 +1202,8 @@ impl Saxe {
         for u in routed {
             ev.push(Event::rule(
                 "12.4",
-                format!("{} (routed) must continue its rout", self.uname(u)),
+                self.unit_line(s, &[u])
+                    .t(" (routed) must continue its rout"),
             ));
             let r = self.new_rout(s, u);
             s.frames.push(Frame::Rout(r));
@@ -1402,10 +1411,9 @@ impl Saxe {
             self.place_entering_commanders(s, side, hex);
             ev.push(Event::rule(
                 "14.4",
-                format!(
-                    "{} enters in march column at {hex} ({cost} MP), activated automatically",
-                    self.uname(u)
-                ),
+                self.unit_line(s, &[u]).verb(" enters", " enter").t(format!(
+                    " in march column at {hex} ({cost} MP), activated automatically"
+                )),
             ));
             let mp = self.sc.units[usize::from(u)]
                 .mp
@@ -1430,10 +1438,11 @@ impl Saxe {
             }
             ev.push(Event::rule(
                 "8.8",
-                format!(
-                    "{} arrives at {hex} facing {facing:?} ({cost} MP), in command",
-                    self.uname(u)
-                ),
+                self.unit_line(s, &[u])
+                    .verb(" arrives", " arrive")
+                    .t(format!(
+                        " at {hex} facing {facing:?} ({cost} MP), in command"
+                    )),
             ));
         } else {
             s.frames.truncate(depth);
@@ -1442,7 +1451,7 @@ impl Saxe {
             us.set(flag::OFFMAP, true);
             ev.push(Event::rule(
                 "8.8",
-                format!("{} does not arrive this turn", self.uname(u)),
+                self.unit_line(s, &[u]).t(" does not arrive this turn"),
             ));
         }
     }

@@ -2,7 +2,7 @@
 //! French entry in march column by the south edge, marching movement (phase A) and deployment.
 use crate::Saxe;
 use crate::action::Action;
-use crate::event::Event;
+use crate::event::{Event, Line};
 use crate::query::Mover;
 use crate::scenario::{CommanderIx, FormationIx, Kind, Side, Terrain, UnitIx, side_bits};
 use crate::state::*;
@@ -267,7 +267,7 @@ impl Saxe {
                 }
                 ev.push(Event::rule(
                     "16.2",
-                    format!("{} set up in {hex}", self.uname(*unit)),
+                    self.unit_line(s, &[*unit]).t(format!(" set up in {hex}")),
                 ));
             }
             Action::FaceUnit { facing } => {
@@ -641,7 +641,9 @@ impl Saxe {
             self.place_entering_commanders(s, side, entry);
             ev.push(Event::rule(
                 "14.1",
-                format!("{} enters the map at {entry} ({cost} MP)", self.uname(u)),
+                self.unit_line(s, &[u])
+                    .verb(" enters", " enter")
+                    .t(format!(" the map at {entry} ({cost} MP)")),
             ));
         }
         s.units[usize::from(u)].set(flag::DONE | flag::MOVED, true);
@@ -706,7 +708,10 @@ impl Saxe {
                 s,
                 ev,
                 "16.2 / 12.5",
-                format!("rally test of {} off the map (MV {mv})", self.uname(u)),
+                Line::new()
+                    .t("rally test of ")
+                    .units(self.named(s, &[u]))
+                    .t(format!(" off the map (MV {mv})")),
                 Vec::new(),
                 |t| {
                     if t <= mv {
@@ -741,12 +746,15 @@ impl Saxe {
                 self.renumber(s, exit);
                 ev.push(Event::rule(
                     "16.2",
-                    format!("{} re-enters at {exit}, disorganised", self.uname(u)),
+                    self.unit_line(s, &[u])
+                        .verb(" re-enters", " re-enter")
+                        .t(format!(" at {exit}, disorganised")),
                 ));
             } else {
                 ev.push(Event::rule(
                     "16.2",
-                    format!("{} cannot re-enter at {exit}", self.uname(u)),
+                    self.unit_line(s, &[u])
+                        .t(format!(" cannot re-enter at {exit}")),
                 ));
             }
         }

@@ -758,6 +758,9 @@ impl Ruleset for Saxe {
     fn view(&self, state: &State, seat: Option<Seat>) -> serde_json::Value {
         self.view_json(state, seat.map(|s| Side::from_ix(s.0)))
     }
+    fn render_events(&self, events: &[Event], viewer: engine::Viewer) -> Vec<String> {
+        event::render_events(events, viewer)
+    }
     fn render_text(&self, state: &State, seat: Option<Seat>) -> String {
         self.render(state, seat.map(|s| Side::from_ix(s.0)))
     }

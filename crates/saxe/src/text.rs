@@ -2,8 +2,10 @@
 //! and the invariants checked after every action in the playout tests.
 use crate::Saxe;
 use crate::action::Action;
+use crate::event::Line;
 use crate::scenario::{Side, Terrain, UnitIx};
 use crate::state::*;
+use engine::{Seat, Viewer};
 use hexmap::HexId;
 use serde_json::json;
 
@@ -329,9 +331,15 @@ impl Saxe {
         }
     }
 
-    /// Describe the pending decision.
-    pub fn decision_text(&self, s: &State) -> String {
-        match s.frames.last() {
+    /// Describe the pending decision, as `viewer` may read it (the view shows it to both sides and
+    /// spectators: 3.6 applies to the units it names).
+    pub fn decision_text(&self, s: &State, viewer: Viewer) -> String {
+        self.decision_line(s).render(viewer).0
+    }
+
+    /// The pending decision as a structured line.
+    fn decision_line(&self, s: &State) -> Line {
+        Line::from(match s.frames.last() {
             None => match s.phase {
                 Phase::Setup => match s.setup.as_ref() {
                     Some(st) if st.facing_for.is_some() => {
@@ -354,7 +362,13 @@ impl Saxe {
             Some(Frame::Activation(a)) => {
                 let name = match a.target {
                     ActTarget::Formation(f) => self.sc.formations[usize::from(f)].name.clone(),
-                    ActTarget::Independent(u) => self.uname(u).to_string(),
+                    ActTarget::Independent(u) => {
+                        return self.unit_line(s, &[u]).t(if a.success {
+                            " activated — its actions"
+                        } else {
+                            " not activated (5.3) — its actions"
+                        });
+                    }
                 };
                 format!(
                     "{} {} — its actions",
@@ -367,18 +381,28 @@ impl Saxe {
                 )
             }
             Some(Frame::Moving(m)) => {
-                format!("moving {} (MP left {:?})", self.names(&m.units), m.mp)
+                return Line::new()
+                    .t("moving ")
+                    .units(self.named(s, &m.units))
+                    .private(
+                        self.hidden_any(s, &m.units),
+                        format!(" (MP left {:?})", m.mp),
+                    );
             }
             Some(Frame::Reaction(_)) => "react to the enemy movement (8.6, 9.3)".into(),
             Some(Frame::Combat(_)) => "combat".into(),
             Some(Frame::Losses { .. }) => "allocate a step loss (11.1)".into(),
-            Some(Frame::Retreat(r)) => format!(
-                "retreat {} ({} hex(es) to go)",
-                self.names(&r.units),
-                r.left
-            ),
+            Some(Frame::Retreat(r)) => {
+                return Line::new()
+                    .t("retreat ")
+                    .units(self.named(s, &r.units))
+                    .t(format!(" ({} hex(es) to go)", r.left));
+            }
             Some(Frame::Rout(r)) => {
-                format!("rout {} ({} hex(es) to go)", self.uname(r.unit), r.left)
+                return Line::new()
+                    .t("rout ")
+                    .units(self.named(s, &[r.unit]))
+                    .t(format!(" ({} hex(es) to go)", r.left));
             }
             Some(Frame::Advance(_)) => "advance after combat (11.3)".into(),
             Some(Frame::Evade { hex, .. }) => {
@@ -393,7 +417,7 @@ impl Saxe {
                 self.sc.formations[usize::from(*formation)].name,
                 if *deploy { "deploys" } else { "marches" }
             ),
-        }
+        })
     }
 
     fn unit_json(&self, s: &State, u: UnitIx) -> serde_json::Value {
@@ -412,15 +436,24 @@ impl Saxe {
 
     /// What a side may see (`None`: everything). Enemy stacks show only their top unit (3.6).
     pub fn view_json(&self, s: &State, side: Option<Side>) -> serde_json::Value {
-        self.view_with(s, |owner| side.is_some_and(|v| v != owner))
+        self.view_for(
+            s,
+            side.map_or(Viewer::All, |x| Viewer::Seat(Seat(x.ix() as u8))),
+        )
     }
 
     /// What a spectator may see: the top counter of every stack of both sides (3.6).
     pub fn public_view_json(&self, s: &State) -> serde_json::Value {
-        self.view_with(s, |_| true)
+        self.view_for(s, Viewer::Spectator)
     }
 
-    fn view_with(&self, s: &State, hide: impl Fn(Side) -> bool) -> serde_json::Value {
+    /// What `viewer` may see: every text in it is written for that viewer (3.6).
+    pub fn view_for(&self, s: &State, viewer: Viewer) -> serde_json::Value {
+        let hide = |owner: Side| match viewer {
+            Viewer::All => false,
+            Viewer::Seat(x) => Side::from_ix(x.0) != owner,
+            Viewer::Spectator => true,
+        };
         let standing = self.standing(s);
         let mut stacks = Vec::new();
         let mut hexes: Vec<HexId> = s.units.iter().filter_map(|u| u.hex).collect();
@@ -468,7 +501,7 @@ impl Saxe {
         let mut v = json!({
             "scenario": self.sc.id, "turn": s.turn, "turns": self.sc.turns, "active": s.active.name(),
             "phase": format!("{:?}", s.phase), "decider": self.decider_side(s).map(|x| x.name()),
-            "decision": self.decision_text(s),
+            "decision": self.decision_text(s, viewer),
             "control": self.sc.objectives.iter().zip(&s.control).map(|(o, c)| (o.name.clone(), json!(c.name()))).collect::<serde_json::Map<_, _>>(),
             "army_demoralised": { "French": self.army_demoralised(s, Side::French), "Allies": self.army_demoralised(s, Side::Allies) },
             "standing": { "winner": standing.0.map(|w| w.name()), "level": standing.1, "rule": "15.2 (if the game ended now)" },
@@ -496,7 +529,10 @@ impl Saxe {
             self.decider_side(s)
                 .map(|d| format!("{} — ", d.name()))
                 .unwrap_or_default(),
-            self.decision_text(s),
+            self.decision_text(
+                s,
+                side.map_or(Viewer::All, |x| Viewer::Seat(Seat(x.ix() as u8)))
+            ),
             self.sc
                 .objectives
                 .iter()
@@ -900,7 +936,7 @@ impl Saxe {
         if s.phase != Phase::Over && self.legal(s).is_empty() {
             bad.push(format!(
                 "no legal action for the decider ({})",
-                self.decision_text(s)
+                self.decision_text(s, Viewer::All)
             ));
         }
         bad

@@ -38,7 +38,7 @@ fn casualty_rolls(ev: &[Event]) -> Vec<(u8, String)> {
         .filter_map(|e| match e {
             Event::Roll {
                 rule, what, die, ..
-            } if rule.starts_with("11.4") => Some((*die, what.clone())),
+            } if rule.starts_with("11.4") => Some((*die, what.to_string())),
             _ => None,
         })
         .collect()
@@ -56,7 +56,7 @@ fn crt_total(ev: &[Event]) -> Option<i32> {
 fn fire_morale_tests(ev: &[Event]) -> Vec<String> {
     ev.iter()
         .filter_map(|e| match e {
-            Event::Roll { rule, what, .. } if rule == "9.2" => Some(what.clone()),
+            Event::Roll { rule, what, .. } if rule == "9.2" => Some(what.to_string()),
             _ => None,
         })
         .collect()

@@ -291,7 +291,8 @@ fn r9_3_reaction_fire_once_per_turn() {
     act(&r, &mut s, "step:NW");
     assert!(
         !matches!(s.frames.last(), Some(Frame::Reaction(_))),
-        "one reaction fire per turn"
+        "one reaction fire per turn: {:?}",
+        ids(&r, &s)
     );
 }
 

@@ -48,7 +48,11 @@ fn r11_4_example_1_palatinat_and_grenadiers_with_broglie_attack_anhalt_1_and_the
         (6, "TM".into(), "TM+1".into())
     );
     s.dice = dice_rolling(&[1]);
-    let ev = act(&r, &mut s, &attack);
+    let mut ev = act(&r, &mut s, &attack);
+    // 3.6: the guns on top hide Anhalt 1, so the Allies are asked whether light troops under
+    // them retreat before combat (1.3); they are not light: standing is the only choice.
+    assert_eq!(ids(&r, &s), vec!["pass".to_string()]);
+    ev.extend(act(&r, &mut s, "pass"));
     let crt = rolls_of(&ev, "CRT");
     assert_eq!(crt.len(), 1);
     match crt[0] {

@@ -6,14 +6,13 @@
 //! The server is authoritative and ruleset-agnostic: every ruleset is reached through
 //! [`catalog`] and the object-safe [`engine::DynGame`]. A browser holds a capability — a secret
 //! token per seat, one for spectators — and gets only what that role may see: its view, its legal
-//! actions when it decides, and log lines with every name hidden from it replaced
-//! ([`redact`]).
+//! actions when it decides, and log lines, each written for that role by the ruleset
+//! ([`engine::Lines`]): nothing it may not see is ever written into them.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
 pub mod error;
 pub mod live;
-pub mod redact;
 pub mod routes;
 pub mod store;
 pub mod token;

@@ -2,10 +2,9 @@
 //! in a bounded cache, with a version channel for live updates.
 
 use crate::error::ApiError;
-use crate::redact::Redactor;
 use crate::store::{GameMeta, Store};
 use crate::token;
-use engine::{DynGame, Seat};
+use engine::{DynGame, Lines, Seat, Viewer};
 use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -39,14 +38,53 @@ pub struct Live {
     pub game: Box<dyn DynGame>,
     /// Every action applied, in order (the version is their number).
     pub actions: Vec<String>,
-    /// The last [`LOG_KEEP`] event lines, unredacted.
-    pub log: VecDeque<String>,
-    /// The events of the last action (for the record).
+    /// The last [`LOG_KEEP`] event lines of each viewer, each written for it by the ruleset.
+    pub log: Log,
+    /// The events of the last action, for a reader of everything (the record).
     pub last_events: Vec<String>,
-    /// The last redactor of each role (seat 0, seat 1, spectators) and the version it was asked
-    /// for. At that version it is used as it is (an action's answer and the fetches that follow
-    /// it share one); at a later one it is reused if the same names are hidden.
-    redactors: [Option<(u64, Arc<Redactor>)>; 3],
+}
+
+/// A game's log as each viewer reads it: the lines the ruleset wrote for that viewer (3.6 in the
+/// French series), never a text written for everyone and patched afterwards.
+#[derive(Clone, Debug, Default)]
+pub struct Log {
+    /// Everything, seat 0, seat 1, spectators.
+    each: [VecDeque<String>; 4],
+}
+
+impl Log {
+    /// Add the lines of an action, keeping the last [`LOG_KEEP`] of each viewer.
+    pub fn push(&mut self, lines: &Lines) {
+        for (i, v) in [
+            Viewer::All,
+            Viewer::Seat(Seat(0)),
+            Viewer::Seat(Seat(1)),
+            Viewer::Spectator,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            push_log(&mut self.each[i], lines.for_viewer(v).iter().cloned());
+        }
+    }
+
+    /// The lines a role reads.
+    pub fn of(&self, role: Role) -> &VecDeque<String> {
+        match role {
+            Role::Seat(s) => &self.each[1 + usize::from(s.0 & 1)],
+            Role::Spectator => &self.each[3],
+        }
+    }
+}
+
+impl Role {
+    /// The viewer a role is.
+    pub fn viewer(self) -> Viewer {
+        match self {
+            Role::Seat(s) => Viewer::Seat(s),
+            Role::Spectator => Viewer::Spectator,
+        }
+    }
 }
 
 impl Live {
@@ -55,7 +93,7 @@ impl Live {
         meta: GameMeta,
         game: Box<dyn DynGame>,
         actions: Vec<String>,
-        log: VecDeque<String>,
+        log: Log,
         last_events: Vec<String>,
     ) -> Self {
         Self {
@@ -64,7 +102,6 @@ impl Live {
             actions,
             log,
             last_events,
-            redactors: Default::default(),
         }
     }
 
@@ -98,39 +135,9 @@ impl Live {
         let names = self.game.seat_names();
         names[usize::from(seat.0 & 1)].clone()
     }
-
-    /// What a role may not learn now.
-    pub fn hidden(&self, role: Role) -> Vec<String> {
-        hidden_for(self.game.as_ref(), role)
-    }
-
-    /// The redactor for a role now.
-    pub fn redactor(&mut self, role: Role) -> Arc<Redactor> {
-        let i = match role {
-            Role::Seat(s) => usize::from(s.0 & 1),
-            Role::Spectator => 2,
-        };
-        let version = self.version();
-        let previous = match &self.redactors[i] {
-            Some((v, r)) if *v == version => return r.clone(),
-            Some((_, r)) => Some(r),
-            None => None,
-        };
-        let r = Redactor::reuse(previous, self.hidden(role));
-        self.redactors[i] = Some((version, r.clone()));
-        r
-    }
 }
 
-/// What a role may not learn in a game.
-pub fn hidden_for(game: &dyn DynGame, role: Role) -> Vec<String> {
-    match role {
-        Role::Seat(s) => game.hidden_from(s),
-        Role::Spectator => game.hidden_from_public(),
-    }
-}
-
-/// What a role may see of a game, unredacted.
+/// What a role may see of a game (the ruleset's view for it).
 pub fn view_for(game: &dyn DynGame, role: Role) -> serde_json::Value {
     match role {
         Role::Seat(s) => game.view_json(Some(s)),
@@ -152,10 +159,14 @@ pub fn push_log<I: IntoIterator<Item = String>>(log: &mut VecDeque<String>, line
 pub struct Rebuilt {
     /// The game.
     pub game: Box<dyn DynGame>,
-    /// Its last [`LOG_KEEP`] event lines.
-    pub log: VecDeque<String>,
-    /// The events of the last action (of the start if none).
+    /// Its last [`LOG_KEEP`] event lines of each viewer.
+    pub log: Log,
+    /// The events of the last action (of the start if none), for every viewer.
+    pub last: Lines,
+    /// The events of the last action, for a reader of everything.
     pub last_events: Vec<String>,
+    /// Who decided the last action (`None` for the start).
+    pub last_decider: Option<Seat>,
 }
 
 /// Replay a game from the start: the action list is the game.
@@ -166,23 +177,30 @@ pub fn rebuild(
     actions: &[String],
     data_dir: Option<&Path>,
 ) -> Result<Rebuilt, catalog::CatalogError> {
-    let (mut game, start) = catalog::open(scenario, options, data_dir, seed)?;
-    let mut log = VecDeque::new();
-    push_log(&mut log, start.iter().cloned());
-    let mut last_events = start;
+    let (mut game, start) = catalog::open_lines(scenario, options, data_dir, seed)?;
+    let mut log = Log::default();
+    log.push(&start);
+    let mut last = start;
+    let mut last_decider = None;
     for (i, a) in actions.iter().enumerate() {
-        let ev = game.apply(a).map_err(|e| catalog::CatalogError::Replay {
-            index: i + 1,
-            action: a.clone(),
-            reason: e.to_string(),
-        })?;
-        push_log(&mut log, ev.iter().cloned());
-        last_events = ev;
+        last_decider = game.decider();
+        let ev = game
+            .apply_lines(a)
+            .map_err(|e| catalog::CatalogError::Replay {
+                index: i + 1,
+                action: a.clone(),
+                reason: e.to_string(),
+            })?;
+        log.push(&ev);
+        last = ev;
     }
+    let last_events = last.for_viewer(Viewer::All).to_vec();
     Ok(Rebuilt {
         game,
         log,
+        last,
         last_events,
+        last_decider,
     })
 }
 
@@ -195,7 +213,7 @@ pub fn play_ai(
     seed: u64,
     version: u64,
     actions: &mut Vec<String>,
-    events: &mut Vec<String>,
+    events: &mut Lines,
 ) -> Result<(), String> {
     let Some(ai) = ai_seat else { return Ok(()) };
     let mut v = version;
@@ -206,13 +224,22 @@ pub fn play_ai(
         }
         let mut agent = ai::agent(agent_name, seed ^ v.wrapping_mul(0x9e37_79b9_7f4a_7c15))?;
         let d = agent.decide(&*game);
-        // Issue 4: what the computer intends, as a log line (redacted like every line sent).
-        if let Some(text) = d.explanation {
+        // Issue 4: what the computer intends, as a log line written for each viewer (3.6: its
+        // opponent may not learn what its hidden units are).
+        if d.explanation.is_some()
+            && let Some(intent) = game.intent_lines(d.index)
+        {
             let seat = game.seat_names()[usize::from(ai & 1)].clone();
-            events.push(format!("{seat} (computer): {text}"));
+            events.extend(Lines::render(|v| {
+                intent
+                    .for_viewer(v)
+                    .iter()
+                    .map(|t| format!("{seat} (computer): {t}"))
+                    .collect()
+            }));
         }
         let (id, ev) = game
-            .apply_index(d.index)
+            .apply_index_lines(d.index)
             .map_err(|e| format!("the agent's action failed: {e}"))?;
         actions.push(id);
         events.extend(ev);
@@ -350,7 +377,7 @@ impl Hub {
         // A game stored while the agent was to move (it cannot happen through this server, whose
         // writes include the agent's answers, but a store may be shared): let it move now.
         let mut more = Vec::new();
-        let mut events = Vec::new();
+        let mut events = Lines::default();
         let version = live.version();
         play_ai(
             &self.agent,
@@ -368,8 +395,8 @@ impl Hub {
                 .await
                 .map_err(ApiError::from)?;
             live.actions.extend(more);
-            push_log(&mut live.log, events.iter().cloned());
-            live.last_events = events;
+            live.log.push(&events);
+            live.last_events = events.for_viewer(Viewer::All).to_vec();
         }
         Ok(Slot::new(live))
     }

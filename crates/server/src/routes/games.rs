@@ -2,8 +2,7 @@
 
 use super::{JsonBody, body_bytes};
 use crate::error::ApiError;
-use crate::live::{Live, Rebuilt, Role, hidden_for, play_ai, push_log, rebuild, view_for};
-use crate::redact::{RedactedLines, Redactor};
+use crate::live::{Live, Log, Rebuilt, Role, play_ai, rebuild, view_for};
 use crate::store::{GameMeta, Mode, StoreError, Tokens};
 use crate::{AppState, IMPORT_LIMIT, token};
 use axum::extract::rejection::{PathRejection, QueryRejection};
@@ -13,7 +12,7 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use engine::{ActionInfo, ApplyError, GameRecord, Outcome, Seat};
+use engine::{ActionInfo, ApplyError, GameRecord, Lines, Outcome, Seat, Viewer};
 use futures_util::{Stream, StreamExt};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -170,7 +169,7 @@ async fn create(
     let dd = st.hub().data_dir().map(|p| p.to_path_buf());
     let (scenario, options) = (body.scenario.clone(), body.options.clone());
     let (mut game, start) = tokio::task::spawn_blocking(move || {
-        catalog::open(&scenario, &options, dd.as_deref(), seed)
+        catalog::open_lines(&scenario, &options, dd.as_deref(), seed)
     })
     .await?
     .map_err(|e| ApiError::BadRequest(e.to_string()))?;
@@ -190,7 +189,7 @@ async fn create(
     let agent = st.hub().agent().to_string();
     let (game, actions, events) = tokio::task::spawn_blocking(move || {
         let mut actions = Vec::new();
-        let mut events = Vec::new();
+        let mut events = Lines::default();
         play_ai(
             &agent,
             game.as_mut(),
@@ -204,9 +203,9 @@ async fn create(
     })
     .await?
     .map_err(ApiError::Internal)?;
-    let mut log = std::collections::VecDeque::new();
-    push_log(&mut log, start.iter().cloned());
-    push_log(&mut log, events.iter().cloned());
+    let mut log = Log::default();
+    log.push(&start);
+    log.push(&events);
     let meta = GameMeta {
         id: token::new_game_id().map_err(internal)?,
         ruleset: game.ruleset_id(),
@@ -218,7 +217,9 @@ async fn create(
         tokens: tokens.digests(),
         created: now(),
     };
-    let last_events = if events.is_empty() { start } else { events };
+    let last_events = if events.is_empty() { start } else { events }
+        .for_viewer(Viewer::All)
+        .to_vec();
     let live = Live::new(meta, game, actions, log, last_events);
     let answer = created_json(&live, &tokens, &base_url(&headers));
     st.hub().create(live).await?;
@@ -227,9 +228,9 @@ async fn create(
 
 // ---------------------------------------------------------------------------------- show
 
-/// `GET /api/games/{id}`: what a role sees of a game, everything redacted for it. It is written
-/// straight to JSON text: the view is the only JSON tree built, and the log lines are redacted
-/// as they are written, not copied.
+/// `GET /api/games/{id}`: what a role sees of a game, everything written for it by the ruleset
+/// (the view, the decision, the log lines). It is written straight to JSON text: the view is the
+/// only JSON tree built.
 #[derive(Serialize)]
 struct GameAnswer<'a> {
     game: &'a str,
@@ -245,7 +246,7 @@ struct GameAnswer<'a> {
     decision: String,
     legal: Vec<ActionInfo>,
     view: Value,
-    log: RedactedLines<'a, &'a VecDeque<String>>,
+    log: &'a VecDeque<String>,
     outcome: Option<OutcomeAnswer<'a>>,
 }
 
@@ -257,15 +258,11 @@ struct OutcomeAnswer<'a> {
     rule: String,
 }
 
-fn outcome_answer<'a>(
-    outcome: Option<Outcome>,
-    names: &'a [String; 2],
-    r: &Redactor,
-) -> Option<OutcomeAnswer<'a>> {
+fn outcome_answer(outcome: Option<Outcome>, names: &[String; 2]) -> Option<OutcomeAnswer<'_>> {
     outcome.map(|o| OutcomeAnswer {
         winner: o.winner.map(|s| seat_name(names, s)),
-        level: r.text(&o.level),
-        rule: r.text(&o.rule),
+        level: o.level,
+        rule: o.rule,
     })
 }
 
@@ -274,14 +271,11 @@ fn seat_name(names: &[String; 2], seat: Seat) -> &str {
 }
 
 /// What a role sees of a game, as JSON text.
-fn game_answer(live: &mut Live, role: Role) -> Result<Vec<u8>, ApiError> {
-    let r = live.redactor(role);
-    let live = &*live;
+fn game_answer(live: &Live, role: Role) -> Result<Vec<u8>, ApiError> {
     let g = live.game.as_ref();
     let names = g.seat_names();
     let decider = g.decider();
-    let mut view = view_for(g, role);
-    r.json_in_place(&mut view);
+    let view = view_for(g, role);
     let decision = match view.get("decision").and_then(Value::as_str) {
         Some(d) => d.to_string(),
         None => match decider {
@@ -293,16 +287,9 @@ fn game_answer(live: &mut Live, role: Role) -> Result<Vec<u8>, ApiError> {
         Role::Seat(s) => Some(s),
         Role::Spectator => None,
     };
+    // The decider's own choices, written for the decider.
     let legal = match seat {
-        Some(s) if decider == Some(s) => {
-            let mut legal = g.legal();
-            for a in &mut legal {
-                r.text_in_place(&mut a.id);
-                r.text_in_place(&mut a.label);
-                a.hexes.iter_mut().for_each(|h| r.text_in_place(h));
-            }
-            legal
-        }
+        Some(s) if decider == Some(s) => g.legal(),
         _ => Vec::new(),
     };
     let answer = GameAnswer {
@@ -319,8 +306,8 @@ fn game_answer(live: &mut Live, role: Role) -> Result<Vec<u8>, ApiError> {
         decision,
         legal,
         view,
-        log: r.serialize_lines(&live.log),
-        outcome: outcome_answer(g.outcome(), &names, &r),
+        log: live.log.of(role),
+        outcome: outcome_answer(g.outcome(), &names),
     };
     let mut out = Vec::with_capacity(ANSWER_CAPACITY);
     serde_json::to_writer(&mut out, &answer).map_err(internal)?;
@@ -338,9 +325,9 @@ async fn show(
 ) -> Result<Response, ApiError> {
     let (id, q) = (id_of(id)?, access_of(q)?);
     let slot = st.hub().get(&id).await?;
-    let mut live = slot.live.lock().await;
+    let live = slot.live.lock().await;
     let role = live.role(q.token.as_deref())?;
-    let body = game_answer(&mut live, role)?;
+    let body = game_answer(&live, role)?;
     drop(live);
     Ok(json_response(body))
 }
@@ -401,11 +388,11 @@ async fn act(
         )));
     }
     let mut next = live.game.boxed_clone();
-    let refused = match next.apply(&body.action) {
+    let refused = match next.apply_lines(&body.action) {
         Ok(events) => Ok(events),
         Err(ApplyError::Illegal(why)) => {
             // The ruleset's reason, when it gives one beyond the id ("path crosses the base of
-            // …"), redacted like every string sent to this seat.
+            // …"): it is about the decider's own proposed action, written for the decider.
             let why = why
                 .strip_prefix(body.action.as_str())
                 .map_or(why.as_str(), |rest| {
@@ -417,7 +404,7 @@ async fn act(
                 msg.push_str(": ");
                 msg.push_str(why);
             }
-            Err(ApiError::Unprocessable(live.redactor(role).text(&msg)))
+            Err(ApiError::Unprocessable(msg))
         }
         Err(ApplyError::GameOver) => Err(ApiError::Conflict("the game is over".into())),
         Err(ApplyError::Internal(m)) => Err(ApiError::Internal(m)),
@@ -433,7 +420,7 @@ async fn act(
         let seed = live.meta.seed;
         let (n, more, evs) = tokio::task::spawn_blocking(move || {
             let mut more = Vec::new();
-            let mut evs = Vec::new();
+            let mut evs = Lines::default();
             play_ai(
                 &agent,
                 next.as_mut(),
@@ -462,20 +449,19 @@ async fn act(
     }
     live.game = next;
     live.actions.extend(new);
-    push_log(&mut live.log, events.iter().cloned());
+    live.log.push(&events);
     let now = live.version();
     slot.version.send_replace(now);
-    let r = live.redactor(role);
     let g = live.game.as_ref();
     let names = g.seat_names();
     let body = serde_json::to_vec(&ActAnswer {
         version: now,
-        events: r.serialize_lines(&events),
+        events: events.for_viewer(role.viewer()),
         decider: g.decider().map(|s| seat_name(&names, s)),
-        outcome: outcome_answer(g.outcome(), &names, &r),
+        outcome: outcome_answer(g.outcome(), &names),
     })
     .map_err(internal)?;
-    live.last_events = events;
+    live.last_events = events.for_viewer(Viewer::All).to_vec();
     drop(live);
     Ok(json_response(body))
 }
@@ -484,7 +470,7 @@ async fn act(
 #[derive(Serialize)]
 struct ActAnswer<'a> {
     version: u64,
-    events: RedactedLines<'a, &'a Vec<String>>,
+    events: &'a [String],
     decider: Option<&'a str>,
     outcome: Option<OutcomeAnswer<'a>>,
 }
@@ -554,15 +540,10 @@ async fn replay(
 ) -> Result<Json<Value>, ApiError> {
     let (id, q) = (id_of(id)?, access_of(q)?);
     let slot = st.hub().get(&id).await?;
-    let (meta, mut actions, role, hidden_now) = {
+    let (meta, mut actions, role) = {
         let live = slot.live.lock().await;
         let role = live.role(q.token.as_deref())?;
-        (
-            live.meta.clone(),
-            live.actions.clone(),
-            role,
-            live.hidden(role),
-        )
+        (live.meta.clone(), live.actions.clone(), role)
     };
     let total = actions.len() as u64;
     let upto = q.upto.unwrap_or(total);
@@ -583,16 +564,17 @@ async fn replay(
         )
         .map_err(internal)?;
         let g = rb.game.as_ref();
-        // Hidden then or hidden now: neither is told.
-        let r = Redactor::new(hidden_for(g, role).into_iter().chain(hidden_now));
+        // Each line as the ruleset wrote it for this viewer when it happened (what the seat could
+        // see then); the action's id only to the seat that chose it (an id names its units).
+        let own = matches!(role, Role::Seat(s) if rb.last_decider == Some(s));
         Ok(json!({
             "upto": upto,
             "total": total,
-            "action": actions.last().map(|a| r.text(a)),
+            "action": actions.last().filter(|_| own),
             "decider": g.decider().map(|s| seat_name(&g.seat_names(), s).to_string()),
-            "view": r.json(view_for(g, role)),
-            "events": r.lines(&rb.last_events),
-            "log": r.lines(&rb.log),
+            "view": view_for(g, role),
+            "events": rb.last.for_viewer(role.viewer()),
+            "log": rb.log.of(role),
         }))
     })
     .await??;
