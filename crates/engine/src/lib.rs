@@ -5,6 +5,7 @@
 #![forbid(unsafe_code)]
 
 mod dice;
+pub mod fair;
 mod record;
 
 pub use dice::Dice;
