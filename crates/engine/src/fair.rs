@@ -216,6 +216,23 @@ mod tests {
         assert_eq!(p.check(s), Err(FairError::NotRevealed));
     }
 
+    /// The recipe of docs/server.md, run in a shell, gives the same numbers:
+    /// `S=7777…77 (64 sevens)`; `printf '%s' "$S" | sha256sum` → c0b6…8386;
+    /// `printf 'tricorne-dice-v1\n%s\n%s\n%s\n' "$S" "my seed" "" | sha256sum` → 05d4186a4678c409…;
+    /// `printf '%u\n' 0x05d4186a4678c409` → 419987509980218377.
+    #[test]
+    fn the_documented_shell_recipe_gives_the_same_seeds() {
+        let server = "7".repeat(64);
+        assert_eq!(
+            commitment(&server),
+            "c0b6304bd6ce9b3e65150392c91a3aa76803a59c29e46f9fb2b9aac235e58386"
+        );
+        assert_eq!(
+            dice_seed(&server, &["my seed".into(), String::new()]),
+            419_987_509_980_218_377
+        );
+    }
+
     #[test]
     fn client_seeds_are_one_line_of_at_most_64_characters() {
         assert!(check_client_seed("my lucky seed 42").is_ok());
