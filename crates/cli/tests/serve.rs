@@ -479,7 +479,8 @@ fn verify_accepts_a_finished_game_of_the_server_and_refuses_altered_records() {
         (face + 1) as char
     };
     let altered_roll = format!("{}{other}{}", &line[..at], &line[at + 1..]);
-    let cases: Vec<(&str, Box<dyn Fn(&mut Value)>, &str)> = vec![
+    type Alteration<'a> = Box<dyn Fn(&mut Value) + 'a>;
+    let cases: Vec<(&str, Alteration, &str)> = vec![
         (
             "server seed",
             Box::new(|r: &mut Value| r["dice"]["server_seed"] = json!(flip(&server_seed))),
