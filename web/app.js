@@ -117,13 +117,15 @@
 
   function remember(created, scenarioName, mode, human) {
     store.set('tokens.' + created.game, created.seats || {});
+    const links = Object.assign({}, created.links || {});
+    if (created.invitation) links['invitation (' + created.invitation.seat + ', good once)'] = created.invitation.link;
     const recent = store.get('recent', []).filter((g) => g.game !== created.game);
     recent.unshift({
       game: created.game,
       name: scenarioName,
       mode,
       human: human || null,
-      links: created.links || {},
+      links,
       when: new Date().toISOString().slice(0, 16).replace('T', ' '),
     });
     store.set('recent', recent.slice(0, 12));
@@ -194,6 +196,9 @@
     const sideChoice = () => {
       const mode = document.querySelector('input[name=mode]:checked').value;
       $('#side-choice').hidden = mode === 'hotseat';
+      // Only a hot-seat game takes a chosen seed: elsewhere the dice are drawn from the server's
+      // committed seed and each player's own seed (docs/server.md).
+      $('#seed-label').hidden = mode !== 'hotseat';
     };
     document.querySelectorAll('input[name=mode]').forEach((i) => i.addEventListener('change', sideChoice));
     sideChoice();
@@ -212,8 +217,8 @@
         mode,
       };
       const seed = $('#seed').value.trim();
-      // The server refuses a chosen seed for games against a friend (the dice would be foreseeable).
-      if (seed !== '' && mode !== 'friend') body.seed = Number(seed);
+      // The server refuses a chosen seed but in hot-seat (whoever chose it could foresee the dice).
+      if (seed !== '' && mode === 'hotseat') body.seed = Number(seed);
       if (mode !== 'hotseat') body.human = human;
       $('#create').disabled = true;
       const res = await api('POST', '/api/games', body);
@@ -309,10 +314,10 @@
 
   function showInvite(created, human) {
     const links = created.links || {};
-    const other = Object.keys(links).find((k) => k !== 'spectator' && k !== human) || '';
+    const inv = created.invitation || {};
     const rows = [
       ['Your link (' + human + ')', links[human]],
-      ["Your friend's link (" + other + ')', links[other]],
+      ['Invitation for your friend (' + (inv.seat || '') + ')', inv.link],
       ['Spectators', links.spectator],
     ];
     const box = $('#invite-links');
@@ -323,7 +328,7 @@
       box.append(
         el(
           'div',
-          { class: 'link-row' },
+          { class: 'link-row', 'data-link': label.split(' ')[0].toLowerCase() },
           el('span', { class: 'link-label', text: label }),
           el('input', { type: 'text', readonly: true, value: url, onfocus: (e) => e.target.select() }),
           copyButton(url),
@@ -352,6 +357,8 @@
     selUnit: null, // table: the selected unit's id
     replay: null, // {upto, total} when the replay viewer is on
     busy: false,
+    gate: null, // 'seed' while the client seed step is shown
+    claimed: null, // the seat this page just took with an invitation
     fetching: null,
     refetchAgain: false,
     cam: { x: 0, y: 0, k: 30 }, // centre of the view (map units) and pixels per unit
@@ -431,6 +438,8 @@
     const first = !P.game;
     P.game = g;
     document.body.dataset.version = g.version;
+    document.body.dataset.started = waitingSeeds(g) ? 'no' : 'yes';
+    seedGate(g);
     if (!P.replay) P.view = g.view;
     renderAll();
     if (P.table) keepRetreatInSight();
@@ -467,7 +476,8 @@
       } catch (_) {
         /* a malformed event still means "something changed" */
       }
-      if (!P.game || v === null || v !== P.game.version) refetch();
+      // Before the game starts the version stays 0 while seats are taken and seeds added.
+      if (!P.game || v === null || v !== P.game.version || waitingSeeds(P.game)) refetch();
     });
     es.onopen = () => $('#topbar').classList.remove('offline');
     es.onerror = () => $('#topbar').classList.add('offline');
@@ -1279,6 +1289,7 @@
     }
     if (g.outcome) {
       d.append(el('strong', { class: 'outcome', text: outcomeText(g.outcome) }));
+      diceNote(box, g);
       return;
     }
     const seat = g.seat;
@@ -1286,12 +1297,15 @@
       ? g.decider === seat
         ? 'You (' + seat + ')'
         : g.decider + (g.ai_seat === g.decider ? ' (the computer)' : '')
-      : '—';
+      : waitingSeeds(g)
+        ? 'Not started'
+        : '—';
     d.append(
       el('span', { class: 'who ' + (SIDE_CLASS[g.decider] || ''), text: who }),
       ': ',
       el('span', { class: 'why', text: g.decision || '' }),
     );
+    diceNote(box, g);
     if (!seat) {
       box.append(el('p', { class: 'hint', text: 'You are watching this game.' }));
       return;
@@ -1539,6 +1553,168 @@
     m.style.left = '8px';
     m.style.top = '48px';
     m.hidden = false;
+  }
+
+  // ---------------------------------------------------------------- invitation and dice seeds
+  //
+  // A friend game's invitation (`/play/{id}?invite=…`) is claimed once, and gives the friend a
+  // seat link of their own. Against the computer or a friend the dice are verifiable: the server
+  // has committed to a secret seed (its SHA-256 is shown), each player adds a client seed (made
+  // here at random, or typed), and the game starts when every seed is in (docs/server.md).
+
+  function waitingSeeds(g) {
+    return !!(g && g.dice && g.dice.waiting && g.dice.waiting.length);
+  }
+
+  function randomSeed() {
+    const b = new Uint8Array(16);
+    crypto.getRandomValues(b);
+    return Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+  }
+
+  function showGate(...children) {
+    const card = $('#gate-card');
+    card.textContent = '';
+    card.append(...children.filter((c) => c !== null && c !== undefined));
+    $('#gate').hidden = false;
+  }
+
+  function closeGate() {
+    $('#gate').hidden = true;
+    $('#gate-card').textContent = '';
+    P.gate = null;
+  }
+
+  async function claimPage(id, invite) {
+    $('#play').hidden = false;
+    document.body.classList.add('playing');
+    $('#title').textContent = 'Invitation';
+    document.title = 'tricorne — invitation';
+    $('#map-tools').hidden = true;
+    $('#decision').textContent = 'An invitation to a game: take the seat it gives to play.';
+    const err = el('p', { class: 'error', id: 'claim-error' });
+    const take = el('button', {
+      type: 'button',
+      id: 'claim-button',
+      class: 'primary',
+      text: 'Take my seat',
+      onclick: async () => {
+        take.disabled = true;
+        const r = await api('POST', '/api/games/' + encodeURIComponent(id) + '/claim', { invitation: invite });
+        if (!r.ok) {
+          err.textContent = errorText(r);
+          return;
+        }
+        const c = r.body;
+        remember({ game: id, seats: { [c.seat]: c.token }, links: { [c.seat]: c.link } }, 'Invited: ' + c.scenario, 'friend', c.seat);
+        const u = new URL(location.href);
+        u.searchParams.delete('invite');
+        u.searchParams.set('token', c.token);
+        history.replaceState(null, '', u);
+        P.claimed = c.seat;
+        $('#map-tools').hidden = false;
+        closeGate();
+        play(id, c.token);
+      },
+    });
+    showGate(
+      el('h2', { text: 'You are invited to a game' }),
+      el('p', {
+        text:
+          'A friend invites you to play a battle with tricorne. The invitation is good once: taking it gives you a ' +
+          'seat and a secret link of your own (this page becomes it). Whoever holds that link plays your side, so keep it to yourself.',
+      }),
+      el('div', { class: 'buttons' }, take),
+      err,
+    );
+  }
+
+  // The client seed step: shown to a seat whose seed the dice still wait for.
+  function seedGate(g) {
+    const mine = g.seat && waitingSeeds(g) && g.dice.waiting.includes(g.seat);
+    if (!mine) {
+      if (P.gate === 'seed') closeGate();
+      return;
+    }
+    if (P.gate === 'seed') return;
+    P.gate = 'seed';
+    const input = el('input', {
+      type: 'text',
+      id: 'client-seed',
+      maxlength: 64,
+      value: randomSeed(),
+      spellcheck: 'false',
+      autocomplete: 'off',
+    });
+    const err = el('p', { class: 'error', id: 'seed-error' });
+    const add = el('button', {
+      type: 'button',
+      id: 'seed-button',
+      class: 'primary',
+      text: 'Add my seed',
+      onclick: async () => {
+        err.textContent = '';
+        add.disabled = true;
+        const r = await api('POST', '/api/games/' + encodeURIComponent(P.id) + '/seed', {
+          token: P.token,
+          client_seed: input.value.trim(),
+        });
+        add.disabled = false;
+        if (!r.ok) {
+          err.textContent = errorText(r);
+          return;
+        }
+        closeGate();
+        refetch();
+      },
+    });
+    const others = g.dice.waiting.filter((s) => s !== g.seat);
+    showGate(
+      el('h2', { text: 'Your dice seed (' + g.seat + ')' }),
+      P.claimed
+        ? el('p', { class: 'note', text: 'This page\'s address is now your own link to this game: bookmark it.' })
+        : null,
+      el(
+        'p',
+        {},
+        'The server has drawn a secret seed for the dice and committed to it. Its SHA-256 is ',
+        el('code', { class: 'commitment', id: 'commitment', text: g.dice.commitment }),
+        '. The server reveals that seed when the game ends, so anyone can check it against this commitment.',
+      ),
+      el(
+        'p',
+        {},
+        'Add a seed of your own: the dice are drawn from the server\'s seed and every player\'s seed together, so neither the ' +
+          'server nor any one player can choose them. This one was made at random on this page; you may type your own (1 to 64 characters).',
+      ),
+      el('label', { class: 'seed-row' }, el('span', { text: 'Your seed' }), input),
+      el('div', { class: 'buttons' }, add),
+      err,
+      el('p', {
+        class: 'hint',
+        text: others.length
+          ? 'The game starts when the ' + others.join(' and the ') + (g.invitation === 'pending' ? ' (not arrived yet)' : '') + ' add theirs too.'
+          : 'The game starts as soon as your seed is in.',
+      }),
+    );
+  }
+
+  // The dice's commitment under the decision, and the server seed once revealed.
+  function diceNote(box, g) {
+    if (!g.dice) return;
+    const p = el('p', { class: 'hint dice-note' });
+    if (g.dice.server_seed) {
+      p.append(
+        'Dice: the server seed was ',
+        el('code', { text: g.dice.server_seed }),
+        ' (its SHA-256 is the commitment ',
+        el('code', { text: g.dice.commitment.slice(0, 16) + '…' }),
+        '). Export the record and run tricorne verify on it to check every roll.',
+      );
+    } else {
+      p.append('Dice committed: SHA-256 ', el('code', { title: g.dice.commitment, text: g.dice.commitment.slice(0, 16) + '…' }), ', revealed at the end.');
+    }
+    box.append(p);
   }
 
   // ---------------------------------------------------------------- replay and export
@@ -2278,7 +2454,10 @@
   const m = location.pathname.match(/^\/play\/([^/]+)\/?$/);
   if (m) {
     const token = new URLSearchParams(location.search).get('token');
-    if (!token) {
+    const invite = new URLSearchParams(location.search).get('invite');
+    if (!token && invite) {
+      claimPage(decodeURIComponent(m[1]), invite);
+    } else if (!token) {
       $('#play').hidden = false;
       $('#decision').textContent = 'This link has no token: ask for your seat or spectator link.';
     } else {

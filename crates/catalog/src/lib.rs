@@ -165,7 +165,118 @@ pub fn record(
         actions,
         state: game.state_json(),
         last_events,
+        dice: None,
+        log: Vec::new(),
     }
+}
+
+/// A game replayed from its seed and actions, with every event line in order (the start's
+/// first) and the events of the last action.
+pub struct Replayed {
+    /// The game reached.
+    pub game: Box<dyn DynGame>,
+    /// Every event line.
+    pub log: Vec<String>,
+    /// The events of the last action (of the start if none).
+    pub last_events: Vec<String>,
+}
+
+/// Replay a game from the start, keeping every event line.
+pub fn replay_log(
+    scenario: &str,
+    options: &[String],
+    data_dir: Option<&Path>,
+    seed: u64,
+    actions: &[String],
+) -> Result<Replayed, CatalogError> {
+    let (mut game, start) = open(scenario, options, data_dir, seed)?;
+    let mut log = start.clone();
+    let mut last_events = start;
+    for (i, a) in actions.iter().enumerate() {
+        let ev = game.apply(a).map_err(|e| CatalogError::Replay {
+            index: i + 1,
+            action: a.clone(),
+            reason: e.to_string(),
+        })?;
+        log.extend(ev.iter().cloned());
+        last_events = ev;
+    }
+    Ok(Replayed {
+        game,
+        log,
+        last_events,
+    })
+}
+
+/// What `tricorne verify` checked in a record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verified {
+    /// Whether the record carries verifiable dice (a commitment and seeds); `false` for a seed
+    /// chosen openly (hot-seat, import, the command line).
+    pub committed: bool,
+    /// Actions replayed.
+    pub actions: usize,
+    /// Event lines of the record compared with the replay (0 if it carries no log).
+    pub lines: usize,
+    /// Whether the game is over.
+    pub over: bool,
+}
+
+/// Check a record offline (docs/server.md, "Dice anyone can verify"): that the revealed server
+/// seed matches its commitment and the dice's seed follows from the seeds (when the record
+/// carries verifiable dice), then that its actions replayed from that seed give every event line
+/// it logs (every roll), its last events and its state. The error is one line saying what differs.
+pub fn verify(rec: &GameRecord, data_dir: Option<&Path>) -> Result<Verified, String> {
+    if let Some(d) = &rec.dice {
+        d.check(rec.seed).map_err(|e| e.to_string())?;
+    }
+    if rec.ruleset != "saxe" && rec.ruleset != "minis" {
+        return Err(CatalogError::Ruleset(rec.ruleset.clone()).to_string());
+    }
+    let r = replay_log(
+        &rec.scenario,
+        &rec.options,
+        data_dir,
+        rec.seed,
+        &rec.actions,
+    )
+    .map_err(|e| e.to_string())?;
+    if !rec.log.is_empty() {
+        for (i, (logged, replayed)) in rec.log.iter().zip(&r.log).enumerate() {
+            if logged != replayed {
+                return Err(format!(
+                    "event line {} differs from what the dice give: the record has {logged:?}, the replay {replayed:?}",
+                    i + 1
+                ));
+            }
+        }
+        if rec.log.len() != r.log.len() {
+            return Err(format!(
+                "the record logs {} event lines, the replay of its actions {}",
+                rec.log.len(),
+                r.log.len()
+            ));
+        }
+    }
+    // A committed record's last events come from the replay too (an older record's may hold the
+    // computer's explanations, which no replay gives).
+    if rec.dice.is_some() && rec.last_events != r.last_events {
+        return Err(
+            "the record's last events differ from what the replay of its actions gives".into(),
+        );
+    }
+    if r.game.state_json() != rec.state {
+        return Err(CatalogError::Mismatch.to_string());
+    }
+    if rec.dice.is_some() && r.game.decider().is_some() {
+        return Err("the game is not over (its server seed cannot have been revealed)".into());
+    }
+    Ok(Verified {
+        committed: rec.dice.is_some(),
+        actions: rec.actions.len(),
+        lines: rec.log.len(),
+        over: r.game.decider().is_none(),
+    })
 }
 
 #[cfg(test)]

@@ -61,6 +61,10 @@ enum Cmd {
     Apply { game: PathBuf, action: String },
     /// Rebuild the game from scenario + seed + actions and check it equals the saved state.
     Replay { game: PathBuf },
+    /// Check a record offline: the revealed server seed against its commitment, the dice's seed
+    /// against the seeds, and every logged roll, the last events and the state against a replay
+    /// (docs/server.md, "Dice anyone can verify").
+    Verify { game: PathBuf },
     /// Play many games with agents on all cores and tabulate the results.
     Simulate {
         scenario: String,
@@ -205,6 +209,8 @@ fn run(cli: Cli) -> Result<()> {
                 actions: Vec::new(),
                 state: g.state_json(),
                 last_events: ev.clone(),
+                dice: None,
+                log: Vec::new(),
             };
             save(&out, &rec)?;
             for e in ev {
@@ -245,6 +251,9 @@ fn run(cli: Cli) -> Result<()> {
             let ev = g.apply(&action).map_err(|e| anyhow!("{e}"))?;
             rec.actions.push(action);
             rec.state = g.state_json();
+            if !rec.log.is_empty() {
+                rec.log.extend(ev.iter().cloned());
+            }
             rec.last_events = ev.clone();
             save(&game, &rec)?;
             for e in ev {
@@ -271,6 +280,30 @@ fn run(cli: Cli) -> Result<()> {
                 "replay ok: {} actions reproduce the saved state",
                 rec.actions.len()
             );
+        }
+        Cmd::Verify { game } => {
+            let rec = read_record(&game)?;
+            let v = catalog::verify(&rec, dd)
+                .map_err(|e| anyhow!("{}: refused: {e}", game.display()))?;
+            if v.committed {
+                println!(
+                    "verified: the server seed matches its commitment, the dice seed follows from the seeds, and {} actions give the {} logged event lines and the saved state{}",
+                    v.actions,
+                    v.lines,
+                    if v.over { " (the game is over)" } else { "" }
+                );
+            } else {
+                println!(
+                    "replay ok: {} actions give the saved state{}; the seed {} was chosen openly (hot-seat, import or the command line), so there is no commitment to check",
+                    v.actions,
+                    if v.lines > 0 {
+                        " and every logged event line"
+                    } else {
+                        ""
+                    },
+                    rec.seed
+                );
+            }
         }
         Cmd::Simulate {
             scenario,
@@ -419,6 +452,8 @@ fn run(cli: Cli) -> Result<()> {
                 actions,
                 state: g.state_json(),
                 last_events: last,
+                dice: None,
+                log: Vec::new(),
             };
             save(&out, &rec)?;
             if let Some(o) = g.outcome() {

@@ -10,6 +10,7 @@
 
 use headless_chrome::browser::tab::point::Point;
 use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
+use headless_chrome::types::Bounds;
 use headless_chrome::{Browser, LaunchOptions, Tab};
 use serde_json::Value;
 use std::ffi::OsStr;
@@ -122,8 +123,10 @@ fn artifacts() -> PathBuf {
 }
 
 /// A server and a browser of their own (in a temporary directory named after the scenario); the
-/// lobby filled in for a game of `scenario` against the computer as `side`, with a fixed seed (the
-/// same dice and the same moves of the computer every run), and the game created.
+/// lobby filled in for a game of `scenario` against the computer as `side`, the game created, and
+/// the client seed step passed with a seed typed over the one the page made (issue 13: the dice
+/// come from the server's committed seed and this one, so they differ from run to run; the test
+/// asks nothing of them).
 fn against_the_computer(
     scenario: &str,
     side: &str,
@@ -141,10 +144,64 @@ fn against_the_computer(
     click(&tab, &format!("input[name=scenario][value={scenario}]"));
     click(&tab, "input[name=mode][value=ai]");
     click(&tab, &format!("input[name=human][value={side}]"));
-    click(&tab, "#seed");
-    tab.type_str(seed).expect("type the seed");
+    assert_eq!(
+        js(&tab, "document.querySelector('#seed-label').hidden"),
+        Value::Bool(true),
+        "no chosen seed against the computer"
+    );
     click(&tab, "#create");
+    add_client_seed(&tab, &format!("browser test {seed}"));
     (dir, server, browser, tab)
+}
+
+/// The client seed step: the page shows the commitment and a seed it made; type `seed` over it
+/// and add it.
+fn add_client_seed(tab: &Tab, seed: &str) {
+    let made = wait_for(tab, "the client seed step", || {
+        js(
+            tab,
+            "(document.querySelector('#client-seed') || {}).value || null",
+        )
+        .as_str()
+        .map(str::to_string)
+    });
+    assert_eq!(made.len(), 32, "the page makes a random seed: {made}");
+    let commitment = text(tab, "#commitment");
+    assert_eq!(
+        commitment.len(),
+        64,
+        "the commitment is shown: {commitment}"
+    );
+    js(tab, "document.querySelector('#client-seed').value = ''");
+    click(tab, "#client-seed");
+    tab.type_str(seed).expect("type a seed");
+    click(tab, "#seed-button");
+    wait_for(tab, "the seed step to close", || {
+        (js(tab, "document.querySelector('#gate').hidden") == Value::Bool(true)).then_some(())
+    });
+}
+
+/// Screenshots of the page at the two sizes of issue 13 (1280×720 and 1440×900), then back to the
+/// test's size.
+fn shots_at_two_sizes(tab: &Tab, name: &str) {
+    for (w, h) in [(1280.0, 720.0), (1440.0, 900.0)] {
+        tab.set_bounds(Bounds::Normal {
+            left: Some(0),
+            top: Some(0),
+            width: Some(w),
+            height: Some(h),
+        })
+        .expect("resize the window");
+        std::thread::sleep(Duration::from_millis(400));
+        shot_of_a_drawn_page(tab, &format!("{name}-{w}x{h}.png"));
+    }
+    tab.set_bounds(Bounds::Normal {
+        left: Some(0),
+        top: Some(0),
+        width: Some(1400.0),
+        height: Some(900.0),
+    })
+    .expect("resize the window");
 }
 
 fn launch(profile: PathBuf) -> Browser {
@@ -648,6 +705,133 @@ fn play_the_miniatures_table_against_the_ai_in_chromium() {
         "every roll is in the log"
     );
     shot_of_a_drawn_page(&tab, "minis.png");
+    drop(tab);
+    drop(browser);
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 13, fair seats: a game against a friend. The lobby shows the creator's link, the one-time
+/// invitation and the spectators' link (no second seat's token); the creator adds a client seed
+/// and waits; the invitation opens a claim page in another browser profile, whose seat takes its
+/// seed; then the game starts in both pages. Screenshots of the lobby, the claim page and the seed
+/// step at 1280×720 and 1440×900.
+#[test]
+fn a_friend_game_invitation_claim_and_seeds_in_chromium() {
+    assert!(
+        Path::new(CHROMIUM).exists(),
+        "{CHROMIUM} is missing: the browser test needs Debian's Chromium"
+    );
+    let dir = temp_dir("friend");
+    let server = Server::start(&dir);
+    let browser = launch(dir.join("chromium-profile"));
+    let tab = browser.new_tab().expect("a browser tab");
+    tab.set_default_timeout(WAIT);
+    tab.navigate_to(&server.url("/"))
+        .expect("open the lobby")
+        .wait_until_navigated()
+        .expect("lobby loads");
+    click(&tab, "input[name=scenario][value=hastenbeck]");
+    click(&tab, "input[name=mode][value=friend]");
+    click(&tab, "input[name=human][value=Allies]");
+    click(&tab, "#create");
+    wait_for(&tab, "the invitation", || {
+        (js(&tab, "document.querySelector('#invite').hidden") == Value::Bool(false)).then_some(())
+    });
+    let links: Vec<String> = js(
+        &tab,
+        "[...document.querySelectorAll('#invite-links input')].map((i) => i.value)",
+    )
+    .as_array()
+    .expect("links")
+    .iter()
+    .filter_map(|v| v.as_str().map(str::to_string))
+    .collect();
+    assert_eq!(
+        links.len(),
+        3,
+        "own link, invitation, spectators: {links:?}"
+    );
+    let mine = links[0].clone();
+    let invitation = links[1].clone();
+    assert!(mine.contains("?token="), "{mine}");
+    assert!(invitation.contains("?invite="), "{invitation}");
+    assert!(
+        text(&tab, "#invite-links").contains("Invitation for your friend (French)"),
+        "{}",
+        text(&tab, "#invite-links")
+    );
+    js(&tab, "document.querySelector('#invite').scrollIntoView()");
+    shots_at_two_sizes(&tab, "friend-lobby");
+
+    // The creator's page: the seed step, then waiting for the friend.
+    tab.navigate_to(&mine)
+        .expect("open my link")
+        .wait_until_navigated()
+        .expect("play page loads");
+    wait_for(&tab, "the client seed step", || {
+        (js(&tab, "!!document.querySelector('#client-seed')") == Value::Bool(true)).then_some(())
+    });
+    shots_at_two_sizes(&tab, "seed-step");
+    add_client_seed(&tab, "the creator's own seed");
+    wait_for(&tab, "waiting for the friend", || {
+        text(&tab, "#decision")
+            .contains("invitation is not claimed yet")
+            .then_some(())
+    });
+
+    // The friend, in a browser of their own: the claim page, the seat, the seed.
+    let friend = launch(dir.join("chromium-profile-friend"));
+    let ftab = friend.new_tab().expect("a browser tab");
+    ftab.set_default_timeout(WAIT);
+    ftab.navigate_to(&invitation)
+        .expect("open the invitation")
+        .wait_until_navigated()
+        .expect("claim page loads");
+    wait_for(&ftab, "the claim page", || {
+        (js(&ftab, "!!document.querySelector('#claim-button')") == Value::Bool(true)).then_some(())
+    });
+    shots_at_two_sizes(&ftab, "claim");
+    click(&ftab, "#claim-button");
+    wait_for(&ftab, "the friend's own link", || {
+        let u = ftab.get_url();
+        (u.contains("?token=") && !u.contains("invite=")).then_some(())
+    });
+    let their_link = ftab.get_url();
+    assert_ne!(their_link, mine);
+    add_client_seed(&ftab, "the friend's seed");
+    wait_for(&ftab, "the French to decide", || {
+        text(&ftab, "#decision")
+            .contains("You (French)")
+            .then_some(())
+    });
+    // The creator's page follows (a live update): the game has started.
+    wait_for(&tab, "the game to start for the creator", || {
+        let d = text(&tab, "#decision");
+        (d.contains("French") && !d.contains("client seed")).then_some(())
+    });
+    assert_eq!(
+        js(&tab, "document.body.dataset.started"),
+        Value::String("yes".into())
+    );
+    // A second claim of the same invitation is refused, and says so.
+    let third = browser.new_tab().expect("a browser tab");
+    third.set_default_timeout(WAIT);
+    third
+        .navigate_to(&invitation)
+        .expect("open the invitation")
+        .wait_until_navigated()
+        .expect("claim page loads");
+    click(&third, "#claim-button");
+    wait_for(&third, "the refusal", || {
+        text(&third, "#claim-error")
+            .contains("already claimed")
+            .then_some(())
+    });
+    shot_of_a_drawn_page(&ftab, "friend-started.png");
+    drop(third);
+    drop(ftab);
+    drop(friend);
     drop(tab);
     drop(browser);
     drop(server);

@@ -32,8 +32,14 @@ struct Server {
 impl Server {
     /// Start on a database URL (`sqlite://…` or `postgres://…`).
     fn start(database_url: &str) -> Server {
+        Self::start_with(database_url, &[])
+    }
+
+    /// Start with more arguments (`--ai random`).
+    fn start_with(database_url: &str, more: &[&str]) -> Server {
         let mut child = Command::new(BIN)
             .args(["serve", "--port", "0", "--database-url", database_url])
+            .args(more)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -345,4 +351,189 @@ fn serve_refuses_a_database_it_cannot_open() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.starts_with("tricorne: "), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+/// `tricorne verify FILE`: (success, stdout, stderr).
+fn verify(path: &Path) -> (bool, String, String) {
+    let out = Command::new(BIN)
+        .arg("verify")
+        .arg(path)
+        .output()
+        .expect("run tricorne verify");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Issue 13, dice anyone can verify: a game against the computer played to its end through the
+/// real server; its record (the server seed revealed) passes `tricorne verify`, and a record
+/// whose server seed, commitment, client seed, dice seed or one logged roll was altered is
+/// refused with one line saying what differs. A record of `tricorne autoplay` (a seed chosen
+/// openly) passes as a plain replay.
+#[test]
+fn verify_accepts_a_finished_game_of_the_server_and_refuses_altered_records() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let server = Server::start_with(
+        &sqlite_url(&dir.path().join("games.db")),
+        &["--ai", "random"],
+    );
+    let addr = server.addr.clone();
+    let (st, body) = http(
+        &addr,
+        "POST",
+        "/api/games",
+        Some(&json!({"scenario": "hastenbeck", "mode": "ai", "human": "French"})),
+    )
+    .expect("create");
+    assert_eq!(st, 201, "{body}");
+    let v = json_of(&body);
+    let id = v["game"].as_str().expect("id").to_string();
+    let token = v["seats"]["French"].as_str().expect("token").to_string();
+    let commitment = v["dice"]["commitment"]
+        .as_str()
+        .expect("commitment")
+        .to_string();
+    let (st, body) = http(
+        &addr,
+        "POST",
+        &format!("/api/games/{id}/seed"),
+        Some(&json!({"token": token, "client_seed": "verify me"})),
+    )
+    .expect("seed");
+    assert_eq!(st, 200, "{body}");
+    let mut pick = 11u64;
+    let mut over = false;
+    for _ in 0..5_000 {
+        let (st, body) = http(
+            &addr,
+            "GET",
+            &format!("/api/games/{id}?token={token}"),
+            None,
+        )
+        .expect("game");
+        assert_eq!(st, 200, "{body}");
+        let g = json_of(&body);
+        if g["decider"].is_null() {
+            over = true;
+            break;
+        }
+        let legal = g["legal"].as_array().cloned().unwrap_or_default();
+        pick = pick
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let action = legal[(pick >> 33) as usize % legal.len()]["id"]
+            .as_str()
+            .expect("id")
+            .to_string();
+        let (st, body) = http(
+            &addr,
+            "POST",
+            &format!("/api/games/{id}/actions"),
+            Some(&json!({"token": token, "action": action, "version": g["version"]})),
+        )
+        .expect("act");
+        assert_eq!(st, 200, "{body}");
+    }
+    assert!(over, "the game ended");
+    let (st, body) = http(
+        &addr,
+        "GET",
+        &format!("/api/games/{id}/record?token={token}"),
+        None,
+    )
+    .expect("record");
+    assert_eq!(st, 200, "{body}");
+    drop(server);
+    let rec = json_of(&body);
+    assert_eq!(rec["dice"]["commitment"], commitment.as_str());
+    let file = dir.path().join("record.json");
+    std::fs::write(&file, &body).expect("write");
+    let (ok, out, err) = verify(&file);
+    assert!(ok, "{out}{err}");
+    assert!(out.starts_with("verified:"), "{out}");
+
+    // Each alteration, and the reason it is refused for.
+    let flip = |s: &str| -> String {
+        let mut c: Vec<char> = s.chars().collect();
+        c[5] = if c[5] == '0' { '1' } else { '0' };
+        c.into_iter().collect()
+    };
+    let server_seed = rec["dice"]["server_seed"]
+        .as_str()
+        .expect("revealed")
+        .to_string();
+    let roll = rec["log"]
+        .as_array()
+        .expect("log")
+        .iter()
+        .position(|l| l.as_str().is_some_and(|l| l.contains("1d6=")))
+        .expect("a logged roll");
+    let line = rec["log"][roll].as_str().expect("line").to_string();
+    let at = line.find("1d6=").expect("roll") + 4;
+    let face = line.as_bytes()[at];
+    let other = if face == b'6' {
+        '1'
+    } else {
+        (face + 1) as char
+    };
+    let altered_roll = format!("{}{other}{}", &line[..at], &line[at + 1..]);
+    type Alteration<'a> = Box<dyn Fn(&mut Value) + 'a>;
+    let cases: Vec<(&str, Alteration, &str)> = vec![
+        (
+            "server seed",
+            Box::new(|r: &mut Value| r["dice"]["server_seed"] = json!(flip(&server_seed))),
+            "does not match the commitment",
+        ),
+        (
+            "commitment",
+            Box::new(|r: &mut Value| r["dice"]["commitment"] = json!(flip(&commitment))),
+            "does not match the commitment",
+        ),
+        (
+            "client seed",
+            Box::new(|r: &mut Value| r["dice"]["client_seeds"][0] = json!("verify mf")),
+            "does not follow from the seeds",
+        ),
+        (
+            "dice seed",
+            Box::new(|r: &mut Value| {
+                let s = r["seed"].as_u64().expect("seed");
+                r["seed"] = json!(s ^ 1);
+            }),
+            "does not follow from the seeds",
+        ),
+        (
+            "roll",
+            Box::new(|r: &mut Value| r["log"][roll] = json!(altered_roll)),
+            "differs from what the dice give",
+        ),
+    ];
+    for (what, alter, reason) in cases {
+        let mut bad = rec.clone();
+        alter(&mut bad);
+        let f = dir
+            .path()
+            .join(format!("altered-{}.json", what.replace(' ', "-")));
+        std::fs::write(&f, bad.to_string()).expect("write");
+        let (ok, out, err) = verify(&f);
+        assert!(!ok, "an altered {what} is refused: {out}");
+        assert_eq!(err.lines().count(), 1, "one line: {err}");
+        assert!(
+            err.contains("refused") && err.contains(reason),
+            "{what}: {err}"
+        );
+    }
+
+    // A record of the command line (a seed chosen openly) replays and passes as such.
+    let auto = dir.path().join("auto.json");
+    let out = Command::new(BIN)
+        .args(["autoplay", "minis-encounter", "--seed", "4", "-o"])
+        .arg(&auto)
+        .output()
+        .expect("autoplay");
+    assert!(out.status.success());
+    let (ok, out, err) = verify(&auto);
+    assert!(ok && out.contains("chosen openly"), "{out}{err}");
 }

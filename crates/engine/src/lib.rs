@@ -5,6 +5,7 @@
 #![forbid(unsafe_code)]
 
 mod dice;
+pub mod fair;
 mod lines;
 mod record;
 

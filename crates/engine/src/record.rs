@@ -29,6 +29,14 @@ pub struct GameRecord {
     /// The events of the last action (for `show`).
     #[serde(default)]
     pub last_events: Vec<String>,
+    /// Verifiable dice (docs/server.md): the commitment, the seeds, and the server seed once the
+    /// game is over; absent when the seed was chosen openly (hot-seat, import, the command line).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dice: Option<crate::fair::DiceProof>,
+    /// Every event line of the game in order, the start's included, as the rules wrote them (the
+    /// records of games with verifiable dice carry it: `tricorne verify` compares every roll).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub log: Vec<String>,
 }
 
 /// Problems with a game file.

@@ -161,7 +161,7 @@ async fn play_game(
     let mut st = Stats::default();
     let ai = n % 2 == 1;
     let body = if ai {
-        json!({"scenario": "hastenbeck", "mode": "ai", "seed": a.seed + n as u64,
+        json!({"scenario": "hastenbeck", "mode": "ai",
                "human": if n % 4 == 1 { "French" } else { "Allies" }})
     } else {
         json!({"scenario": "hastenbeck", "mode": "hotseat", "seed": a.seed + n as u64})
@@ -180,6 +180,19 @@ async fn play_game(
     };
     let id = created["game"].as_str().unwrap_or_default().to_string();
     let token_of = |seat: &str| created["seats"][seat].as_str().map(str::to_string);
+    // Against the computer the dice wait for the person's client seed (verifiable dice).
+    if ai {
+        let seat = if n % 4 == 1 { "French" } else { "Allies" };
+        let seeded = http
+            .post(format!("{base}/api/games/{id}/seed"))
+            .json(&json!({"token": token_of(seat), "client_seed": format!("load test {n}")}))
+            .send()
+            .await;
+        if let Err(e) = seeded {
+            st.errors.push(format!("seed: {e}"));
+            return st;
+        }
+    }
     let mut rng = Rng(a.seed.wrapping_mul(31).wrapping_add(n as u64));
     let mut decider: Option<String> = None;
     // Whose move: ask the spectators' view once, then follow the answers.

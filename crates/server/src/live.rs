@@ -68,6 +68,21 @@ impl Log {
         }
     }
 
+    /// Put lines every viewer reads before the log, when it still holds its beginning.
+    pub fn prepend(&mut self, lines: &[String]) {
+        for each in &mut self.each {
+            if each.len() >= LOG_KEEP {
+                continue;
+            }
+            for l in lines.iter().rev() {
+                each.push_front(l.clone());
+            }
+            while each.len() > LOG_KEEP {
+                each.pop_front();
+            }
+        }
+    }
+
     /// The lines a role reads.
     pub fn of(&self, role: Role) -> &VecDeque<String> {
         match role {
@@ -153,6 +168,44 @@ pub fn push_log<I: IntoIterator<Item = String>>(log: &mut VecDeque<String>, line
         }
         log.push_back(l);
     }
+}
+
+/// The lines a game with verifiable dice begins its log with: the commitment (published before
+/// any client seed is taken), each client seed added, and the start once every seed is in
+/// (docs/server.md, "Dice anyone can verify"). Derived from the stored seeds, so a rebuilt game
+/// shows the same lines.
+pub fn dice_lines(meta: &GameMeta, names: &[String; 2]) -> Vec<String> {
+    let Some(d) = &meta.dice else {
+        return Vec::new();
+    };
+    let mut lines = vec![format!(
+        "Dice ({}, docs/server.md): the server's secret seed is drawn; its SHA-256 commitment is {}.          It is revealed when the game ends; each side adds a client seed before the first roll.",
+        engine::fair::SCHEME,
+        engine::fair::commitment(&d.server_seed)
+    )];
+    for (i, c) in d.client_seeds.iter().enumerate() {
+        if let Some(c) = c {
+            lines.push(format!(
+                "Dice: the {} add the client seed {c:?}.",
+                names[i & 1]
+            ));
+        }
+    }
+    if meta.started() {
+        lines.push(
+            "Dice: every seed is in; the dice's seed is derived from the server seed and the              client seeds, and the game begins."
+                .into(),
+        );
+    }
+    lines
+}
+
+/// Put a game's dice lines before its log, when the log still holds its beginning.
+pub fn prepend_dice_lines(log: &mut Log, meta: &GameMeta, names: &[String; 2]) {
+    if meta.dice.is_none() {
+        return;
+    }
+    log.prepend(&dice_lines(meta, names));
 }
 
 /// A game rebuilt from its scenario, options, seed and actions.
@@ -367,13 +420,18 @@ impl Hub {
         })
         .await?
         .map_err(|e| ApiError::Internal(format!("stored game {id} does not replay: {e}")))?;
-        let mut live = Live::new(
-            meta,
-            rebuilt.game,
-            actions,
-            rebuilt.log,
-            rebuilt.last_events,
-        );
+        let mut log = if meta.started() {
+            rebuilt.log
+        } else {
+            // The set-up is shown, but no line of a start whose dice are not drawn yet.
+            Log::default()
+        };
+        prepend_dice_lines(&mut log, &meta, &rebuilt.game.seat_names());
+        let mut live = Live::new(meta, rebuilt.game, actions, log, rebuilt.last_events);
+        if !live.meta.started() {
+            // Its dice wait for client seeds: nobody moves, the agent neither.
+            return Ok(Slot::new(live));
+        }
         // A game stored while the agent was to move (it cannot happen through this server, whose
         // writes include the agent's answers, but a store may be shared): let it move now.
         let mut more = Vec::new();

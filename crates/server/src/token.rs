@@ -43,6 +43,14 @@ pub fn new_seed() -> Result<u64, getrandom::Error> {
     Ok(u64::from_le_bytes(b))
 }
 
+/// A new secret server seed for verifiable dice: 256 bits from the operating system's generator,
+/// as 64 lowercase hex digits (`engine::fair`).
+pub fn new_server_seed() -> Result<String, getrandom::Error> {
+    let mut b = [0u8; 32];
+    getrandom::fill(&mut b)?;
+    Ok(engine::fair::server_seed_of(b))
+}
+
 fn random_b64<const N: usize>() -> Result<String, getrandom::Error> {
     let mut b = [0u8; N];
     getrandom::fill(&mut b)?;

@@ -145,7 +145,7 @@ async fn against_the_ai_the_server_answers_every_move() {
 
     // The person plays the Allies: the agent (French) opens before the answer.
     let c = api
-        .create(json!({"scenario": "hastenbeck", "mode": "ai", "human": "allies", "seed": 4}))
+        .create(json!({"scenario": "hastenbeck", "mode": "ai", "human": "allies"}))
         .await;
     assert!(c.french.is_none() && c.allies.is_some());
     assert_eq!(c.raw["ai_seat"], "French");
@@ -161,7 +161,7 @@ async fn against_the_ai_the_server_answers_every_move() {
 }
 
 #[tokio::test]
-async fn friend_games_take_no_seed_and_give_both_links() {
+async fn friend_games_take_no_seed_and_both_seats_play_once_the_invitation_is_claimed() {
     let api = Api::sqlite().await;
     let c = api
         .create(json!({"scenario": "hastenbeck-free", "mode": "friend"}))

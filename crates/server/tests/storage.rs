@@ -6,7 +6,7 @@ mod common;
 
 use common::{Api, Created, Rng, pg::Postgres};
 use serde_json::json;
-use server::store::{GameMeta, Mode, Tokens};
+use server::store::{DiceSeeds, GameMeta, Invitation, Mode, Tokens};
 use server::{Store, StoreError};
 use std::sync::Arc;
 
@@ -22,8 +22,10 @@ fn meta(id: &str, seed: u64) -> GameMeta {
         tokens: Tokens {
             seats: [Some("french-token".into()), None],
             spectator: "spectator-token".into(),
+            invitation: None,
         },
         created: 1_764_000_000,
+        dice: None,
     }
 }
 
@@ -114,12 +116,136 @@ where
     assert_eq!(actions.len(), 6);
     assert_eq!(actions[5], winners[0]);
 
+    // The seats of a friend game: the invitation claimed and the seeds added, once; a change
+    // from seats that moved on meanwhile is refused and changes nothing.
+    let mut m3 = meta("game-c", 0);
+    m3.mode = Mode::Friend;
+    m3.ai_seat = None;
+    m3.tokens.invitation = Some(Invitation {
+        seat: 1,
+        token: "sha256:invitation".into(),
+        claimed: false,
+    });
+    m3.dice = Some(DiceSeeds {
+        server_seed: "ab".repeat(32),
+        client_seeds: [Some("mine".into()), None],
+    });
+    store.create(&m3, &[]).await.expect("create c");
+    assert_eq!(store.load("game-c").await.expect("load").expect("c").0, m3);
+    let mut claimed = m3.clone();
+    claimed.tokens.seats[1] = Some("sha256:allies".into());
+    if let Some(i) = claimed.tokens.invitation.as_mut() {
+        i.claimed = true;
+    }
+    store.update_seats(&m3, &claimed).await.expect("claim");
+    let mut other = m3.clone();
+    other.tokens.seats[1] = Some("sha256:second-claimant".into());
+    assert!(matches!(
+        store.update_seats(&m3, &other).await,
+        Err(StoreError::Conflict(_))
+    ));
+    let mut seeded = claimed.clone();
+    if let Some(d) = seeded.dice.as_mut() {
+        d.client_seeds[1] = Some("theirs".into());
+    }
+    seeded.seed = u64::MAX - 3;
+    store.update_seats(&claimed, &seeded).await.expect("seed");
+    assert_eq!(
+        store.load("game-c").await.expect("load").expect("c").0,
+        seeded
+    );
+
     // Everything is there for a new connection.
     let again = reopen().await;
     let (got, actions) = again.load("game-a").await.expect("load").expect("exists");
     assert_eq!(got, m);
     assert_eq!(actions.len(), 6);
     assert_eq!(again.load("game-b").await.expect("load").expect("b").0, m2);
+    assert_eq!(
+        again.load("game-c").await.expect("load").expect("c").0,
+        seeded
+    );
+}
+
+/// The tables as the server wrote them before verifiable dice and invitations, with one hot-seat
+/// game of 3 actions whose tokens are stored as digests.
+const OLD_SCHEMA: [&str; 2] = [
+    "CREATE TABLE games (id TEXT PRIMARY KEY, ruleset TEXT NOT NULL, scenario TEXT NOT NULL,
+        options TEXT NOT NULL, seed BIGINT NOT NULL, mode TEXT NOT NULL, ai_seat INTEGER,
+        tokens TEXT NOT NULL, created BIGINT NOT NULL)",
+    "CREATE TABLE actions (game_id TEXT NOT NULL REFERENCES games(id), seq BIGINT NOT NULL,
+        action TEXT NOT NULL, PRIMARY KEY (game_id, seq))",
+];
+
+fn old_rows() -> Vec<String> {
+    let tokens = json!({
+        "seats": [server::token::digest("old-french"), server::token::digest("old-allies")],
+        "spectator": server::token::digest("old-spectator"),
+    });
+    let (mut g, _) = catalog::open("hastenbeck", &[], None, 31).expect("opens");
+    let mut rows = vec![format!(
+        "INSERT INTO games VALUES ('oldgame', 'saxe', 'hastenbeck', '[]', 31, 'hotseat', NULL, '{tokens}', 1700000000)"
+    )];
+    for seq in 1..=3 {
+        let (a, _) = g.apply_index(0).expect("legal");
+        rows.push(format!(
+            "INSERT INTO actions VALUES ('oldgame', {seq}, '{a}')"
+        ));
+    }
+    rows
+}
+
+/// A database written by the server before this change opens, its games play on, and new games
+/// with invitations and verifiable dice go in beside them.
+async fn an_older_database_keeps_working(store: Arc<dyn Store>) {
+    let (meta, actions) = store
+        .load("oldgame")
+        .await
+        .expect("an older row loads")
+        .expect("stored");
+    assert_eq!(meta.dice, None);
+    assert_eq!(meta.tokens.invitation, None);
+    assert_eq!(actions.len(), 3);
+    let api = Api::over(store);
+    let old = Created {
+        id: "oldgame".into(),
+        french: Some("old-french".into()),
+        allies: Some("old-allies".into()),
+        spectator: "old-spectator".into(),
+        raw: json!({}),
+    };
+    assert_eq!(api.game(&old, "old-spectator").await["version"], 3);
+    assert_eq!(api.game(&old, "old-spectator").await["dice"], json!(null));
+    let mut rng = Rng::new(3);
+    api.play_one(&old, &mut rng)
+        .await
+        .expect("the old game goes on");
+    assert_eq!(api.game(&old, "old-french").await["version"], 4);
+    let c = api
+        .create(json!({"scenario": "hastenbeck", "mode": "friend"}))
+        .await;
+    let g = api.game(&c, c.allies.as_deref().expect("Allies")).await;
+    assert_eq!(g["decider"], "French");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_an_older_file_is_migrated() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let url = format!("sqlite://{}", dir.path().join("old.db").display());
+    {
+        let opts = <sqlx::sqlite::SqliteConnectOptions as std::str::FromStr>::from_str(&url)
+            .expect("url")
+            .create_if_missing(true);
+        let pool = sqlx::SqlitePool::connect_with(opts).await.expect("open");
+        for q in OLD_SCHEMA.iter().map(|s| s.to_string()).chain(old_rows()) {
+            sqlx::query(sqlx::AssertSqlSafe(q))
+                .execute(&pool)
+                .await
+                .expect("older rows");
+        }
+        pool.close().await;
+    }
+    an_older_database_keeps_working(server::connect(&url).await.expect("open")).await;
 }
 
 /// A game played through the API over a store, then rebuilt by a new server (empty cache) from
@@ -178,6 +304,20 @@ async fn postgres_store() {
     let url = pg.url.clone();
     let open = || async { server::connect(&url).await.expect("connect to PostgreSQL") };
     suite(open().await, open).await;
+
+    // A database of the older server, migrated.
+    let url3 = pg.create_database("tricorne_old");
+    {
+        let pool = sqlx::PgPool::connect(&url3).await.expect("connect");
+        for q in OLD_SCHEMA.iter().map(|s| s.to_string()).chain(old_rows()) {
+            sqlx::query(sqlx::AssertSqlSafe(q))
+                .execute(&pool)
+                .await
+                .expect("older rows");
+        }
+        pool.close().await;
+    }
+    an_older_database_keeps_working(server::connect(&url3).await.expect("connect")).await;
 
     // The same game test as for SQLite, in a database of its own.
     let url2 = pg.create_database("tricorne_game");

@@ -9,12 +9,13 @@ use common::Api;
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 
-/// Create a game against the computer; the human seat's token and the creation answer.
+/// Create a game against the computer and add the person's client seed (the game starts); the
+/// human seat's token and the creation answer.
 async fn create_ai(api: &Api, scenario: &str, human: &str, seed: u64) -> (String, String, Value) {
     let r = api
         .post(
             "/api/games",
-            &json!({"scenario": scenario, "mode": "ai", "human": human, "seed": seed}),
+            &json!({"scenario": scenario, "mode": "ai", "human": human}),
         )
         .await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.body);
@@ -27,6 +28,13 @@ async fn create_ai(api: &Api, scenario: &str, human: &str, seed: u64) -> (String
         .next()
         .and_then(Value::as_str)
         .expect("token");
+    let r = api
+        .post(
+            &format!("/api/games/{id}/seed"),
+            &json!({"token": token, "client_seed": format!("table test {seed}")}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
     (id, token.to_string(), c)
 }
 

@@ -2,8 +2,8 @@
 
 use super::{JsonBody, body_bytes};
 use crate::error::ApiError;
-use crate::live::{Live, Log, Rebuilt, Role, play_ai, rebuild, view_for};
-use crate::store::{GameMeta, Mode, StoreError, Tokens};
+use crate::live::{Live, Log, Rebuilt, Role, dice_lines, play_ai, rebuild, view_for};
+use crate::store::{DiceSeeds, GameMeta, Invitation, Mode, StoreError, Tokens};
 use crate::{AppState, IMPORT_LIMIT, token};
 use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{DefaultBodyLimit, Path, Query, Request, State};
@@ -26,6 +26,8 @@ pub fn router() -> Router<AppState> {
         .route("/api/games", post(create))
         .route("/api/games/{id}", get(show))
         .route("/api/games/{id}/actions", post(act))
+        .route("/api/games/{id}/claim", post(claim))
+        .route("/api/games/{id}/seed", post(add_seed))
         .route("/api/games/{id}/events", get(events))
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/replay", get(replay))
@@ -92,16 +94,28 @@ fn now() -> i64 {
         .unwrap_or(0)
 }
 
-fn tokens_for(ai_seat: Option<u8>) -> Result<Tokens, ApiError> {
+/// New capabilities: a token for each seat that `held` names, a spectator token, and the
+/// one-time invitation to `invite`'s seat (a friend game's second seat, whose token is minted
+/// only when the invitation is claimed).
+fn tokens_for(held: [bool; 2], invite: Option<u8>) -> Result<Tokens, ApiError> {
     let mut seats: [Option<String>; 2] = [None, None];
-    for (i, s) in seats.iter_mut().enumerate() {
-        if ai_seat != Some(i as u8) {
+    for (s, h) in seats.iter_mut().zip(held) {
+        if h {
             *s = Some(token::new_token().map_err(internal)?);
         }
     }
+    let invitation = match invite {
+        Some(seat) => Some(Invitation {
+            seat,
+            token: token::new_token().map_err(internal)?,
+            claimed: false,
+        }),
+        None => None,
+    };
     Ok(Tokens {
         seats,
         spectator: token::new_token().map_err(internal)?,
+        invitation,
     })
 }
 
@@ -134,6 +148,13 @@ fn created_json(live: &Live, tokens: &Tokens, base: &str) -> Value {
         }
     }
     links.insert("spectator".into(), json!(link(&tokens.spectator)));
+    let invitation = tokens.invitation.as_ref().map(|i| {
+        json!({
+            "seat": names[usize::from(i.seat & 1)],
+            "token": i.token,
+            "link": format!("{base}/play/{id}?invite={}", i.token),
+        })
+    });
     json!({
         "game": id,
         "scenario": live.meta.scenario,
@@ -143,7 +164,46 @@ fn created_json(live: &Live, tokens: &Tokens, base: &str) -> Value {
         "seats": seats,
         "spectator": tokens.spectator,
         "links": links,
+        "invitation": invitation,
+        "dice": dice_answer(&live.meta, &names, false),
     })
+}
+
+/// `dice` in the answers: the scheme and the commitment (published from the creation on), the
+/// client seeds added, the seats the dice wait for, and the server seed once the game is over.
+#[derive(Serialize)]
+struct DiceAnswer {
+    scheme: &'static str,
+    commitment: String,
+    client_seeds: serde_json::Map<String, Value>,
+    waiting: Vec<String>,
+    server_seed: Option<String>,
+}
+
+fn dice_answer(meta: &GameMeta, names: &[String; 2], over: bool) -> Option<DiceAnswer> {
+    let d = meta.dice.as_ref()?;
+    let mut client_seeds = serde_json::Map::new();
+    for (i, c) in d.client_seeds.iter().enumerate() {
+        if meta.ai_seat != Some(i as u8) {
+            client_seeds.insert(names[i].clone(), json!(c));
+        }
+    }
+    Some(DiceAnswer {
+        scheme: engine::fair::SCHEME,
+        commitment: engine::fair::commitment(&d.server_seed),
+        client_seeds,
+        waiting: meta
+            .waiting()
+            .into_iter()
+            .map(|i| names[usize::from(i & 1)].clone())
+            .collect(),
+        server_seed: over.then(|| d.server_seed.clone()),
+    })
+}
+
+/// Whether a game is over: started, and nobody decides.
+fn is_over(live: &Live) -> bool {
+    live.meta.started() && live.game.decider().is_none()
 }
 
 async fn create(
@@ -157,14 +217,32 @@ async fn create(
             body.mode
         ))
     })?;
-    if body.seed.is_some() && mode == Mode::Friend {
-        return Err(ApiError::BadRequest(
-            "a game against a friend takes no seed: whoever chose it could foresee the dice".into(),
-        ));
+    if body.seed.is_some() && mode != Mode::Hotseat {
+        return Err(ApiError::BadRequest(format!(
+            "a game {} takes no seed: whoever chose it could foresee the dice (its dice are drawn \
+             from the server's committed seed and each player's client seed)",
+            if mode == Mode::Ai {
+                "against the computer"
+            } else {
+                "against a friend"
+            }
+        )));
     }
-    let seed = match body.seed {
-        Some(s) => s,
-        None => token::new_seed().map_err(internal)?,
+    // Hot-seat: a plain seed, chosen or drawn. Otherwise verifiable dice: a secret server seed
+    // whose commitment is published now; the dice's seed is derived once every person has added
+    // a client seed (`add_seed`), and until then the game is the set-up opened with seed 0, and
+    // nobody moves.
+    let dice = match mode {
+        Mode::Hotseat => None,
+        Mode::Ai | Mode::Friend => Some(DiceSeeds {
+            server_seed: token::new_server_seed().map_err(internal)?,
+            client_seeds: [None, None],
+        }),
+    };
+    let seed = match (body.seed, &dice) {
+        (Some(s), _) => s,
+        (None, None) => token::new_seed().map_err(internal)?,
+        (None, Some(_)) => 0,
     };
     let dd = st.hub().data_dir().map(|p| p.to_path_buf());
     let (scenario, options) = (body.scenario.clone(), body.options.clone());
@@ -174,17 +252,18 @@ async fn create(
     .await?
     .map_err(|e| ApiError::BadRequest(e.to_string()))?;
     let names = game.seat_names();
-    let ai_seat = match mode {
-        Mode::Ai => {
-            let human = match body.human.as_deref() {
-                None => 0,
-                Some(h) => seat_index(&names, h)?,
-            };
-            Some(1 - human)
-        }
-        Mode::Hotseat | Mode::Friend => None,
+    let human = match body.human.as_deref() {
+        None => 0,
+        Some(h) => seat_index(&names, h)?,
     };
-    let tokens = tokens_for(ai_seat)?;
+    let (ai_seat, tokens) = match mode {
+        Mode::Ai => (Some(1 - human), tokens_for([human == 0, human == 1], None)?),
+        Mode::Hotseat => (None, tokens_for([true, true], None)?),
+        // The creator's seat, and an invitation to the other: its token is minted when the
+        // friend claims it, and the creator never sees it.
+        Mode::Friend => (None, tokens_for([human == 0, human == 1], Some(1 - human))?),
+    };
+    let started = dice.is_none();
     // The computer's first moves (a search takes time: off the async workers).
     let agent = st.hub().agent().to_string();
     let (game, actions, events) = tokio::task::spawn_blocking(move || {
@@ -193,7 +272,7 @@ async fn create(
         play_ai(
             &agent,
             game.as_mut(),
-            ai_seat,
+            ai_seat.filter(|_| started),
             seed,
             0,
             &mut actions,
@@ -203,10 +282,7 @@ async fn create(
     })
     .await?
     .map_err(ApiError::Internal)?;
-    let mut log = Log::default();
-    log.push(&start);
-    log.push(&events);
-    let meta = GameMeta {
+    let mut meta = GameMeta {
         id: token::new_game_id().map_err(internal)?,
         ruleset: game.ruleset_id(),
         scenario: body.scenario,
@@ -216,10 +292,23 @@ async fn create(
         ai_seat,
         tokens: tokens.digests(),
         created: now(),
+        dice: None,
     };
-    let last_events = if events.is_empty() { start } else { events }
-        .for_viewer(Viewer::All)
-        .to_vec();
+    meta.dice = dice;
+    let mut log = Log::default();
+    // The commitment is the first line; a start whose dice are not drawn yet logs nothing.
+    log.push(&Lines::public(dice_lines(&meta, &names)));
+    if started {
+        log.push(&start);
+    }
+    log.push(&events);
+    let last_events = if !started {
+        Vec::new()
+    } else if events.is_empty() {
+        start.for_viewer(Viewer::All).to_vec()
+    } else {
+        events.for_viewer(Viewer::All).to_vec()
+    };
     let live = Live::new(meta, game, actions, log, last_events);
     let answer = created_json(&live, &tokens, &base_url(&headers));
     st.hub().create(live).await?;
@@ -248,6 +337,8 @@ struct GameAnswer<'a> {
     view: Value,
     log: &'a VecDeque<String>,
     outcome: Option<OutcomeAnswer<'a>>,
+    dice: Option<DiceAnswer>,
+    invitation: Option<&'static str>,
 }
 
 /// `outcome` in the answers.
@@ -274,9 +365,12 @@ fn seat_name(names: &[String; 2], seat: Seat) -> &str {
 fn game_answer(live: &Live, role: Role) -> Result<Vec<u8>, ApiError> {
     let g = live.game.as_ref();
     let names = g.seat_names();
-    let decider = g.decider();
+    // Nobody decides before the dice have their seed.
+    let started = live.meta.started();
+    let decider = g.decider().filter(|_| started);
     let view = view_for(g, role);
     let decision = match view.get("decision").and_then(Value::as_str) {
+        _ if !started => waiting_text(&live.meta, &names),
         Some(d) => d.to_string(),
         None => match decider {
             Some(s) => format!("{} to decide", seat_name(&names, s)),
@@ -308,10 +402,44 @@ fn game_answer(live: &Live, role: Role) -> Result<Vec<u8>, ApiError> {
         view,
         log: live.log.of(role),
         outcome: outcome_answer(g.outcome(), &names),
+        dice: dice_answer(&live.meta, &names, is_over(live)),
+        invitation: live
+            .meta
+            .tokens
+            .invitation
+            .as_ref()
+            .map(|i| if i.claimed { "claimed" } else { "pending" }),
     };
     let mut out = Vec::with_capacity(ANSWER_CAPACITY);
     serde_json::to_writer(&mut out, &answer).map_err(internal)?;
     Ok(out)
+}
+
+/// What a game waits for before it starts: "waiting for the client seeds of the Allies (who
+/// have not taken their seat yet)".
+fn waiting_text(meta: &GameMeta, names: &[String; 2]) -> String {
+    let unclaimed = meta
+        .tokens
+        .invitation
+        .as_ref()
+        .filter(|i| !i.claimed)
+        .map(|i| i.seat);
+    let who: Vec<String> = meta
+        .waiting()
+        .into_iter()
+        .map(|i| {
+            let n = &names[usize::from(i & 1)];
+            if unclaimed == Some(i) {
+                format!("the {n} (the invitation is not claimed yet)")
+            } else {
+                format!("the {n}")
+            }
+        })
+        .collect();
+    format!(
+        "the game starts when every side has added its client seed: waiting for {}",
+        who.join(" and ")
+    )
 }
 
 /// Room reserved for a game's answer: a Hastenbeck answer is 20 to 30 KB, and growing the buffer
@@ -375,6 +503,13 @@ async fn act(
         return Err(ApiError::Conflict(format!(
             "stale version {}: the game is at version {version} (that decision was already taken; fetch the game again)",
             body.version
+        )));
+    }
+    if !live.meta.started() {
+        let names = live.game.seat_names();
+        return Err(ApiError::Conflict(format!(
+            "the game has not started: {}",
+            waiting_text(&live.meta, &names)
         )));
     }
     let Some(decider) = live.game.decider() else {
@@ -475,6 +610,193 @@ struct ActAnswer<'a> {
     outcome: Option<OutcomeAnswer<'a>>,
 }
 
+// ---------------------------------------------------------------------------------- claim
+
+/// `POST /api/games/{id}/claim` body: the invitation's secret from the link the creator sent.
+#[derive(Deserialize)]
+struct Claim {
+    invitation: String,
+}
+
+/// Claim a friend game's invitation: mints the seat's token and returns it, once. A second claim
+/// (even with the right secret) is refused, and the creator never sees this token.
+async fn claim(
+    State(st): State<AppState>,
+    headers: HeaderMap,
+    id: IdPath,
+    JsonBody(body): JsonBody<Claim>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let id = id_of(id)?;
+    let slot = st.hub().get(&id).await?;
+    let mut live = slot.live.lock().await;
+    let Some(inv) = live.meta.tokens.invitation.clone() else {
+        return Err(ApiError::Forbidden(
+            "this game has no invitation (only a game against a friend has one)".into(),
+        ));
+    };
+    if body.invitation.is_empty() || !token::matches(&body.invitation, &inv.token) {
+        return Err(ApiError::Forbidden(
+            "unknown invitation for this game".into(),
+        ));
+    }
+    if inv.claimed {
+        return Err(ApiError::Conflict(
+            "this invitation was already claimed: its seat is taken (an invitation is good once)"
+                .into(),
+        ));
+    }
+    let seat_token = token::new_token().map_err(internal)?;
+    let before = live.meta.clone();
+    let mut after = before.clone();
+    after.tokens.seats[usize::from(inv.seat & 1)] = Some(token::digest(&seat_token));
+    after.tokens.invitation = Some(Invitation {
+        claimed: true,
+        ..inv.clone()
+    });
+    if let Err(e) = st.store().update_seats(&before, &after).await {
+        if matches!(e, StoreError::Conflict(_)) {
+            st.hub().forget(&id, &slot);
+            return Err(ApiError::Conflict(
+                "this invitation was already claimed: its seat is taken (an invitation is good once)"
+                    .into(),
+            ));
+        }
+        return Err(e.into());
+    }
+    live.meta = after;
+    let names = live.game.seat_names();
+    let seat = names[usize::from(inv.seat & 1)].clone();
+    let answer = json!({
+        "game": id,
+        "scenario": live.meta.scenario,
+        "seat": seat,
+        "token": seat_token,
+        "link": format!("{}/play/{id}?token={seat_token}", base_url(&headers)),
+        "dice": dice_answer(&live.meta, &names, false),
+    });
+    let version = live.version();
+    drop(live);
+    // The creator's page learns that the seat is taken.
+    slot.version.send_replace(version);
+    Ok((StatusCode::OK, Json(answer)))
+}
+
+// ---------------------------------------------------------------------------------- seed
+
+/// `POST /api/games/{id}/seed` body: a seat's token and the client seed it adds.
+#[derive(Deserialize)]
+struct AddSeed {
+    token: String,
+    client_seed: String,
+}
+
+/// A seat adds its client seed to the dice (after their commitment was published, in the
+/// creation's answer and the game's). When the last one is in, the dice's seed is derived, the
+/// game starts (its first rolls are drawn), and the computer moves if it decides first.
+async fn add_seed(
+    State(st): State<AppState>,
+    id: IdPath,
+    JsonBody(body): JsonBody<AddSeed>,
+) -> Result<Response, ApiError> {
+    let id = id_of(id)?;
+    let slot = st.hub().get(&id).await?;
+    let mut live = slot.live.lock().await;
+    let role = live.role(Some(&body.token))?;
+    let Role::Seat(seat) = role else {
+        return Err(ApiError::Forbidden(
+            "the spectators' link adds no seed".into(),
+        ));
+    };
+    let names = live.game.seat_names();
+    let Some(d) = live.meta.dice.clone() else {
+        return Err(ApiError::Conflict(
+            "this game's dice have a plain seed (hot-seat or import): there is no client seed to add"
+                .into(),
+        ));
+    };
+    let i = usize::from(seat.0 & 1);
+    if d.client_seeds[i].is_some() {
+        return Err(ApiError::Conflict(format!(
+            "the {} have already added their client seed",
+            names[i]
+        )));
+    }
+    engine::fair::check_client_seed(&body.client_seed).map_err(ApiError::BadRequest)?;
+    let before = live.meta.clone();
+    let mut after = before.clone();
+    if let Some(d) = after.dice.as_mut() {
+        d.client_seeds[i] = Some(body.client_seed.clone());
+    }
+    let starts = after.started();
+    if starts {
+        after.seed = engine::fair::dice_seed(&d.server_seed, &after.client_seeds());
+    }
+    // The game with its dice, and the computer's first moves (off the async workers).
+    let started = if starts {
+        let dd = st.hub().data_dir().map(|p| p.to_path_buf());
+        let agent = st.hub().agent().to_string();
+        let m = after.clone();
+        Some(
+            tokio::task::spawn_blocking(move || -> Result<_, ApiError> {
+                let (mut game, start) =
+                    catalog::open_lines(&m.scenario, &m.options, dd.as_deref(), m.seed)
+                        .map_err(internal)?;
+                let mut actions = Vec::new();
+                let mut events = Lines::default();
+                play_ai(
+                    &agent,
+                    game.as_mut(),
+                    m.ai_seat,
+                    m.seed,
+                    0,
+                    &mut actions,
+                    &mut events,
+                )
+                .map_err(ApiError::Internal)?;
+                Ok((game, start, actions, events))
+            })
+            .await??,
+        )
+    } else {
+        None
+    };
+    if let Err(e) = st.store().update_seats(&before, &after).await {
+        if matches!(e, StoreError::Conflict(_)) {
+            st.hub().forget(&id, &slot);
+        }
+        return Err(e.into());
+    }
+    live.meta = after;
+    let mut log = Log::default();
+    log.push(&Lines::public(dice_lines(&live.meta, &names)));
+    if let Some((game, start, actions, events)) = started {
+        log.push(&start);
+        log.push(&events);
+        // The computer's first moves: stored after the seeds (a game loaded with the agent to
+        // move lets it move then, should this write fail).
+        if !actions.is_empty() {
+            st.store().append(&id, 1, &actions).await?;
+        }
+        live.game = game;
+        live.actions = actions;
+        live.last_events = if events.is_empty() { start } else { events }
+            .for_viewer(Viewer::All)
+            .to_vec();
+    }
+    live.log = log;
+    let version = live.version();
+    slot.version.send_replace(version);
+    let g = live.game.as_ref();
+    let answer = json!({
+        "version": version,
+        "started": live.meta.started(),
+        "decider": g.decider().filter(|_| live.meta.started()).map(|s| seat_name(&names, s).to_string()),
+        "dice": dice_answer(&live.meta, &names, false),
+    });
+    drop(live);
+    Ok(Json(answer).into_response())
+}
+
 // ---------------------------------------------------------------------------------- events
 
 async fn events(
@@ -511,7 +833,7 @@ async fn record(
     let slot = st.hub().get(&id).await?;
     let live = slot.live.lock().await;
     let role = live.role(q.token.as_deref())?;
-    let over = live.game.decider().is_none();
+    let over = is_over(&live);
     let hotseat_player = live.meta.mode == Mode::Hotseat && matches!(role, Role::Seat(_));
     if !over && !hotseat_player {
         return Err(ApiError::Conflict(
@@ -521,14 +843,50 @@ async fn record(
                 .into(),
         ));
     }
-    Ok(Json(catalog::record(
-        live.game.as_ref(),
-        &live.meta.scenario,
-        &live.meta.options,
-        live.meta.seed,
-        live.actions.clone(),
-        live.last_events.clone(),
-    )))
+    let Some(d) = live.meta.dice.clone() else {
+        return Ok(Json(catalog::record(
+            live.game.as_ref(),
+            &live.meta.scenario,
+            &live.meta.options,
+            live.meta.seed,
+            live.actions.clone(),
+            live.last_events.clone(),
+        )));
+    };
+    // Verifiable dice: the record reveals the server seed (the game is over) and carries every
+    // event line of a replay from the dice's seed, for `tricorne verify`.
+    let meta = live.meta.clone();
+    let actions = live.actions.clone();
+    drop(live);
+    let dd = st.hub().data_dir().map(|p| p.to_path_buf());
+    let rec = tokio::task::spawn_blocking(move || -> Result<GameRecord, ApiError> {
+        let r = catalog::replay_log(
+            &meta.scenario,
+            &meta.options,
+            dd.as_deref(),
+            meta.seed,
+            &actions,
+        )
+        .map_err(internal)?;
+        let mut rec = catalog::record(
+            r.game.as_ref(),
+            &meta.scenario,
+            &meta.options,
+            meta.seed,
+            actions,
+            r.last_events,
+        );
+        rec.log = r.log;
+        rec.dice = Some(engine::fair::DiceProof {
+            scheme: engine::fair::SCHEME.into(),
+            commitment: engine::fair::commitment(&d.server_seed),
+            server_seed: Some(d.server_seed.clone()),
+            client_seeds: meta.client_seeds(),
+        });
+        Ok(rec)
+    })
+    .await??;
+    Ok(Json(rec))
 }
 
 // ---------------------------------------------------------------------------------- replay
@@ -616,7 +974,7 @@ async fn import(
         Ok(rb)
     })
     .await??;
-    let tokens = tokens_for(None)?;
+    let tokens = tokens_for([true, true], None)?;
     let meta = GameMeta {
         id: token::new_game_id().map_err(internal)?,
         ruleset: rec.ruleset,
@@ -627,6 +985,7 @@ async fn import(
         ai_seat: None,
         tokens: tokens.digests(),
         created: now(),
+        dice: None,
     };
     let live = Live::new(
         meta,

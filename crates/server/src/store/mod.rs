@@ -46,13 +46,29 @@ impl Mode {
 }
 
 /// The capabilities of a game: one secret token per seat held by a person (none for the AI's
-/// seat) and one for spectators.
+/// seat, none yet for the seat of a friend who has not claimed the invitation) and one for
+/// spectators.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tokens {
     /// Seat 0's and seat 1's tokens.
     pub seats: [Option<String>; 2],
     /// The read-only token.
     pub spectator: String,
+    /// A friend game's one-time invitation to the creator's opponent (absent in rows written
+    /// before invitations: their two seats' tokens were both given at creation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invitation: Option<Invitation>,
+}
+
+/// The one-time invitation of a friend game: claiming it mints the seat's token.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Invitation {
+    /// The seat it gives.
+    pub seat: u8,
+    /// The invitation's secret (its digest in the store).
+    pub token: String,
+    /// Whether it was claimed (a second claim is refused).
+    pub claimed: bool,
 }
 
 impl Tokens {
@@ -61,8 +77,23 @@ impl Tokens {
         Tokens {
             seats: [0, 1].map(|i| self.seats[i].as_deref().map(crate::token::digest)),
             spectator: crate::token::digest(&self.spectator),
+            invitation: self.invitation.as_ref().map(|i| Invitation {
+                token: crate::token::digest(&i.token),
+                ..i.clone()
+            }),
         }
     }
+}
+
+/// The seeds of a game whose dice anyone can verify (docs/server.md, `engine::fair`): the
+/// server's secret seed (its commitment is published at once, the seed itself when the game
+/// ends) and the client seed each person adds when taking a seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DiceSeeds {
+    /// 64 lowercase hex digits.
+    pub server_seed: String,
+    /// Each seat's client seed once added (the computer's seat adds none).
+    pub client_seeds: [Option<String>; 2],
 }
 
 /// What the store keeps of a game besides its actions.
@@ -76,7 +107,8 @@ pub struct GameMeta {
     pub scenario: String,
     /// Game options.
     pub options: Vec<String>,
-    /// Seed of the dice.
+    /// Seed of the dice (with verifiable dice: derived from the seeds once every person added
+    /// one; 0 before).
     pub seed: u64,
     /// How the seats are held.
     pub mode: Mode,
@@ -86,6 +118,34 @@ pub struct GameMeta {
     pub tokens: Tokens,
     /// Creation time, seconds since the Unix epoch.
     pub created: i64,
+    /// Verifiable dice (modes `ai` and `friend`); `None`: a seed chosen openly (hot-seat, import,
+    /// and every game stored before verifiable dice).
+    pub dice: Option<DiceSeeds>,
+}
+
+impl GameMeta {
+    /// The seats whose client seed the dice still wait for (a person's seat without one).
+    pub fn waiting(&self) -> Vec<u8> {
+        match &self.dice {
+            None => Vec::new(),
+            Some(d) => (0..2u8)
+                .filter(|&i| self.ai_seat != Some(i) && d.client_seeds[usize::from(i)].is_none())
+                .collect(),
+        }
+    }
+
+    /// Whether the game has started: its dice have their seed (always, for a plain seed).
+    pub fn started(&self) -> bool {
+        self.waiting().is_empty()
+    }
+
+    /// The client seeds in seat order as the derivation takes them ("" for none).
+    pub fn client_seeds(&self) -> [String; 2] {
+        match &self.dice {
+            None => [String::new(), String::new()],
+            Some(d) => [0, 1].map(|i| d.client_seeds[i].clone().unwrap_or_default()),
+        }
+    }
 }
 
 /// Storage failures.
@@ -121,6 +181,11 @@ pub trait Store: Send + Sync + 'static {
     ) -> Result<(), StoreError>;
     /// A game's metadata and every action in order; `None` for an unknown id.
     async fn load(&self, game: &str) -> Result<Option<(GameMeta, Vec<String>)>, StoreError>;
+    /// Replace a game's seats and seeds (its tokens, invitation, seeds and dice's seed) with
+    /// those of `after`, if the store still holds those of `before`; else
+    /// [`StoreError::Conflict`] (another request changed them first: a second claim of one
+    /// invitation fails here even across servers).
+    async fn update_seats(&self, before: &GameMeta, after: &GameMeta) -> Result<(), StoreError>;
     /// Ids of every stored game, oldest first.
     async fn game_ids(&self) -> Result<Vec<String>, StoreError>;
     /// A short description for the log ("SQLite file x.db").
@@ -159,6 +224,13 @@ pub(crate) fn encode_tokens(t: &Tokens) -> String {
     serde_json::to_string(t).unwrap_or_default()
 }
 
+/// The dice seeds' JSON column (NULL for a plain seed).
+pub(crate) fn encode_dice(d: &Option<DiceSeeds>) -> Option<String> {
+    // A struct of strings always serialises.
+    d.as_ref()
+        .map(|d| serde_json::to_string(d).unwrap_or_default())
+}
+
 /// Options' JSON column.
 pub(crate) fn encode_options(o: &[String]) -> String {
     // A list of strings always serialises.
@@ -177,7 +249,12 @@ pub(crate) fn decode_meta(
     ai_seat: Option<i32>,
     tokens: &str,
     created: i64,
+    dice: Option<&str>,
 ) -> Result<GameMeta, StoreError> {
+    let dice: Option<DiceSeeds> = dice
+        .map(serde_json::from_str)
+        .transpose()
+        .map_err(|e| StoreError::Corrupt(format!("game {id}: dice: {e}")))?;
     let options: Vec<String> = serde_json::from_str(options)
         .map_err(|e| StoreError::Corrupt(format!("game {id}: options: {e}")))?;
     let tokens: Tokens = serde_json::from_str(tokens)
@@ -199,6 +276,7 @@ pub(crate) fn decode_meta(
         ai_seat,
         tokens,
         created,
+        dice,
     })
 }
 

@@ -2,14 +2,14 @@
 //! `(game_id, seq)` makes the second of two writers for one decision fail.
 
 use super::{
-    GameMeta, Store, StoreError, db_error, decode_meta, encode_options, encode_tokens, seed_column,
-    seq_column,
+    GameMeta, Store, StoreError, db_error, decode_meta, encode_dice, encode_options, encode_tokens,
+    seed_column, seq_column,
 };
 use async_trait::async_trait;
 use sqlx::Row;
 use sqlx::postgres::{PgPool, PgPoolOptions};
 
-const SCHEMA: [&str; 2] = [
+const SCHEMA: [&str; 3] = [
     "CREATE TABLE IF NOT EXISTS games (
         id TEXT PRIMARY KEY,
         ruleset TEXT NOT NULL,
@@ -27,6 +27,8 @@ const SCHEMA: [&str; 2] = [
         action TEXT NOT NULL,
         PRIMARY KEY (game_id, seq)
     )",
+    // Added with verifiable dice; NULL (a plain seed) in the rows of an older tricorne.
+    "ALTER TABLE games ADD COLUMN IF NOT EXISTS dice TEXT",
 ];
 
 /// Games in a PostgreSQL database.
@@ -63,8 +65,8 @@ impl Store for PostgresStore {
     async fn create(&self, meta: &GameMeta, actions: &[String]) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await.map_err(|e| db_error(e, &meta.id))?;
         sqlx::query(
-            "INSERT INTO games (id, ruleset, scenario, options, seed, mode, ai_seat, tokens, created)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+            "INSERT INTO games (id, ruleset, scenario, options, seed, mode, ai_seat, tokens, created, dice)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
         )
         .bind(&meta.id)
         .bind(&meta.ruleset)
@@ -75,6 +77,7 @@ impl Store for PostgresStore {
         .bind(meta.ai_seat.map(i32::from))
         .bind(encode_tokens(&meta.tokens))
         .bind(meta.created)
+        .bind(encode_dice(&meta.dice))
         .execute(&mut *tx)
         .await
         .map_err(|e| db_error(e, &meta.id))?;
@@ -121,6 +124,32 @@ impl Store for PostgresStore {
         tx.commit().await.map_err(|e| db_error(e, game))
     }
 
+    async fn update_seats(&self, before: &GameMeta, after: &GameMeta) -> Result<(), StoreError> {
+        // One statement: the seats change only if they are still as the asker saw them.
+        let changed = sqlx::query(
+            "UPDATE games SET tokens = $1, dice = $2, seed = $3
+             WHERE id = $4 AND tokens = $5 AND dice IS NOT DISTINCT FROM $6 AND seed = $7",
+        )
+        .bind(encode_tokens(&after.tokens))
+        .bind(encode_dice(&after.dice))
+        .bind(seed_column(after.seed))
+        .bind(&before.id)
+        .bind(encode_tokens(&before.tokens))
+        .bind(encode_dice(&before.dice))
+        .bind(seed_column(before.seed))
+        .execute(&self.pool)
+        .await
+        .map_err(|e| db_error(e, &before.id))?
+        .rows_affected();
+        if changed == 1 {
+            Ok(())
+        } else {
+            Err(StoreError::Conflict(
+                "the game's seats changed meanwhile (another request was first)".into(),
+            ))
+        }
+    }
+
     async fn load(&self, game: &str) -> Result<Option<(GameMeta, Vec<String>)>, StoreError> {
         // REPEATABLE READ: the metadata and the actions are read from one snapshot.
         let mut tx = self.pool.begin().await.map_err(|e| db_error(e, game))?;
@@ -129,7 +158,7 @@ impl Store for PostgresStore {
             .await
             .map_err(|e| db_error(e, game))?;
         let row = sqlx::query(
-            "SELECT id, ruleset, scenario, options, seed, mode, ai_seat, tokens, created
+            "SELECT id, ruleset, scenario, options, seed, mode, ai_seat, tokens, created, dice
              FROM games WHERE id = $1",
         )
         .bind(game)
@@ -148,6 +177,9 @@ impl Store for PostgresStore {
             row.try_get("ai_seat").map_err(get)?,
             row.try_get::<String, _>("tokens").map_err(get)?.as_str(),
             row.try_get("created").map_err(get)?,
+            row.try_get::<Option<String>, _>("dice")
+                .map_err(get)?
+                .as_deref(),
         )?;
         let actions: Vec<String> =
             sqlx::query_scalar("SELECT action FROM actions WHERE game_id = $1 ORDER BY seq")

@@ -10,8 +10,8 @@
 //! before the commit, so an accepted action is on disk.
 
 use super::{
-    GameMeta, Store, StoreError, db_error, decode_meta, encode_options, encode_tokens, seed_column,
-    seq_column,
+    GameMeta, Store, StoreError, db_error, decode_meta, encode_dice, encode_options, encode_tokens,
+    seed_column, seq_column,
 };
 use async_trait::async_trait;
 use sqlx::sqlite::{
@@ -35,7 +35,8 @@ const SCHEMA: [&str; 2] = [
         mode TEXT NOT NULL,
         ai_seat INTEGER,
         tokens TEXT NOT NULL,
-        created INTEGER NOT NULL
+        created INTEGER NOT NULL,
+        dice TEXT
     )",
     "CREATE TABLE IF NOT EXISTS actions (
         game_id TEXT NOT NULL REFERENCES games(id),
@@ -54,10 +55,26 @@ pub struct SqliteStore {
     path: String,
 }
 
+/// A file written by an older tricorne: add the columns it lacks (their NULL is what an older
+/// game means: a plain seed).
+async fn migrate(conn: &mut SqliteConnection) -> Result<(), sqlx::Error> {
+    let has_dice: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM pragma_table_info('games') WHERE name = 'dice'")
+            .fetch_one(&mut *conn)
+            .await?;
+    if has_dice == 0 {
+        sqlx::query("ALTER TABLE games ADD COLUMN dice TEXT")
+            .execute(&mut *conn)
+            .await?;
+    }
+    Ok(())
+}
+
 /// A write for the writer task.
 enum Write {
-    Create(GameMeta, Vec<String>),
+    Create(Box<GameMeta>, Vec<String>),
     Append(String, u64, Vec<String>),
+    Seats(Box<(GameMeta, GameMeta)>),
 }
 
 struct Job {
@@ -106,6 +123,9 @@ impl SqliteStore {
                 .await
                 .map_err(|e| StoreError::Database(format!("{path}: schema: {e}")))?;
         }
+        migrate(&mut writer)
+            .await
+            .map_err(|e| StoreError::Database(format!("{path}: schema: {e}")))?;
         let reader = SqlitePoolOptions::new()
             .max_connections(2)
             .connect_with(opts.clone())
@@ -223,6 +243,7 @@ async fn commit(conn: &mut SqliteConnection, batch: &[Job]) -> Vec<Result<(), St
             Write::Append(game, first_seq, actions) => {
                 append_actions(&mut tx, game, *first_seq, actions).await
             }
+            Write::Seats(b) => update_seats(&mut tx, &b.0, &b.1).await,
             Write::Create(meta, actions) => match tx.begin().await {
                 Ok(mut sp) => match create_game(&mut sp, meta, actions).await {
                     Ok(()) => sp.commit().await.map_err(|e| db_error(e, "")),
@@ -242,14 +263,44 @@ async fn commit(conn: &mut SqliteConnection, batch: &[Job]) -> Vec<Result<(), St
     }
 }
 
+/// One statement: the seats change only if they are still as the asker saw them.
+async fn update_seats(
+    conn: &mut SqliteConnection,
+    before: &GameMeta,
+    after: &GameMeta,
+) -> Result<(), StoreError> {
+    let changed = sqlx::query(
+        "UPDATE games SET tokens = ?1, dice = ?2, seed = ?3
+         WHERE id = ?4 AND tokens = ?5 AND dice IS ?6 AND seed = ?7",
+    )
+    .bind(encode_tokens(&after.tokens))
+    .bind(encode_dice(&after.dice))
+    .bind(seed_column(after.seed))
+    .bind(&before.id)
+    .bind(encode_tokens(&before.tokens))
+    .bind(encode_dice(&before.dice))
+    .bind(seed_column(before.seed))
+    .execute(&mut *conn)
+    .await
+    .map_err(|e| db_error(e, &before.id))?
+    .rows_affected();
+    if changed == 1 {
+        Ok(())
+    } else {
+        Err(StoreError::Conflict(
+            "the game's seats changed meanwhile (another request was first)".into(),
+        ))
+    }
+}
+
 async fn create_game(
     conn: &mut SqliteConnection,
     meta: &GameMeta,
     actions: &[String],
 ) -> Result<(), StoreError> {
     sqlx::query(
-        "INSERT INTO games (id, ruleset, scenario, options, seed, mode, ai_seat, tokens, created)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO games (id, ruleset, scenario, options, seed, mode, ai_seat, tokens, created, dice)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     )
     .bind(&meta.id)
     .bind(&meta.ruleset)
@@ -260,6 +311,7 @@ async fn create_game(
     .bind(meta.ai_seat.map(i32::from))
     .bind(encode_tokens(&meta.tokens))
     .bind(meta.created)
+    .bind(encode_dice(&meta.dice))
     .execute(&mut *conn)
     .await
     .map_err(|e| db_error(e, &meta.id))?;
@@ -316,7 +368,7 @@ async fn append_actions(
 #[async_trait]
 impl Store for SqliteStore {
     async fn create(&self, meta: &GameMeta, actions: &[String]) -> Result<(), StoreError> {
-        self.write(Write::Create(meta.clone(), actions.to_vec()))
+        self.write(Write::Create(Box::new(meta.clone()), actions.to_vec()))
             .await
     }
 
@@ -330,11 +382,16 @@ impl Store for SqliteStore {
             .await
     }
 
+    async fn update_seats(&self, before: &GameMeta, after: &GameMeta) -> Result<(), StoreError> {
+        self.write(Write::Seats(Box::new((before.clone(), after.clone()))))
+            .await
+    }
+
     async fn load(&self, game: &str) -> Result<Option<(GameMeta, Vec<String>)>, StoreError> {
         // One read transaction, so the metadata and the actions are of the same moment.
         let mut tx = self.reader.begin().await.map_err(|e| db_error(e, game))?;
         let row = sqlx::query(
-            "SELECT id, ruleset, scenario, options, seed, mode, ai_seat, tokens, created
+            "SELECT id, ruleset, scenario, options, seed, mode, ai_seat, tokens, created, dice
              FROM games WHERE id = ?",
         )
         .bind(game)
@@ -377,5 +434,8 @@ fn meta_of(row: &sqlx::sqlite::SqliteRow) -> Result<GameMeta, StoreError> {
         row.try_get("ai_seat").map_err(get)?,
         row.try_get::<String, _>("tokens").map_err(get)?.as_str(),
         row.try_get("created").map_err(get)?,
+        row.try_get::<Option<String>, _>("dice")
+            .map_err(get)?
+            .as_deref(),
     )
 }

@@ -95,11 +95,49 @@ impl Api {
             .await
     }
 
-    /// Create a game; panics unless 201.
+    /// Create a game; panics unless 201. Its seats are then taken as players would: a friend
+    /// game's invitation is claimed, and each person's seat adds a client seed, so the game has
+    /// started (`create_raw`: only the creation).
     pub async fn create(&self, body: Value) -> Created {
+        let mut c = self.create_raw(body).await;
+        if let Some(inv) = c.raw["invitation"]["token"].as_str() {
+            let r = self
+                .post(
+                    &format!("/api/games/{}/claim", c.id),
+                    &json!({ "invitation": inv }),
+                )
+                .await;
+            assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+            let v = r.json();
+            let t = v["token"].as_str().expect("token").to_string();
+            match v["seat"].as_str() {
+                Some("French") => c.french = Some(t),
+                _ => c.allies = Some(t),
+            }
+        }
+        if c.raw["dice"].is_object() {
+            for t in [c.french.clone(), c.allies.clone()].into_iter().flatten() {
+                let r = self.add_seed(&c, &t, "test seed").await;
+                assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+            }
+        }
+        c
+    }
+
+    /// Create a game and nothing more; panics unless 201.
+    pub async fn create_raw(&self, body: Value) -> Created {
         let r = self.post("/api/games", &body).await;
         assert_eq!(r.status, StatusCode::CREATED, "{}", r.body);
         Created::of(&r.json())
+    }
+
+    /// A seat adds its client seed.
+    pub async fn add_seed(&self, c: &Created, token: &str, seed: &str) -> Resp {
+        self.post(
+            &format!("/api/games/{}/seed", c.id),
+            &json!({"token": token, "client_seed": seed}),
+        )
+        .await
     }
 
     pub async fn game(&self, c: &Created, token: &str) -> Value {
