@@ -170,6 +170,11 @@ impl Line {
         (out, hid)
     }
 
+    /// Whether the line as everyone may read it ([`Viewer::All`]) contains `needle`.
+    pub fn contains(&self, needle: &str) -> bool {
+        self.to_string().contains(needle)
+    }
+
     /// Whether the line names any unit hidden from someone or holds private text.
     pub fn hides_anything(&self) -> bool {
         self.0.iter().any(|p| match p {

@@ -23,7 +23,7 @@ fn rules_for(ev: &[Event], needle: &str) -> Vec<(String, String)> {
     ev.iter()
         .filter_map(|e| match e {
             Event::Rule { rule, text } if text.contains(needle) => {
-                Some((rule.clone(), text.clone()))
+                Some((rule.clone(), text.to_string()))
             }
             _ => None,
         })
