@@ -33,7 +33,16 @@ impl Server {
     /// Start on a database URL (`sqlite://…` or `postgres://…`).
     fn start(database_url: &str) -> Server {
         let mut child = Command::new(BIN)
-            .args(["serve", "--port", "0", "--database-url", database_url])
+            // A player here submits as fast as the server answers, a bot's pace: no action rate.
+            .args([
+                "serve",
+                "--port",
+                "0",
+                "--database-url",
+                database_url,
+                "--actions-per-second",
+                "0",
+            ])
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
