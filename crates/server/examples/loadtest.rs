@@ -185,8 +185,9 @@ async fn play_game(
     deadline: Instant,
 ) -> Stats {
     let mut st = Stats::default();
-    // Each client has its own address, as the proxy in front of the server tells it.
-    let me = format!("2001:db8::{:x}", n + 1);
+    // Each client has its own address (an IPv6 client is its /64 network), as the proxy in
+    // front of the server tells it.
+    let me = format!("2001:db8:{:x}::1", n + 1);
     let http = ClientAs { http, me };
     let ai = n % 2 == 1;
     let body = if ai {
