@@ -113,6 +113,43 @@ enum Cmd {
         /// The agent that plays the computer's seat: search (default), search:N, heuristic, random.
         #[arg(long, default_value = "search")]
         ai: String,
+        /// The address players reach the server at (`https://games.example.org`): the secret
+        /// links in the answers are built on it. Unset: relative links (`/play/…`), never the
+        /// request's `Host`.
+        #[arg(long)]
+        public_url: Option<String>,
+        /// Games one client may create a minute (0: no limit); 429 beyond.
+        #[arg(long, default_value_t = 10)]
+        games_per_minute: u32,
+        /// Records one client may import a minute (0: no limit); 429 beyond.
+        #[arg(long, default_value_t = 4)]
+        imports_per_minute: u32,
+        /// Actions one client may submit a second, all its games together (0: no limit); 429 beyond.
+        #[arg(long, default_value_t = 10)]
+        actions_per_second: u32,
+        /// The header in which a trusted reverse proxy names the client (`X-Forwarded-For`,
+        /// `X-Real-IP`), for the per-client limits. Set it only when every request comes through
+        /// that proxy.
+        #[arg(long)]
+        client_header: Option<String>,
+        /// Most actions in a game; a submission beyond gets 409.
+        #[arg(long, default_value_t = 10_000)]
+        max_game_actions: u64,
+        /// Most actions in an imported record; a larger one gets 413.
+        #[arg(long, default_value_t = 10_000)]
+        max_import_actions: u64,
+        /// Seconds a connection may take to send a request head (and stay idle between
+        /// requests) before it is closed.
+        #[arg(long, default_value_t = 10)]
+        header_timeout: u64,
+        /// Connections one address may hold open at once (0: no cap). Behind a reverse proxy,
+        /// every connection comes from the proxy: raise it, or 0.
+        #[arg(long, default_value_t = 64)]
+        max_connections_per_client: usize,
+        /// Days after its last action that a game not over is deleted (0: never). Finished
+        /// games are kept.
+        #[arg(long, default_value_t = 60)]
+        expire_days: u64,
     },
     /// Play one whole game with agents, print its log and save it (then `show`, `replay` work).
     Autoplay {
@@ -471,13 +508,51 @@ fn run(cli: Cli) -> Result<()> {
             database_url,
             host,
             ai,
+            public_url,
+            games_per_minute,
+            imports_per_minute,
+            actions_per_second,
+            client_header,
+            max_game_actions,
+            max_import_actions,
+            header_timeout,
+            max_connections_per_client,
+            expire_days,
         } => {
+            if let Some(u) = &public_url
+                && !(u.starts_with("http://") || u.starts_with("https://"))
+            {
+                return Err(anyhow!(
+                    "--public-url: {u:?} is not an http:// or https:// address"
+                ));
+            }
+            let client_header = client_header
+                .map(|h| {
+                    server::limits::header_name(&h)
+                        .ok_or_else(|| anyhow!("--client-header: {h:?} is not a header name"))
+                })
+                .transpose()?;
+            let limits = server::Limits {
+                create: server::Rate::per_minute(games_per_minute),
+                import: server::Rate::per_minute(imports_per_minute),
+                act: server::Rate::per_second(actions_per_second),
+                client_header,
+                max_game_actions,
+                max_import_actions,
+                header_timeout: std::time::Duration::from_secs(header_timeout.max(1)),
+                max_connections_per_client,
+                expire_after: (expire_days > 0)
+                    .then(|| std::time::Duration::from_secs(expire_days.saturating_mul(86_400))),
+                ..server::Limits::default()
+            };
             server::run(server::ServeConfig {
                 host,
                 port,
                 database_url,
                 data_dir: cli.data_dir.clone(),
                 agent: ai,
+                limits,
+                public_url,
             })
             .map_err(|e| anyhow!("{e}"))?;
         }

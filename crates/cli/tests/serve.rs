@@ -38,7 +38,16 @@ impl Server {
     /// Start with more arguments (`--ai random`).
     fn start_with(database_url: &str, more: &[&str]) -> Server {
         let mut child = Command::new(BIN)
-            .args(["serve", "--port", "0", "--database-url", database_url])
+            // A player here submits as fast as the server answers, a bot's pace: no action rate.
+            .args([
+                "serve",
+                "--port",
+                "0",
+                "--database-url",
+                database_url,
+                "--actions-per-second",
+                "0",
+            ])
             .args(more)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

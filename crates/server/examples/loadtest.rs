@@ -11,6 +11,14 @@
 //! It is not a test with a time limit: it reports figures (docs/server.md keeps the latest).
 //! Its traffic goes to 127.0.0.1 only, and it stops by itself: after `--actions` submissions per
 //! game (or the game's end) or `--max-seconds`, whichever comes first.
+//!
+//! The server is served as `tricorne serve` serves it (`server::serve_on`: the header timeout,
+//! the per-client limits), with the default limits but two: the clients are 100 players behind
+//! one reverse proxy, each named by the `X-Forwarded-For` the proxy adds (a documentation
+//! address; no traffic goes there), so the cap on connections per address is lifted as behind a
+//! proxy; and a saturated client submits 30 and more actions a second, a bot's pace that the
+//! default of 10 a second per client stops (a person never nears it), so the action rate is
+//! raised to `--actions-per-second` (default 1,000). A 429 is counted as an error.
 
 use serde_json::{Value, json};
 
@@ -29,6 +37,7 @@ struct Args {
     think_ms: u64,
     max_seconds: u64,
     seed: u64,
+    actions_per_second: u32,
 }
 
 fn args() -> Args {
@@ -39,6 +48,7 @@ fn args() -> Args {
         think_ms: 0,
         max_seconds: 600,
         seed: 1,
+        actions_per_second: 1000,
     };
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -63,10 +73,11 @@ fn args() -> Args {
             "--think-ms" => a.think_ms = val(i),
             "--max-seconds" => a.max_seconds = val(i),
             "--seed" => a.seed = val(i),
+            "--actions-per-second" => a.actions_per_second = val(i) as u32,
             other => {
                 eprintln!(
                     "unknown argument {other}; use --games N --actions N --think-ms N \
-                     --max-seconds N --seed N --ai AGENT"
+                     --max-seconds N --seed N --ai AGENT --actions-per-second N"
                 );
                 std::process::exit(2)
             }
@@ -74,6 +85,21 @@ fn args() -> Args {
         i += 2;
     }
     a
+}
+
+/// A client's requests, with the address the reverse proxy names it by.
+struct ClientAs {
+    http: reqwest::Client,
+    me: String,
+}
+
+impl ClientAs {
+    fn get(&self, url: String) -> reqwest::RequestBuilder {
+        self.http.get(url).header("x-forwarded-for", &self.me)
+    }
+    fn post(&self, url: String) -> reqwest::RequestBuilder {
+        self.http.post(url).header("x-forwarded-for", &self.me)
+    }
 }
 
 /// splitmix64.
@@ -159,6 +185,10 @@ async fn play_game(
     deadline: Instant,
 ) -> Stats {
     let mut st = Stats::default();
+    // Each client has its own address (an IPv6 client is its /64 network), as the proxy in
+    // front of the server tells it.
+    let me = format!("2001:db8:{:x}::1", n + 1);
+    let http = ClientAs { http, me };
     let ai = n % 2 == 1;
     let body = if ai {
         json!({"scenario": "hastenbeck", "mode": "ai",
@@ -172,7 +202,11 @@ async fn play_game(
         .send()
         .await
     {
-        Ok(r) => r.json().await.unwrap_or(Value::Null),
+        Ok(r) if r.status().is_success() => r.json().await.unwrap_or(Value::Null),
+        Ok(r) => {
+            st.errors.push(format!("create: {}", r.status()));
+            return st;
+        }
         Err(e) => {
             st.errors.push(format!("create: {e}"));
             return st;
@@ -283,6 +317,7 @@ fn main() {
     let url = format!("sqlite://{}", db.display());
     let (desc_tx, desc_rx) = std::sync::mpsc::channel();
     let agent = a.ai.clone();
+    let actions_per_second = a.actions_per_second;
     let server = std::thread::spawn(move || {
         let rt = tokio::runtime::Builder::new_multi_thread()
             .enable_all()
@@ -291,21 +326,32 @@ fn main() {
         rt.block_on(async move {
             let store = server::connect(&url).await.expect("open SQLite");
             let _ = desc_tx.send(store.describe());
-            let state = server::AppState::with_agent(store, None, &agent);
+            let limits = server::Limits {
+                act: server::Rate::per_second(actions_per_second),
+                client_header: server::limits::header_name("x-forwarded-for"),
+                max_connections_per_client: 0,
+                ..server::Limits::default()
+            };
+            let state = server::AppState::with_settings(
+                store,
+                None,
+                server::Settings {
+                    agent,
+                    limits,
+                    ..server::Settings::default()
+                },
+            );
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
                 .await
                 .expect("bind");
             addr_tx
                 .send(listener.local_addr().expect("addr"))
                 .expect("send addr");
-            let on_stop = state.clone();
-            axum::serve(listener, server::app(state))
-                .with_graceful_shutdown(async move {
-                    let _ = stop_rx.await;
-                    on_stop.shutdown();
-                })
-                .await
-                .expect("serve");
+            server::serve_on(listener, state, async move {
+                let _ = stop_rx.await;
+            })
+            .await
+            .expect("serve");
         });
     });
     let addr = addr_rx.recv().expect("server address");

@@ -5,10 +5,11 @@ use crate::error::ApiError;
 use crate::store::{GameMeta, Store};
 use crate::token;
 use engine::{DynGame, Lines, Seat, Viewer};
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex as StdMutex};
+use std::sync::{Arc, Mutex as StdMutex, Weak};
+use std::time::Duration;
 use tokio::sync::{Mutex, OnceCell, watch};
 
 /// How many log lines a game keeps and sends.
@@ -302,24 +303,90 @@ pub fn play_ai(
     Ok(())
 }
 
+/// The channel that tells a game's version to its live-update streams. A stream holds the
+/// channel, not the game: the game may leave memory while it is watched, and when it is rebuilt
+/// it takes the same channel again ([`Hub`] keeps a weak reference to each).
+pub type Versions = Arc<watch::Sender<u64>>;
+
 /// One game's place in the cache: its lock, and the channel that tells its version.
 pub struct Slot {
     /// The game; one lock per game, so two submissions for it are taken one after the other.
     pub live: Mutex<Live>,
     /// The current version, for live updates.
-    pub version: watch::Sender<u64>,
+    pub version: Versions,
     last_used: AtomicU64,
 }
 
 impl Slot {
-    fn new(live: Live) -> Arc<Self> {
-        let (tx, _) = watch::channel(live.version());
+    fn new(live: Live, version: Versions) -> Arc<Self> {
+        // A rebuilt game may be further on than its streams were told (another server wrote).
+        version.send_if_modified(|v| {
+            let changed = *v != live.version();
+            *v = live.version();
+            changed
+        });
         Arc::new(Self {
             live: Mutex::new(live),
-            version: tx,
+            version,
             last_used: AtomicU64::new(0),
         })
     }
+}
+
+/// A game's state after some of its actions, kept to answer replays.
+struct Snapshot {
+    /// Actions applied.
+    at: usize,
+    game: Box<dyn DynGame>,
+    log: Log,
+    last: Lines,
+    last_decider: Option<Seat>,
+}
+
+impl Snapshot {
+    fn copy(&self) -> Rebuilt {
+        Rebuilt {
+            game: self.game.boxed_clone(),
+            log: self.log.clone(),
+            last: self.last.clone(),
+            last_events: self.last.for_viewer(Viewer::All).to_vec(),
+            last_decider: self.last_decider,
+        }
+    }
+}
+
+/// Snapshots of one game for its replays: one every `every` actions (at most
+/// [`REPLAY_SNAPSHOTS`]; beyond, `every` doubles and every other one goes), and the state of the
+/// last replay asked (stepping through a game moves one action at a time).
+struct Snapshots {
+    every: usize,
+    kept: BTreeMap<usize, Snapshot>,
+    last: Option<Snapshot>,
+    used: u64,
+}
+
+/// Actions between two replay snapshots at first.
+pub const REPLAY_EVERY: usize = 50;
+/// Most snapshots kept for one game's replays.
+pub const REPLAY_SNAPSHOTS: usize = 16;
+/// Games whose replay snapshots are kept (the most recently replayed).
+pub const REPLAY_GAMES: usize = 64;
+
+/// What a look for abandoned games did ([`Hub::expire_idle`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Expired {
+    /// Abandoned games deleted.
+    pub expired: usize,
+    /// Idle games kept because they are over.
+    pub kept: usize,
+}
+
+/// Seconds since the Unix epoch.
+pub fn unix_now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
+        .unwrap_or(0)
 }
 
 type Cell = Arc<OnceCell<Arc<Slot>>>;
@@ -333,6 +400,10 @@ pub struct Hub {
     cache: StdMutex<HashMap<String, Cell>>,
     clock: AtomicU64,
     capacity: usize,
+    /// Each game's version channel, while a slot or a live-update stream holds it.
+    channels: StdMutex<HashMap<String, Weak<watch::Sender<u64>>>>,
+    replays: StdMutex<HashMap<String, Arc<StdMutex<Snapshots>>>>,
+    replayed: AtomicU64,
 }
 
 impl Hub {
@@ -345,7 +416,22 @@ impl Hub {
             cache: StdMutex::new(HashMap::new()),
             clock: AtomicU64::new(1),
             capacity,
+            channels: StdMutex::new(HashMap::new()),
+            replays: StdMutex::new(HashMap::new()),
+            replayed: AtomicU64::new(0),
         }
+    }
+
+    /// A game's version channel: the one its streams hold, or a new one.
+    fn channel(&self, id: &str, version: u64) -> Versions {
+        // One lookup or insert per operation: a poisoned lock is still consistent.
+        let mut channels = self.channels.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(tx) = channels.get(id).and_then(Weak::upgrade) {
+            return tx;
+        }
+        let tx = Arc::new(watch::channel(version).0);
+        channels.insert(id.to_string(), Arc::downgrade(&tx));
+        tx
     }
 
     /// The same hub with another agent for the computer's seats (`random`, `heuristic`,
@@ -430,7 +516,8 @@ impl Hub {
         let mut live = Live::new(meta, rebuilt.game, actions, log, rebuilt.last_events);
         if !live.meta.started() {
             // Its dice wait for client seeds: nobody moves, the agent neither.
-            return Ok(Slot::new(live));
+            let version = self.channel(id, live.version());
+            return Ok(Slot::new(live, version));
         }
         // A game stored while the agent was to move (it cannot happen through this server, whose
         // writes include the agent's answers, but a store may be shared): let it move now.
@@ -456,14 +543,16 @@ impl Hub {
             live.log.push(&events);
             live.last_events = events.for_viewer(Viewer::All).to_vec();
         }
-        Ok(Slot::new(live))
+        let version = self.channel(id, live.version());
+        Ok(Slot::new(live, version))
     }
 
     /// Store a new game (with its first actions) and put it in play.
     pub async fn create(&self, live: Live) -> Result<Arc<Slot>, ApiError> {
         self.store.create(&live.meta, &live.actions).await?;
         let id = live.meta.id.clone();
-        let slot = Slot::new(live);
+        let version = self.channel(&id, live.version());
+        let slot = Slot::new(live, version);
         self.touch(&slot);
         let cell: Cell = Arc::new(OnceCell::new_with(Some(slot.clone())));
         self.map().insert(id, cell);
@@ -489,13 +578,17 @@ impl Hub {
         self.map().len()
     }
 
-    /// Drop the least recently used idle games beyond the capacity. A game is idle when nobody
-    /// holds it (no request, no live-update stream).
+    /// Drop the least recently used idle games beyond the capacity. A game is idle when no
+    /// request holds it (a live-update stream holds its version channel only).
     fn evict(&self) {
         let mut map = self.map();
         if map.len() <= self.capacity {
             return;
         }
+        self.channels
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .retain(|_, tx| tx.strong_count() > 0);
         let mut idle: Vec<(u64, String)> = map
             .iter()
             .filter(|(_, c)| Arc::strong_count(c) == 1)
@@ -510,5 +603,179 @@ impl Hub {
         for (_, k) in idle.into_iter().take(excess) {
             map.remove(&k);
         }
+    }
+
+    /// A game after its first `upto` actions (of `actions`, the game's), for a replay: from the
+    /// nearest snapshot at or before `upto`, replaying only what lies between; the snapshots met
+    /// on the way are kept. Blocking (replaying takes time): call it off the async workers.
+    pub fn replay(
+        &self,
+        meta: &GameMeta,
+        actions: &[String],
+        upto: usize,
+    ) -> Result<Rebuilt, catalog::CatalogError> {
+        let upto = upto.min(actions.len());
+        let snaps = self.snapshots(&meta.id);
+        // The nearest state to start from; the lock is held only to copy it.
+        let (start, every) = {
+            let s = snaps.lock().unwrap_or_else(|p| p.into_inner());
+            let kept = s.kept.range(..=upto).next_back().map(|(_, k)| k);
+            let last = s.last.as_ref().filter(|l| l.at <= upto);
+            let best = match (kept, last) {
+                (Some(k), Some(l)) => Some(if l.at > k.at { l } else { k }),
+                (k, l) => k.or(l),
+            };
+            (best.map(|b| (b.at, b.copy())), s.every)
+        };
+        let (mut at, mut rb) = match start {
+            Some(s) => s,
+            None => {
+                let (game, start) = catalog::open_lines(
+                    &meta.scenario,
+                    &meta.options,
+                    self.data_dir.as_deref(),
+                    meta.seed,
+                )?;
+                let mut log = Log::default();
+                log.push(&start);
+                (
+                    0,
+                    Rebuilt {
+                        game,
+                        log,
+                        last_events: start.for_viewer(Viewer::All).to_vec(),
+                        last: start,
+                        last_decider: None,
+                    },
+                )
+            }
+        };
+        let mut met = Vec::new();
+        if at == 0 {
+            met.push(snapshot(0, &rb));
+        }
+        while at < upto {
+            let a = &actions[at];
+            rb.last_decider = rb.game.decider();
+            let ev = rb
+                .game
+                .apply_lines(a)
+                .map_err(|e| catalog::CatalogError::Replay {
+                    index: at + 1,
+                    action: a.clone(),
+                    reason: e.to_string(),
+                })?;
+            rb.log.push(&ev);
+            rb.last_events = ev.for_viewer(Viewer::All).to_vec();
+            rb.last = ev;
+            at += 1;
+            self.replayed.fetch_add(1, Ordering::Relaxed);
+            if at % every == 0 {
+                met.push(snapshot(at, &rb));
+            }
+        }
+        let mut s = snaps.lock().unwrap_or_else(|p| p.into_inner());
+        for snap in met {
+            if snap.at % s.every == 0 {
+                s.kept.entry(snap.at).or_insert(snap);
+            }
+        }
+        while s.kept.len() > REPLAY_SNAPSHOTS {
+            s.every *= 2;
+            let every = s.every;
+            s.kept.retain(|at, _| at % every == 0);
+        }
+        s.last = Some(snapshot(upto, &rb));
+        Ok(rb)
+    }
+
+    /// The replay snapshots of a game (kept for the [`REPLAY_GAMES`] most recently replayed).
+    fn snapshots(&self, id: &str) -> Arc<StdMutex<Snapshots>> {
+        let mut all = self.replays.lock().unwrap_or_else(|p| p.into_inner());
+        let now = self.clock.fetch_add(1, Ordering::Relaxed);
+        if let Some(s) = all.get(id) {
+            s.lock().unwrap_or_else(|p| p.into_inner()).used = now;
+            return s.clone();
+        }
+        if all.len() >= REPLAY_GAMES {
+            let oldest = all
+                .iter()
+                .min_by_key(|(_, s)| s.lock().unwrap_or_else(|p| p.into_inner()).used)
+                .map(|(k, _)| k.clone());
+            if let Some(k) = oldest {
+                all.remove(&k);
+            }
+        }
+        let s = Arc::new(StdMutex::new(Snapshots {
+            every: REPLAY_EVERY,
+            kept: BTreeMap::new(),
+            last: None,
+            used: now,
+        }));
+        all.insert(id.to_string(), s.clone());
+        s
+    }
+
+    /// Actions applied to answer replays since the server started (a replay from a snapshot
+    /// applies only the actions after it).
+    pub fn replayed_actions(&self) -> u64 {
+        self.replayed.load(Ordering::Relaxed)
+    }
+
+    /// Delete the games abandoned before `now - max_age`: not over, and no action (nor their
+    /// creation) since. A game found over is marked so in the store and kept for good. Returns
+    /// how many went and how many were kept.
+    pub async fn expire_idle(&self, now: i64, max_age: Duration) -> Result<Expired, ApiError> {
+        let before = now.saturating_sub(i64::try_from(max_age.as_secs()).unwrap_or(i64::MAX));
+        let mut out = Expired::default();
+        for id in self.store.idle_games(before).await? {
+            if self.is_over(&id).await? {
+                self.store.keep(&id).await?;
+                out.kept += 1;
+            } else if self.store.expire(&id, before).await? {
+                self.map().remove(&id);
+                self.replays
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .remove(&id);
+                out.expired += 1;
+            }
+        }
+        Ok(out)
+    }
+
+    /// Whether a game is over: from memory if it is there, else rebuilt aside (not cached).
+    async fn is_over(&self, id: &str) -> Result<bool, ApiError> {
+        let cached = self.map().get(id).and_then(|c| c.get().cloned());
+        if let Some(slot) = cached {
+            return Ok(slot.live.lock().await.game.decider().is_none());
+        }
+        let Some((meta, actions)) = self.store.load(id).await? else {
+            return Ok(false);
+        };
+        let dd = self.data_dir.clone();
+        let over = tokio::task::spawn_blocking(move || {
+            rebuild(
+                &meta.scenario,
+                &meta.options,
+                meta.seed,
+                &actions,
+                dd.as_deref(),
+            )
+            .map(|rb| rb.game.decider().is_none())
+        })
+        .await?
+        .map_err(|e| ApiError::Internal(format!("stored game {id} does not replay: {e}")))?;
+        Ok(over)
+    }
+}
+
+fn snapshot(at: usize, rb: &Rebuilt) -> Snapshot {
+    Snapshot {
+        at,
+        game: rb.game.boxed_clone(),
+        log: rb.log.clone(),
+        last: rb.last.clone(),
+        last_decider: rb.last_decider,
     }
 }

@@ -177,23 +177,43 @@ async fn friend_games_take_no_seed_and_both_seats_play_once_the_invitation_is_cl
     assert!(r.error().contains("seed"));
 }
 
+/// Issue 13: the links are built on the configured public URL, never on the `Host` the request
+/// names (which the client chooses); relative without one.
 #[tokio::test]
-async fn links_use_the_host_the_browser_reached() {
+async fn links_use_the_public_url_not_the_host() {
+    async fn link_of(api: &Api) -> String {
+        let req = axum::http::Request::builder()
+            .method(Method::POST)
+            .uri("/api/games")
+            .header("host", "evil.example")
+            .header("content-type", "application/json")
+            .body(axum::body::Body::from(
+                json!({"scenario": "hastenbeck", "mode": "hotseat"}).to_string(),
+            ))
+            .expect("request");
+        let res = api.app.clone().oneshot(req).await.expect("infallible");
+        assert_eq!(res.status(), StatusCode::CREATED);
+        let body = res.into_body().collect().await.expect("body").to_bytes();
+        let v: Value = serde_json::from_slice(&body).expect("json");
+        v["links"]["French"].as_str().expect("link").to_string()
+    }
     let api = Api::sqlite().await;
-    let req = axum::http::Request::builder()
-        .method(Method::POST)
-        .uri("/api/games")
-        .header("host", "127.0.0.1:8080")
-        .body(axum::body::Body::from(
-            json!({"scenario": "hastenbeck", "mode": "hotseat"}).to_string(),
-        ))
-        .expect("request");
-    let res = api.app.clone().oneshot(req).await.expect("infallible");
-    assert_eq!(res.status(), StatusCode::CREATED);
-    let body = res.into_body().collect().await.expect("body").to_bytes();
-    let v: Value = serde_json::from_slice(&body).expect("json");
-    let link = v["links"]["French"].as_str().expect("link");
-    assert!(link.starts_with("http://127.0.0.1:8080/play/"), "{link}");
+    let link = link_of(&api).await;
+    assert!(link.starts_with("/play/"), "{link}");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let url = format!("sqlite://{}", dir.path().join("g.db").display());
+    let api = Api::with(
+        server::connect(&url).await.expect("open"),
+        server::Settings {
+            public_url: Some("https://games.example.org/".into()),
+            ..server::Settings::default()
+        },
+    );
+    let link = link_of(&api).await;
+    assert!(
+        link.starts_with("https://games.example.org/play/"),
+        "{link}"
+    );
 }
 
 /// Every refusal: the status, a short reason, and the game exactly as it was.
@@ -703,12 +723,14 @@ async fn a_restarted_server_rebuilds_its_games_from_the_file() {
 async fn idle_games_leave_memory_and_come_back() {
     let dir = tempfile::tempdir().expect("temp dir");
     let url = format!("sqlite://{}", dir.path().join("g.db").display());
-    let state = server::AppState::with_cache(server::connect(&url).await.expect("open"), None, 3);
-    let api = Api {
-        app: server::app(state.clone()),
-        state,
-        dir: None,
-    };
+    let api = Api::with(
+        server::connect(&url).await.expect("open"),
+        server::Settings {
+            cache_games: 3,
+            limits: server::Limits::default().without_rates(),
+            ..server::Settings::default()
+        },
+    );
     let mut games = Vec::new();
     let mut rng = Rng::new(6);
     for seed in 0..6 {

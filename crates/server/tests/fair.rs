@@ -15,12 +15,18 @@ async fn random_agent_api() -> Api {
     let dir = tempfile::tempdir().expect("temp dir");
     let url = format!("sqlite://{}", dir.path().join("games.db").display());
     let store = server::connect(&url).await.expect("open SQLite");
-    let state = AppState::with_agent(store, None, "random");
-    Api {
-        app: server::app(state.clone()),
-        state,
-        dir: Some(dir),
-    }
+    let state = AppState::with_settings(
+        store,
+        None,
+        server::Settings {
+            agent: "random".into(),
+            limits: server::Limits::default().without_rates(),
+            ..server::Settings::default()
+        },
+    );
+    let mut api = Api::of(state);
+    api.dir = Some(dir);
+    api
 }
 
 async fn claim(api: &Api, c: &Created, invitation: &str) -> common::Resp {

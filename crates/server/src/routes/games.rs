@@ -7,7 +7,7 @@ use crate::store::{DiceSeeds, GameMeta, Invitation, Mode, StoreError, Tokens};
 use crate::{AppState, IMPORT_LIMIT, token};
 use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{DefaultBodyLimit, Path, Query, Request, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -119,20 +119,6 @@ fn tokens_for(held: [bool; 2], invite: Option<u8>) -> Result<Tokens, ApiError> {
     })
 }
 
-/// The page's address as the browser reached it (`http://host:port`), or "" (relative links).
-fn base_url(headers: &HeaderMap) -> String {
-    headers
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .filter(|h| {
-            !h.is_empty()
-                && h.bytes()
-                    .all(|c| c.is_ascii_alphanumeric() || b".-:[]".contains(&c))
-        })
-        .map(|h| format!("http://{h}"))
-        .unwrap_or_default()
-}
-
 /// The 201 answer of a new game: its id, the tokens, the secret links. The only time the tokens
 /// are sent: the game keeps their digests (`Tokens::digests`).
 fn created_json(live: &Live, tokens: &Tokens, base: &str) -> Value {
@@ -208,7 +194,6 @@ fn is_over(live: &Live) -> bool {
 
 async fn create(
     State(st): State<AppState>,
-    headers: HeaderMap,
     JsonBody(body): JsonBody<NewGame>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let mode = Mode::parse(&body.mode).ok_or_else(|| {
@@ -310,7 +295,7 @@ async fn create(
         events.for_viewer(Viewer::All).to_vec()
     };
     let live = Live::new(meta, game, actions, log, last_events);
-    let answer = created_json(&live, &tokens, &base_url(&headers));
+    let answer = created_json(&live, &tokens, st.public_url());
     st.hub().create(live).await?;
     Ok((StatusCode::CREATED, Json(answer)))
 }
@@ -512,6 +497,12 @@ async fn act(
             waiting_text(&live.meta, &names)
         )));
     }
+    let cap = st.limits().max_game_actions;
+    if version >= cap {
+        return Err(ApiError::Conflict(format!(
+            "this game has reached this server's limit of {cap} actions"
+        )));
+    }
     let Some(decider) = live.game.decider() else {
         return Err(ApiError::Conflict("the game is over".into()));
     };
@@ -622,7 +613,6 @@ struct Claim {
 /// (even with the right secret) is refused, and the creator never sees this token.
 async fn claim(
     State(st): State<AppState>,
-    headers: HeaderMap,
     id: IdPath,
     JsonBody(body): JsonBody<Claim>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
@@ -671,7 +661,7 @@ async fn claim(
         "scenario": live.meta.scenario,
         "seat": seat,
         "token": seat_token,
-        "link": format!("{}/play/{id}?token={seat_token}", base_url(&headers)),
+        "link": format!("{}/play/{id}?token={seat_token}", st.public_url()),
         "dice": dice_answer(&live.meta, &names, false),
     });
     let version = live.version();
@@ -807,9 +797,11 @@ async fn events(
     let (id, q) = (id_of(id)?, access_of(q)?);
     let slot = st.hub().get(&id).await?;
     slot.live.lock().await.role(q.token.as_deref())?;
-    let rx = slot.version.subscribe();
-    // The stream holds the game, so it stays in memory (and its channel alive) while watched.
-    let held = slot.clone();
+    // The stream holds the game's version channel, not the game: a watched game may leave the
+    // cache like any other, and takes the same channel again when it is rebuilt.
+    let held = slot.version.clone();
+    drop(slot);
+    let rx = held.subscribe();
     let stream = WatchStream::new(rx)
         .map(move |v| {
             let _ = &held;
@@ -911,16 +903,13 @@ async fn replay(
         )));
     }
     actions.truncate(usize::try_from(upto).unwrap_or(usize::MAX));
-    let dd = st.hub().data_dir().map(|p| p.to_path_buf());
+    let hub = st.clone();
     let answer = tokio::task::spawn_blocking(move || -> Result<Value, ApiError> {
-        let rb = rebuild(
-            &meta.scenario,
-            &meta.options,
-            meta.seed,
-            &actions,
-            dd.as_deref(),
-        )
-        .map_err(internal)?;
+        // From the nearest snapshot, not from the start.
+        let rb = hub
+            .hub()
+            .replay(&meta, &actions, actions.len())
+            .map_err(internal)?;
         let g = rb.game.as_ref();
         // Each line as the ruleset wrote it for this viewer when it happened (what the seat could
         // see then); the action's id only to the seat that chose it (an id names its units).
@@ -943,13 +932,19 @@ async fn replay(
 
 async fn import(
     State(st): State<AppState>,
-    headers: HeaderMap,
     req: Request,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let bytes = body_bytes(req, &st).await?;
     let text = std::str::from_utf8(&bytes)
         .map_err(|_| ApiError::BadRequest("the record is not UTF-8 text".into()))?;
     let rec = GameRecord::from_json(text).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    let cap = st.limits().max_import_actions;
+    if rec.actions.len() as u64 > cap {
+        return Err(ApiError::TooLarge(format!(
+            "the record has {} actions; this server imports at most {cap}",
+            rec.actions.len()
+        )));
+    }
     let dd = st.hub().data_dir().map(|p| p.to_path_buf());
     let checked = rec.clone();
     // Replay the record and check that it reaches the state it holds before accepting it.
@@ -994,7 +989,7 @@ async fn import(
         rebuilt.log,
         rebuilt.last_events,
     );
-    let answer = created_json(&live, &tokens, &base_url(&headers));
+    let answer = created_json(&live, &tokens, st.public_url());
     st.hub().create(live).await?;
     Ok((StatusCode::CREATED, Json(answer)))
 }

@@ -4,7 +4,7 @@ pub mod games;
 pub mod pages;
 pub mod scenarios;
 
-use crate::{AppState, BODY_LIMIT, IMPORT_LIMIT, error::ApiError};
+use crate::{AppState, BODY_LIMIT, IMPORT_LIMIT, error::ApiError, limits};
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, FromRequest, Request};
 use axum::http::{HeaderValue, StatusCode, header};
@@ -15,7 +15,9 @@ use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::trace::TraceLayer;
 
 /// The whole server: the page, the scenarios, the games; JSON errors for unknown routes and
-/// methods; a 64 KiB body limit (1 MiB for imported records); request tracing.
+/// methods; a 64 KiB body limit (1 MiB for imported records); per-client rates on creating,
+/// importing and acting (429); `POST`s in JSON only (415); `Cache-Control: no-store` on the
+/// answers about games; request tracing without the query (where the tokens are).
 pub fn app(state: AppState) -> Router {
     Router::new()
         .merge(pages::router())
@@ -24,11 +26,18 @@ pub fn app(state: AppState) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
-        .with_state(state)
-        // Outside the routes: a hard cap on any body, and every error answered as JSON.
+        // Outside the routes (the last added runs first): the trace, JSON errors, no-store,
+        // the content type, the rates, a hard cap on any body.
         .layer(RequestBodyLimitLayer::new(IMPORT_LIMIT))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            limits::rate_limit,
+        ))
+        .layer(middleware::from_fn(limits::require_json))
+        .layer(middleware::from_fn(limits::no_store))
+        .with_state(state)
         .layer(middleware::map_response(json_errors))
-        .layer(TraceLayer::new_for_http())
+        .layer(TraceLayer::new_for_http().make_span_with(limits::request_span))
 }
 
 async fn not_found() -> ApiError {
@@ -60,7 +69,7 @@ async fn json_errors(res: Response) -> Response {
     out
 }
 
-/// A JSON body: any content type, 400 with the parser's reason if malformed or missing fields,
+/// A JSON body (the content type is checked before, [`limits::require_json`]): 400 with the parser's reason if malformed or missing fields,
 /// 413 if over the limit.
 pub struct JsonBody<T>(pub T);
 

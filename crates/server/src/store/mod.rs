@@ -2,6 +2,15 @@
 //! options, seed, mode, tokens) and its actions, each a row keyed by `(game_id, seq)`; a write is
 //! one transaction. SQLite in a file by default, PostgreSQL with a `postgres://` URL.
 
+/// SQL: when a game `g` was last played, its last action's time (or its creation's without
+/// one), for the expiry of abandoned games (both stores).
+macro_rules! last_active {
+    () => {
+        "COALESCE((SELECT written FROM actions a WHERE a.game_id = g.id \
+         ORDER BY a.seq DESC LIMIT 1), g.created)"
+    };
+}
+
 mod postgres;
 mod sqlite;
 
@@ -188,6 +197,17 @@ pub trait Store: Send + Sync + 'static {
     async fn update_seats(&self, before: &GameMeta, after: &GameMeta) -> Result<(), StoreError>;
     /// Ids of every stored game, oldest first.
     async fn game_ids(&self) -> Result<Vec<String>, StoreError>;
+    /// Ids of the games not marked as over ([`Store::keep`]) whose last action (or, without
+    /// one, their creation) is older than `before` (seconds since the Unix epoch). Each action
+    /// is stored with the time it was written; actions stored before that time was kept count
+    /// as written when the database was upgraded.
+    async fn idle_games(&self, before: i64) -> Result<Vec<String>, StoreError>;
+    /// Mark a game as over: it is kept for good.
+    async fn keep(&self, game: &str) -> Result<(), StoreError>;
+    /// Delete a game and its actions if it is still idle since before `before` and not marked
+    /// as over (checked in the same transaction as the deletion: an action written meanwhile
+    /// keeps the game). True if it was deleted.
+    async fn expire(&self, game: &str, before: i64) -> Result<bool, StoreError>;
     /// A short description for the log ("SQLite file x.db").
     fn describe(&self) -> String;
 }
@@ -200,6 +220,11 @@ pub async fn connect(url: &str) -> Result<Arc<dyn Store>, StoreError> {
     } else {
         Ok(Arc::new(SqliteStore::open(url).await?))
     }
+}
+
+/// Seconds since the Unix epoch, as stored with each action.
+pub(crate) fn now_column() -> i64 {
+    crate::live::unix_now()
 }
 
 /// Database error to store error: a unique or primary key violation is a conflict, a foreign key

@@ -3,7 +3,7 @@
 
 use super::{
     GameMeta, Store, StoreError, db_error, decode_meta, encode_dice, encode_options, encode_tokens,
-    seed_column, seq_column,
+    now_column, seed_column, seq_column,
 };
 use async_trait::async_trait;
 use sqlx::Row;
@@ -31,6 +31,33 @@ const SCHEMA: [&str; 3] = [
     "ALTER TABLE games ADD COLUMN IF NOT EXISTS dice TEXT",
 ];
 
+/// Issue 13 (expiry of abandoned games): each action's time, and a mark on the games found over.
+/// Added to a database of any age; the actions stored before count as written at the upgrade.
+async fn upgrade(pool: &PgPool) -> Result<(), sqlx::Error> {
+    let mut tx = pool.begin().await?;
+    let has_written: Option<i32> = sqlx::query_scalar(
+        "SELECT 1 FROM information_schema.columns
+         WHERE table_schema = current_schema() AND table_name = 'actions' AND column_name = 'written'",
+    )
+    .fetch_optional(&mut *tx)
+    .await?;
+    if has_written.is_none() {
+        sqlx::query("ALTER TABLE actions ADD COLUMN IF NOT EXISTS written BIGINT")
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("UPDATE actions SET written = $1 WHERE written IS NULL")
+            .bind(now_column())
+            .execute(&mut *tx)
+            .await?;
+    }
+    sqlx::query(
+        "ALTER TABLE games ADD COLUMN IF NOT EXISTS finished BOOLEAN NOT NULL DEFAULT FALSE",
+    )
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await
+}
+
 /// Games in a PostgreSQL database.
 pub struct PostgresStore {
     pool: PgPool,
@@ -51,6 +78,9 @@ impl PostgresStore {
                 .await
                 .map_err(|e| StoreError::Database(format!("PostgreSQL schema: {e}")))?;
         }
+        upgrade(&pool)
+            .await
+            .map_err(|e| StoreError::Database(format!("PostgreSQL schema: {e}")))?;
         // Say where, without the password.
         let where_ = match url.rsplit_once('@') {
             Some((_, host)) => format!("postgres://…@{host}"),
@@ -82,13 +112,16 @@ impl Store for PostgresStore {
         .await
         .map_err(|e| db_error(e, &meta.id))?;
         for (i, a) in actions.iter().enumerate() {
-            sqlx::query("INSERT INTO actions (game_id, seq, action) VALUES ($1, $2, $3)")
-                .bind(&meta.id)
-                .bind(seq_column(i as u64 + 1)?)
-                .bind(a)
-                .execute(&mut *tx)
-                .await
-                .map_err(|e| db_error(e, &meta.id))?;
+            sqlx::query(
+                "INSERT INTO actions (game_id, seq, action, written) VALUES ($1, $2, $3, $4)",
+            )
+            .bind(&meta.id)
+            .bind(seq_column(i as u64 + 1)?)
+            .bind(a)
+            .bind(now_column())
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| db_error(e, &meta.id))?;
         }
         tx.commit().await.map_err(|e| db_error(e, &meta.id))
     }
@@ -113,13 +146,16 @@ impl Store for PostgresStore {
             )));
         }
         for (i, a) in actions.iter().enumerate() {
-            sqlx::query("INSERT INTO actions (game_id, seq, action) VALUES ($1, $2, $3)")
-                .bind(game)
-                .bind(seq_column(first_seq + i as u64)?)
-                .bind(a)
-                .execute(&mut *tx)
-                .await
-                .map_err(|e| db_error(e, game))?;
+            sqlx::query(
+                "INSERT INTO actions (game_id, seq, action, written) VALUES ($1, $2, $3, $4)",
+            )
+            .bind(game)
+            .bind(seq_column(first_seq + i as u64)?)
+            .bind(a)
+            .bind(now_column())
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| db_error(e, game))?;
         }
         tx.commit().await.map_err(|e| db_error(e, game))
     }
@@ -196,6 +232,67 @@ impl Store for PostgresStore {
             .fetch_all(&self.pool)
             .await
             .map_err(|e| db_error(e, ""))
+    }
+
+    async fn idle_games(&self, before: i64) -> Result<Vec<String>, StoreError> {
+        sqlx::query_scalar(concat!(
+            "SELECT id FROM games g WHERE NOT g.finished AND ",
+            last_active!(),
+            " < $1 ORDER BY created, id"
+        ))
+        .bind(before)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(|e| db_error(e, ""))
+    }
+
+    async fn keep(&self, game: &str) -> Result<(), StoreError> {
+        sqlx::query("UPDATE games SET finished = TRUE WHERE id = $1")
+            .bind(game)
+            .execute(&self.pool)
+            .await
+            .map(|_| ())
+            .map_err(|e| db_error(e, game))
+    }
+
+    async fn expire(&self, game: &str, before: i64) -> Result<bool, StoreError> {
+        let mut tx = self.pool.begin().await.map_err(|e| db_error(e, game))?;
+        // Lock the game's row: an append's foreign key check waits for it (and one in progress
+        // makes this wait), so the check below sees every action written before the deletion.
+        let found: Option<bool> =
+            sqlx::query_scalar("SELECT finished FROM games WHERE id = $1 FOR UPDATE")
+                .bind(game)
+                .fetch_optional(&mut *tx)
+                .await
+                .map_err(|e| db_error(e, game))?;
+        if found != Some(false) {
+            return Ok(false);
+        }
+        let idle: Option<i32> = sqlx::query_scalar(concat!(
+            "SELECT 1 FROM games g WHERE g.id = $1 AND ",
+            last_active!(),
+            " < $2"
+        ))
+        .bind(game)
+        .bind(before)
+        .fetch_optional(&mut *tx)
+        .await
+        .map_err(|e| db_error(e, game))?;
+        if idle.is_none() {
+            return Ok(false);
+        }
+        for stmt in [
+            "DELETE FROM actions WHERE game_id = $1",
+            "DELETE FROM games WHERE id = $1",
+        ] {
+            sqlx::query(stmt)
+                .bind(game)
+                .execute(&mut *tx)
+                .await
+                .map_err(|e| db_error(e, game))?;
+        }
+        tx.commit().await.map_err(|e| db_error(e, game))?;
+        Ok(true)
     }
 
     fn describe(&self) -> String {

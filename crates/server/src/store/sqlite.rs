@@ -11,7 +11,7 @@
 
 use super::{
     GameMeta, Store, StoreError, db_error, decode_meta, encode_dice, encode_options, encode_tokens,
-    seed_column, seq_column,
+    now_column, seed_column, seq_column,
 };
 use async_trait::async_trait;
 use sqlx::sqlite::{
@@ -46,6 +46,32 @@ const SCHEMA: [&str; 2] = [
     ) WITHOUT ROWID",
 ];
 
+/// Issue 13 (expiry of abandoned games): each action's time, and a mark on the games found over.
+/// Added to a database of any age; the actions stored before count as written at the upgrade.
+async fn upgrade(conn: &mut SqliteConnection) -> Result<(), sqlx::Error> {
+    let mut tx = conn.begin().await?;
+    let columns = |table: &'static str| {
+        sqlx::query_scalar::<_, String>("SELECT name FROM pragma_table_info(?)").bind(table)
+    };
+    let actions = columns("actions").fetch_all(&mut *tx).await?;
+    if !actions.iter().any(|c| c == "written") {
+        sqlx::query("ALTER TABLE actions ADD COLUMN written INTEGER")
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("UPDATE actions SET written = ?")
+            .bind(now_column())
+            .execute(&mut *tx)
+            .await?;
+    }
+    let games = columns("games").fetch_all(&mut *tx).await?;
+    if !games.iter().any(|c| c == "finished") {
+        sqlx::query("ALTER TABLE games ADD COLUMN finished INTEGER NOT NULL DEFAULT 0")
+            .execute(&mut *tx)
+            .await?;
+    }
+    tx.commit().await
+}
+
 /// Games in an SQLite file.
 pub struct SqliteStore {
     /// The writer task's queue.
@@ -75,6 +101,10 @@ enum Write {
     Create(Box<GameMeta>, Vec<String>),
     Append(String, u64, Vec<String>),
     Seats(Box<(GameMeta, GameMeta)>),
+    /// Mark a game as over.
+    Keep(String),
+    /// Delete a game idle since before a time (a conflict if it is not).
+    Expire(String, i64),
 }
 
 struct Job {
@@ -124,6 +154,9 @@ impl SqliteStore {
                 .map_err(|e| StoreError::Database(format!("{path}: schema: {e}")))?;
         }
         migrate(&mut writer)
+            .await
+            .map_err(|e| StoreError::Database(format!("{path}: schema: {e}")))?;
+        upgrade(&mut writer)
             .await
             .map_err(|e| StoreError::Database(format!("{path}: schema: {e}")))?;
         let reader = SqlitePoolOptions::new()
@@ -244,6 +277,22 @@ async fn commit(conn: &mut SqliteConnection, batch: &[Job]) -> Vec<Result<(), St
                 append_actions(&mut tx, game, *first_seq, actions).await
             }
             Write::Seats(b) => update_seats(&mut tx, &b.0, &b.1).await,
+            Write::Keep(game) => sqlx::query("UPDATE games SET finished = 1 WHERE id = ?")
+                .bind(game)
+                .execute(&mut *tx)
+                .await
+                .map(|_| ())
+                .map_err(|e| db_error(e, game)),
+            Write::Expire(game, before) => match tx.begin().await {
+                Ok(mut sp) => match expire_game(&mut sp, game, *before).await {
+                    Ok(()) => sp.commit().await.map_err(|e| db_error(e, game)),
+                    Err(e) => {
+                        let _ = sp.rollback().await;
+                        Err(e)
+                    }
+                },
+                Err(e) => Err(db_error(e, game)),
+            },
             Write::Create(meta, actions) => match tx.begin().await {
                 Ok(mut sp) => match create_game(&mut sp, meta, actions).await {
                     Ok(()) => sp.commit().await.map_err(|e| db_error(e, "")),
@@ -293,6 +342,38 @@ async fn update_seats(
     }
 }
 
+/// Delete a game if it is idle since before `before` and not over; a conflict if it is not.
+async fn expire_game(
+    conn: &mut SqliteConnection,
+    game: &str,
+    before: i64,
+) -> Result<(), StoreError> {
+    let idle: Option<i64> = sqlx::query_scalar(concat!(
+        "SELECT 1 FROM games g WHERE g.id = ? AND g.finished = 0 AND ",
+        last_active!(),
+        " < ?"
+    ))
+    .bind(game)
+    .bind(before)
+    .fetch_optional(&mut *conn)
+    .await
+    .map_err(|e| db_error(e, game))?;
+    if idle.is_none() {
+        return Err(StoreError::Conflict(format!("game {game} is not idle")));
+    }
+    for stmt in [
+        "DELETE FROM actions WHERE game_id = ?",
+        "DELETE FROM games WHERE id = ?",
+    ] {
+        sqlx::query(stmt)
+            .bind(game)
+            .execute(&mut *conn)
+            .await
+            .map_err(|e| db_error(e, game))?;
+    }
+    Ok(())
+}
+
 async fn create_game(
     conn: &mut SqliteConnection,
     meta: &GameMeta,
@@ -334,13 +415,14 @@ async fn append_actions(
         // A list of strings always serialises.
         let list = serde_json::to_string(actions).unwrap_or_default();
         let inserted = sqlx::query(
-            "INSERT INTO actions (game_id, seq, action)
-             SELECT ?1, ?2 + key, value FROM json_each(?3)
+            "INSERT INTO actions (game_id, seq, action, written)
+             SELECT ?1, ?2 + key, value, ?4 FROM json_each(?3)
              WHERE (SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = ?1) = ?2 - 1",
         )
         .bind(game)
         .bind(first)
         .bind(list)
+        .bind(now_column())
         .execute(&mut *conn)
         .await
         .map_err(|e| db_error(e, game))?
@@ -415,6 +497,30 @@ impl Store for SqliteStore {
             .fetch_all(&self.reader)
             .await
             .map_err(|e| db_error(e, ""))
+    }
+
+    async fn idle_games(&self, before: i64) -> Result<Vec<String>, StoreError> {
+        sqlx::query_scalar(concat!(
+            "SELECT id FROM games g WHERE g.finished = 0 AND ",
+            last_active!(),
+            " < ? ORDER BY created, id"
+        ))
+        .bind(before)
+        .fetch_all(&self.reader)
+        .await
+        .map_err(|e| db_error(e, ""))
+    }
+
+    async fn keep(&self, game: &str) -> Result<(), StoreError> {
+        self.write(Write::Keep(game.to_string())).await
+    }
+
+    async fn expire(&self, game: &str, before: i64) -> Result<bool, StoreError> {
+        match self.write(Write::Expire(game.to_string(), before)).await {
+            Ok(()) => Ok(true),
+            Err(StoreError::Conflict(_)) => Ok(false),
+            Err(e) => Err(e),
+        }
     }
 
     fn describe(&self) -> String {

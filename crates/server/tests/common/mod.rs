@@ -18,6 +18,10 @@ pub struct Api {
     pub app: Router,
     pub state: AppState,
     pub dir: Option<tempfile::TempDir>,
+    /// The address requests come from (as a real connection gives it); none: in-process.
+    pub peer: Option<std::net::SocketAddr>,
+    /// Headers sent with every request besides the content type.
+    pub headers: Vec<(String, String)>,
 }
 
 /// An answer.
@@ -25,6 +29,7 @@ pub struct Api {
 pub struct Resp {
     pub status: StatusCode,
     pub content_type: String,
+    pub headers: axum::http::HeaderMap,
     pub body: String,
 }
 
@@ -53,25 +58,79 @@ impl Api {
         api
     }
 
-    /// A server over a store.
+    /// A server over a store, without the per-client rates (the tests play many games quickly,
+    /// all as one client; `tests/limits.rs` tests the rates).
     pub fn over(store: Arc<dyn Store>) -> Api {
-        let state = AppState::new(store, None);
+        let settings = server::Settings {
+            limits: server::Limits::default().without_rates(),
+            ..server::Settings::default()
+        };
+        Api::with(store, settings)
+    }
+
+    /// A server over a store, set up as given.
+    pub fn with(store: Arc<dyn Store>, settings: server::Settings) -> Api {
+        Api::of(AppState::with_settings(store, None, settings))
+    }
+
+    /// A server of a state.
+    pub fn of(state: AppState) -> Api {
         Api {
             app: server::app(state.clone()),
             state,
             dir: None,
+            peer: None,
+            headers: Vec::new(),
         }
     }
 
+    /// The same server, reached from another address (`"192.0.2.1"`).
+    pub fn from(&self, ip: &str) -> Api {
+        Api {
+            app: self.app.clone(),
+            state: self.state.clone(),
+            dir: None,
+            peer: Some(std::net::SocketAddr::new(ip.parse().expect("ip"), 40000)),
+            headers: self.headers.clone(),
+        }
+    }
+
+    /// The same client, sending a header with every request.
+    pub fn with_header(mut self, name: &str, value: &str) -> Api {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
+
     pub async fn request(&self, method: Method, uri: &str, body: Option<String>) -> Resp {
-        let req = Request::builder()
-            .method(method)
-            .uri(uri)
-            .header("content-type", "application/json")
+        self.request_as(method, uri, Some("application/json"), body)
+            .await
+    }
+
+    /// A request with a given content type (none: no header).
+    pub async fn request_as(
+        &self,
+        method: Method,
+        uri: &str,
+        content_type: Option<&str>,
+        body: Option<String>,
+    ) -> Resp {
+        let mut req = Request::builder().method(method).uri(uri);
+        if let Some(ct) = content_type {
+            req = req.header("content-type", ct);
+        }
+        for (k, v) in &self.headers {
+            req = req.header(k, v);
+        }
+        let mut req = req
             .body(body.map(Body::from).unwrap_or_else(Body::empty))
             .expect("request");
+        if let Some(peer) = self.peer {
+            req.extensions_mut()
+                .insert(axum::extract::ConnectInfo(peer));
+        }
         let res = self.app.clone().oneshot(req).await.expect("infallible");
         let status = res.status();
+        let headers = res.headers().clone();
         let content_type = res
             .headers()
             .get("content-type")
@@ -82,6 +141,7 @@ impl Api {
         Resp {
             status,
             content_type,
+            headers,
             body: String::from_utf8_lossy(&bytes).into_owned(),
         }
     }
