@@ -63,7 +63,7 @@ impl Saxe {
 
     /// A line naming units (3.6 applied to each).
     pub fn unit_line(&self, s: &State, units: &[UnitIx]) -> Line {
-        Line::new().units(self.named(s, &units))
+        Line::new().units(self.named(s, units))
     }
 
     /// Who may not see at least one of `units` now: what such a reader may not be told about

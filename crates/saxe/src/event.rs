@@ -205,13 +205,13 @@ impl fmt::Display for Line {
 
 impl PartialEq<&str> for Line {
     fn eq(&self, other: &&str) -> bool {
-        self.to_string() == *other
+        self.render(Viewer::All).0.as_str() == *other
     }
 }
 
 impl PartialEq<str> for Line {
     fn eq(&self, other: &str) -> bool {
-        self.to_string() == other
+        self.render(Viewer::All).0.as_str() == other
     }
 }
 
