@@ -1467,3 +1467,40 @@ fn r3_1_r3_2_validate_reports_every_set_up_problem_of_fontenoy() {
         ],
     );
 }
+
+/// Issue 12, finding 2 (3.6): `show --side Allies` prints the latest events as the Allies read
+/// them — the French stack that moved is "Art. 12L (Contades, 1309) + hidden units", not Mailly and
+/// Orleans — while `show` and `show --side French` name them.
+#[test]
+fn r3_6_show_side_prints_the_latest_events_without_what_the_side_may_not_see() {
+    let d = TempDir::new("r3-6-show-side");
+    let game = d.path("game.json");
+    ok(
+        &tricorne(&["new", "hastenbeck", "--seed", "1", "-o", p(&game)]),
+        "new",
+    );
+    for a in ["activate-auto:contades", "move-stack:1309", "step:NW"] {
+        ok(&tricorne(&["apply", p(&game), a]), a);
+    }
+    let allies = ok(
+        &tricorne(&["show", p(&game), "--side", "Allies"]),
+        "show --side Allies",
+    );
+    assert!(
+        allies.contains("8.1: Art. 12L (Contades, 1309) + hidden units move to 1209"),
+        "{allies}"
+    );
+    let french = ok(
+        &tricorne(&["show", p(&game), "--side", "French"]),
+        "show --side French",
+    );
+    let all = ok(&tricorne(&["show", p(&game)]), "show");
+    for name in ["Mailly", "Orleans"] {
+        assert!(
+            !allies.contains(name),
+            "{name} in the Allies' show:\n{allies}"
+        );
+        assert!(french.contains(name), "{french}");
+        assert!(all.contains(name), "{all}");
+    }
+}

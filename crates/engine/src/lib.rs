@@ -122,6 +122,12 @@ pub trait Ruleset {
         events.iter().map(|e| e.to_string()).collect()
     }
 
+    /// Whether the rules hide anything from a side (3.6 in the French series). A ruleset that hides
+    /// nothing lets every viewer read every text, an agent's explanation included. Default: no.
+    fn hides_information(&self) -> bool {
+        false
+    }
+
     /// The map places an action points at (hex ids), for map clicks. Default: none.
     fn action_hexes(&self, _state: &Self::State, _action: &Self::Action) -> Vec<String> {
         Vec::new()
@@ -309,6 +315,8 @@ pub trait DynGame: Send {
     fn intent(&self, i: usize) -> Option<String>;
     /// [`AgentHooks::intent`] of the `i`-th legal action, rendered for every viewer.
     fn intent_lines(&self, i: usize) -> Option<Lines>;
+    /// [`Ruleset::hides_information`].
+    fn hides_information(&self) -> bool;
     /// Apply the `i`-th legal action without rendering its events (for search).
     fn apply_index_quiet(&mut self, i: usize) -> Result<(), ApplyError>;
     /// Id and label of the `i`-th legal action.
@@ -494,6 +502,9 @@ where
         legal
             .get(i)
             .and_then(|a| self.rules.intent(&self.state, a, Viewer::All))
+    }
+    fn hides_information(&self) -> bool {
+        self.rules.hides_information()
     }
     fn intent_lines(&self, i: usize) -> Option<Lines> {
         let legal = self.rules.legal_actions(&self.state);

@@ -758,6 +758,9 @@ impl Ruleset for Saxe {
     fn view(&self, state: &State, seat: Option<Seat>) -> serde_json::Value {
         self.view_json(state, seat.map(|s| Side::from_ix(s.0)))
     }
+    fn hides_information(&self) -> bool {
+        true // 3.6
+    }
     fn render_events(&self, events: &[Event], viewer: engine::Viewer) -> Vec<String> {
         event::render_events(events, viewer)
     }

@@ -279,18 +279,31 @@ pub fn play_ai(
         let mut agent = ai::agent(agent_name, seed ^ v.wrapping_mul(0x9e37_79b9_7f4a_7c15))?;
         let d = agent.decide(&*game);
         // Issue 4: what the computer intends, as a log line written for each viewer (3.6: its
-        // opponent may not learn what its hidden units are).
-        if d.explanation.is_some()
-            && let Some(intent) = game.intent_lines(d.index)
-        {
+        // opponent may not learn what its hidden units are). The agent's own words (its search's
+        // figures) follow the ruleset's intent; without one, they are shown only when the rules
+        // hide nothing (an action's label names the agent's own units).
+        if let Some(text) = d.explanation {
             let seat = game.seat_names()[usize::from(ai & 1)].clone();
-            events.extend(Lines::render(|v| {
-                intent
-                    .for_viewer(v)
-                    .iter()
-                    .map(|t| format!("{seat} (computer): {t}"))
-                    .collect()
-            }));
+            match game.intent_lines(d.index) {
+                Some(intent) => {
+                    let all = intent.for_viewer(Viewer::All).concat();
+                    let tail = text
+                        .strip_prefix(all.as_str())
+                        .unwrap_or_default()
+                        .to_string();
+                    events.extend(Lines::render(|v| {
+                        intent
+                            .for_viewer(v)
+                            .iter()
+                            .map(|t| format!("{seat} (computer): {t}{tail}"))
+                            .collect()
+                    }));
+                }
+                None if !game.hides_information() => {
+                    events.extend(Lines::public(vec![format!("{seat} (computer): {text}")]));
+                }
+                None => {}
+            }
         }
         let (id, ev) = game
             .apply_index_lines(d.index)
