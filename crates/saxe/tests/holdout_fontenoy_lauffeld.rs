@@ -342,7 +342,11 @@ fn r10_3_fl_cavalry_attacking_a_redoubt_has_minus_2() {
     );
     let mods = |attack: &str| {
         let mut s2 = s.clone();
-        let ev = act(&r, &mut s2, attack);
+        let mut ev = act(&r, &mut s2, attack);
+        // 3.6: Eu 2 is hidden under the redoubt, so the French are asked whether light troops
+        // there retreat before combat (1.3); they are not light: standing is the only choice.
+        assert_eq!(ids(&r, &s2), vec!["pass".to_string()]);
+        ev.extend(act(&r, &mut s2, "pass"));
         mods_of(rolls_of(&ev, "CRT")[0])
     };
     let (cav, inf) = (mods("attack:0915>1014"), mods("attack:0914>1014"));
