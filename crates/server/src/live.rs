@@ -630,10 +630,16 @@ impl Hub {
             return Err(ApiError::NotFound(format!("no game {id:?}")));
         }
         let cell = self.map().entry(id.to_string()).or_default().clone();
-        match cell.get_or_try_init(|| self.load(id)).await {
+        let mut loaded = false;
+        let load = || {
+            loaded = true;
+            self.load(id)
+        };
+        match cell.get_or_try_init(load).await {
             Ok(slot) => {
                 let slot = slot.clone();
-                if self.shared {
+                // A game just loaded is the store's; one held from before may be behind.
+                if self.shared && !loaded {
                     self.catch_up(id, &slot).await?;
                 }
                 self.touch(&slot);
