@@ -6,7 +6,17 @@
 //! ```sh
 //! cargo run --release -p server --example loadtest                 # 100 games, 300 submissions each
 //! cargo run --release -p server --example loadtest -- --games 100 --actions 300 --think-ms 0
+//! cargo run --release -p server --example loadtest -- --instances 2    # two servers, one PostgreSQL
 //! ```
+//!
+//! With `--instances 2` (or more) it starts that many servers on one PostgreSQL database, each
+//! with its own store and cache as separate `tricorne serve` processes would have (issue 13,
+//! "Several servers on one database"), and the clients play through all of them: with
+//! `--route request` (the default) each request goes to a server drawn at random, as behind a
+//! load balancer without sticky sessions, so nearly every action is read back through another
+//! server than the one that stored it; with `--route game` game n always goes to server n mod N.
+//! The database is `--database-url postgres://…` or, without one, a throwaway PostgreSQL
+//! started from Debian's server binaries (as the tests do).
 //!
 //! It is not a test with a time limit: it reports figures (docs/server.md keeps the latest).
 //! Its traffic goes to 127.0.0.1 only, and it stops by itself: after `--actions` submissions per
@@ -21,6 +31,11 @@
 //! raised to `--actions-per-second` (default 1,000). A 429 is counted as an error.
 
 use serde_json::{Value, json};
+
+/// The throwaway PostgreSQL of the tests (for `--instances 2` without `--database-url`).
+#[allow(dead_code)]
+#[path = "../tests/common/pg.rs"]
+mod pg;
 
 /// The same allocator as the `tricorne` binary (crates/cli/src/main.rs), so the figures are its.
 #[global_allocator]
@@ -38,6 +53,12 @@ struct Args {
     max_seconds: u64,
     seed: u64,
     actions_per_second: u32,
+    /// Servers sharing the database.
+    instances: usize,
+    /// `postgres://…`; none: a temporary SQLite file (one server) or a throwaway PostgreSQL.
+    database_url: Option<String>,
+    /// Each request to a random server (`false`: each game to one server).
+    route_requests: bool,
 }
 
 fn args() -> Args {
@@ -49,6 +70,9 @@ fn args() -> Args {
         max_seconds: 600,
         seed: 1,
         actions_per_second: 1000,
+        instances: 1,
+        database_url: None,
+        route_requests: true,
     };
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -74,10 +98,23 @@ fn args() -> Args {
             "--max-seconds" => a.max_seconds = val(i),
             "--seed" => a.seed = val(i),
             "--actions-per-second" => a.actions_per_second = val(i) as u32,
+            "--instances" => a.instances = (val(i) as usize).max(1),
+            "--database-url" => a.database_url = argv.get(i + 1).cloned(),
+            "--route" => {
+                a.route_requests = match argv.get(i + 1).map(String::as_str) {
+                    Some("request") => true,
+                    Some("game") => false,
+                    _ => {
+                        eprintln!("--route needs request or game");
+                        std::process::exit(2)
+                    }
+                }
+            }
             other => {
                 eprintln!(
                     "unknown argument {other}; use --games N --actions N --think-ms N \
-                     --max-seconds N --seed N --ai AGENT --actions-per-second N"
+                     --max-seconds N --seed N --ai AGENT --actions-per-second N \
+                     --instances N --database-url URL --route request|game"
                 );
                 std::process::exit(2)
             }
@@ -179,7 +216,7 @@ fn line(name: &str, v: &mut [Duration]) {
 
 async fn play_game(
     http: reqwest::Client,
-    base: String,
+    bases: Arc<Vec<String>>,
     n: usize,
     a: Arc<Args>,
     deadline: Instant,
@@ -189,6 +226,16 @@ async fn play_game(
     // front of the server tells it.
     let me = format!("2001:db8:{:x}::1", n + 1);
     let http = ClientAs { http, me };
+    // Which server each request goes to: one per game, or one drawn per request.
+    let mut route = Rng(a.seed.wrapping_mul(77).wrapping_add(n as u64));
+    let mut base = || -> String {
+        let i = if a.route_requests {
+            route.below(bases.len())
+        } else {
+            n % bases.len()
+        };
+        bases[i].clone()
+    };
     let ai = n % 2 == 1;
     let body = if ai {
         json!({"scenario": "hastenbeck", "mode": "ai",
@@ -197,7 +244,7 @@ async fn play_game(
         json!({"scenario": "hastenbeck", "mode": "hotseat", "seed": a.seed + n as u64})
     };
     let created: Value = match http
-        .post(format!("{base}/api/games"))
+        .post(format!("{}/api/games", base()))
         .json(&body)
         .send()
         .await
@@ -218,7 +265,7 @@ async fn play_game(
     if ai {
         let seat = if n % 4 == 1 { "French" } else { "Allies" };
         let seeded = http
-            .post(format!("{base}/api/games/{id}/seed"))
+            .post(format!("{}/api/games/{id}/seed", base()))
             .json(&json!({"token": token_of(seat), "client_seed": format!("load test {n}")}))
             .send()
             .await;
@@ -232,7 +279,7 @@ async fn play_game(
     // Whose move: ask the spectators' view once, then follow the answers.
     let spec = created["spectator"].as_str().unwrap_or_default();
     if let Ok(r) = http
-        .get(format!("{base}/api/games/{id}?token={spec}"))
+        .get(format!("{}/api/games/{id}?token={spec}", base()))
         .send()
         .await
     {
@@ -254,7 +301,7 @@ async fn play_game(
         let t0 = Instant::now();
         // Only what a scripted client needs is decoded (the view is skipped).
         let g: Fetched = match http
-            .get(format!("{base}/api/games/{id}?token={token}"))
+            .get(format!("{}/api/games/{id}?token={token}", base()))
             .send()
             .await
         {
@@ -277,7 +324,7 @@ async fn play_game(
         }
         let t0 = Instant::now();
         let res = http
-            .post(format!("{base}/api/games/{id}/actions"))
+            .post(format!("{}/api/games/{id}/actions", base()))
             .json(&json!({"token": token, "action": action, "version": version}))
             .send()
             .await;
@@ -311,52 +358,90 @@ fn main() {
     std::fs::create_dir_all(&dir).expect("temp dir");
     let db = dir.join("load.db");
 
-    // The server, on a runtime of its own (as `tricorne serve` runs).
-    let (addr_tx, addr_rx) = std::sync::mpsc::channel();
-    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
-    let url = format!("sqlite://{}", db.display());
-    let (desc_tx, desc_rx) = std::sync::mpsc::channel();
-    let agent = a.ai.clone();
-    let actions_per_second = a.actions_per_second;
-    let server = std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .enable_all()
-            .build()
-            .expect("server runtime");
-        rt.block_on(async move {
-            let store = server::connect(&url).await.expect("open SQLite");
-            let _ = desc_tx.send(store.describe());
-            let limits = server::Limits {
-                act: server::Rate::per_second(actions_per_second),
-                client_header: server::limits::header_name("x-forwarded-for"),
-                max_connections_per_client: 0,
-                ..server::Limits::default()
-            };
-            let state = server::AppState::with_settings(
-                store,
-                None,
-                server::Settings {
-                    agent,
-                    limits,
-                    ..server::Settings::default()
-                },
-            );
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+    // A throwaway PostgreSQL for several servers without a database given.
+    let throwaway = (a.instances > 1 && a.database_url.is_none()).then(pg::Postgres::start);
+    let url = match (&a.database_url, &throwaway) {
+        (Some(u), _) => u.clone(),
+        (None, Some(p)) => p.url.clone(),
+        (None, None) => format!("sqlite://{}", db.display()),
+    };
+    if a.instances > 1 && !url.starts_with("postgres") {
+        eprintln!(
+            "--instances {} needs a PostgreSQL --database-url",
+            a.instances
+        );
+        std::process::exit(2)
+    }
+
+    // Each server on a runtime of its own (as `tricorne serve` runs), with its own store.
+    let mut servers = Vec::new();
+    let mut stops = Vec::new();
+    let mut addrs = Vec::new();
+    let mut describe = String::new();
+    for _ in 0..a.instances {
+        let (addr_tx, addr_rx) = std::sync::mpsc::channel();
+        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+        let (desc_tx, desc_rx) = std::sync::mpsc::channel();
+        let agent = a.ai.clone();
+        let actions_per_second = a.actions_per_second;
+        let url = url.clone();
+        servers.push(std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_multi_thread()
+                .enable_all()
+                .build()
+                .expect("server runtime");
+            rt.block_on(async move {
+                let store = server::connect(&url).await.expect("open the database");
+                let _ = desc_tx.send(store.describe());
+                let limits = server::Limits {
+                    act: server::Rate::per_second(actions_per_second),
+                    client_header: server::limits::header_name("x-forwarded-for"),
+                    max_connections_per_client: 0,
+                    ..server::Limits::default()
+                };
+                let state = server::AppState::with_settings(
+                    store,
+                    None,
+                    server::Settings {
+                        agent,
+                        limits,
+                        ..server::Settings::default()
+                    },
+                );
+                let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                    .await
+                    .expect("bind");
+                addr_tx
+                    .send(listener.local_addr().expect("addr"))
+                    .expect("send addr");
+                server::serve_on(listener, state, async move {
+                    let _ = stop_rx.await;
+                })
                 .await
-                .expect("bind");
-            addr_tx
-                .send(listener.local_addr().expect("addr"))
-                .expect("send addr");
-            server::serve_on(listener, state, async move {
-                let _ = stop_rx.await;
-            })
-            .await
-            .expect("serve");
-        });
-    });
-    let addr = addr_rx.recv().expect("server address");
-    let describe = desc_rx.recv().expect("store description");
-    let base = format!("http://{addr}");
+                .expect("serve");
+            });
+        }));
+        stops.push(stop_tx);
+        addrs.push(addr_rx.recv().expect("server address"));
+        describe = desc_rx.recv().expect("store description");
+    }
+    let bases: Arc<Vec<String>> = Arc::new(addrs.iter().map(|a| format!("http://{a}")).collect());
+    let addr = addrs
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(" and ");
+    if a.instances > 1 {
+        describe = format!(
+            "{} servers on {describe}, {}",
+            a.instances,
+            if a.route_requests {
+                "each request to a random one"
+            } else {
+                "each game to one"
+            }
+        );
+    }
 
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -374,7 +459,7 @@ fn main() {
             .map(|n| {
                 tokio::spawn(play_game(
                     http.clone(),
-                    base.clone(),
+                    bases.clone(),
                     n,
                     a.clone(),
                     deadline,
@@ -389,8 +474,13 @@ fn main() {
     });
     let wall = started.elapsed();
     let ticks_after = ticks();
-    let _ = stop_tx.send(());
-    server.join().expect("server thread");
+    for stop in stops {
+        let _ = stop.send(());
+    }
+    for server in servers {
+        server.join().expect("server thread");
+    }
+    drop(throwaway);
 
     let mut all = Stats::default();
     for s in results {

@@ -109,9 +109,13 @@ impl AppState {
     /// A server's state set up in full.
     pub fn with_settings(store: Arc<dyn Store>, data_dir: Option<PathBuf>, s: Settings) -> Self {
         let (shutdown, _) = watch::channel(false);
-        Self {
+        // Several servers on one database: the writes of the others, as the store tells them.
+        let notices = store.notifications();
+        let state = Self {
             inner: Arc::new(Inner {
-                hub: live::Hub::new(store, data_dir, s.cache_games).with_agent(&s.agent),
+                hub: live::Hub::new(store, data_dir, s.cache_games)
+                    .with_agent(&s.agent)
+                    .shared(notices.is_some()),
                 boards: Mutex::new(HashMap::new()),
                 scenario_list: tokio::sync::OnceCell::new(),
                 shutdown,
@@ -122,7 +126,19 @@ impl AppState {
                     .map(|u| u.trim_end_matches('/').to_string())
                     .filter(|u| !u.is_empty()),
             }),
+        };
+        if let (Some(mut rx), Ok(rt)) = (notices, tokio::runtime::Handle::try_current()) {
+            // The task ends with the state (or the store's feed); without a runtime the hub
+            // checks the store before each answer instead.
+            let inner = Arc::downgrade(&state.inner);
+            rt.spawn(async move {
+                while let Some(n) = rx.recv().await {
+                    let Some(inner) = inner.upgrade() else { return };
+                    inner.hub.notice(n);
+                }
+            });
         }
+        state
     }
 
     /// What one client may do.

@@ -2,12 +2,12 @@
 //! in a bounded cache, with a version channel for live updates.
 
 use crate::error::ApiError;
-use crate::store::{GameMeta, Store};
+use crate::store::{GameMeta, Notice, Store};
 use crate::token;
 use engine::{DynGame, Lines, Seat, Viewer};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex as StdMutex, Weak};
 use std::time::Duration;
 use tokio::sync::{Mutex, OnceCell, watch};
@@ -328,6 +328,9 @@ pub struct Slot {
     /// The current version, for live updates.
     pub version: Versions,
     last_used: AtomicU64,
+    /// Another server wrote to the game since it was loaded (a notification said so): it is
+    /// brought up to date from the store before the next answer.
+    stale: AtomicBool,
 }
 
 impl Slot {
@@ -342,6 +345,7 @@ impl Slot {
             live: Mutex::new(live),
             version,
             last_used: AtomicU64::new(0),
+            stale: AtomicBool::new(false),
         })
     }
 }
@@ -417,6 +421,12 @@ pub struct Hub {
     channels: StdMutex<HashMap<String, Weak<watch::Sender<u64>>>>,
     replays: StdMutex<HashMap<String, Arc<StdMutex<Snapshots>>>>,
     replayed: AtomicU64,
+    /// Other servers may write to the store (PostgreSQL): a game in memory may fall behind.
+    shared: bool,
+    /// The notifications of the other servers' writes flow ([`Notice::Up`]).
+    notified: AtomicBool,
+    /// Games brought up to date from the store after another server wrote (for the tests).
+    caught_up: AtomicU64,
 }
 
 impl Hub {
@@ -432,7 +442,152 @@ impl Hub {
             channels: StdMutex::new(HashMap::new()),
             replays: StdMutex::new(HashMap::new()),
             replayed: AtomicU64::new(0),
+            shared: false,
+            notified: AtomicBool::new(false),
+            caught_up: AtomicU64::new(0),
         }
+    }
+
+    /// The same hub over a store other servers also write to: it follows their writes through
+    /// [`Hub::notice`] (and checks the store while the notifications are down).
+    pub fn shared(mut self, shared: bool) -> Self {
+        self.shared = shared;
+        self
+    }
+
+    /// Whether other servers may write to this hub's store.
+    pub fn is_shared(&self) -> bool {
+        self.shared
+    }
+
+    /// Whether the notifications of the other servers' writes flow.
+    pub fn notified(&self) -> bool {
+        self.notified.load(Ordering::SeqCst)
+    }
+
+    /// Games brought up to date from the store because another server wrote to them.
+    pub fn caught_up(&self) -> u64 {
+        self.caught_up.load(Ordering::Relaxed)
+    }
+
+    /// Take a notification of the store (docs/server.md, "Several servers on one database"): a
+    /// game another server wrote to is marked stale in memory (brought up to date before its
+    /// next answer) and its live-update streams are told its new version at once.
+    pub fn notice(&self, n: Notice) {
+        match n {
+            Notice::Up => {
+                // Writes may have been missed while the notifications were down: every game in
+                // memory is checked once, then the notifications are trusted.
+                for cell in self.map().values() {
+                    if let Some(slot) = cell.get() {
+                        slot.stale.store(true, Ordering::SeqCst);
+                    }
+                }
+                self.notified.store(true, Ordering::SeqCst);
+            }
+            Notice::Down => self.notified.store(false, Ordering::SeqCst),
+            Notice::Changed { game, version } => {
+                if let Some(slot) = self.map().get(&game).and_then(|c| c.get()) {
+                    slot.stale.store(true, Ordering::SeqCst);
+                }
+                let tx = self
+                    .channels
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .get(&game)
+                    .and_then(Weak::upgrade);
+                if let Some(tx) = tx {
+                    // A change of seats keeps the version: the streams are woken all the same
+                    // (as on the server that wrote it).
+                    tx.send_if_modified(|v| {
+                        let wake = version >= *v;
+                        *v = (*v).max(version);
+                        wake
+                    });
+                }
+            }
+        }
+    }
+
+    /// Bring a game in memory up to date with the store, if another server wrote to it: a
+    /// notification said so, or the store's head (its number of actions, seats and seeds; one
+    /// indexed read) differs from the game in memory. The head is read before every answer, not
+    /// only while the notifications are down: a notification may arrive a moment after the
+    /// writer answered, and a player who acted through one server and reads through another
+    /// the next millisecond must see his action. Only the new actions are applied when the
+    /// seats and seeds are unchanged; else the game is rebuilt. A game the store no longer has
+    /// leaves memory (404).
+    async fn catch_up(&self, id: &str, slot: &Arc<Slot>) -> Result<(), ApiError> {
+        let sure = slot.stale.swap(false, Ordering::SeqCst);
+        let r = self.catch_up_now(id, slot, sure).await;
+        if r.is_err() {
+            slot.stale.store(true, Ordering::SeqCst);
+        }
+        r
+    }
+
+    async fn catch_up_now(&self, id: &str, slot: &Arc<Slot>, sure: bool) -> Result<(), ApiError> {
+        let mut live = slot.live.lock().await;
+        if !sure {
+            match self.store.head(id).await? {
+                Some(h) if h.matches(&live.meta, live.version()) => return Ok(()),
+                Some(_) => {}
+                None => {
+                    drop(live);
+                    self.forget(id, slot);
+                    return Err(ApiError::NotFound(format!("no game {id:?}")));
+                }
+            }
+        }
+        let Some((meta, actions)) = self.store.load(id).await? else {
+            drop(live);
+            self.forget(id, slot);
+            return Err(ApiError::NotFound(format!("no game {id:?}")));
+        };
+        let held = live.actions.len();
+        if meta == live.meta && actions.len() == held {
+            return Ok(());
+        }
+        self.caught_up.fetch_add(1, Ordering::Relaxed);
+        let same_dice = meta.seed == live.meta.seed && meta.dice == live.meta.dice;
+        if same_dice && actions.len() >= held && actions[..held] == live.actions[..] {
+            // Only the new actions, on a copy (off the async workers).
+            let mut game = live.game.boxed_clone();
+            let new = actions[held..].to_vec();
+            let gid = id.to_string();
+            let (game, lines) = tokio::task::spawn_blocking(move || {
+                let mut lines = Vec::new();
+                for (i, a) in new.iter().enumerate() {
+                    let ev = game.apply_lines(a).map_err(|e| {
+                        ApiError::Internal(format!(
+                            "stored game {gid} does not replay at action {}: {e}",
+                            held + i + 1
+                        ))
+                    })?;
+                    lines.push(ev);
+                }
+                Ok::<_, ApiError>((game, lines))
+            })
+            .await??;
+            live.game = game;
+            live.actions = actions;
+            for ev in &lines {
+                live.log.push(ev);
+            }
+            if let Some(last) = lines.last() {
+                live.last_events = last.for_viewer(Viewer::All).to_vec();
+            }
+            live.meta = meta;
+        } else {
+            *live = self.load_live(id).await?;
+        }
+        let v = live.version();
+        slot.version.send_if_modified(|cur| {
+            let changed = *cur != v;
+            *cur = v;
+            changed
+        });
+        Ok(())
     }
 
     /// A game's version channel: the one its streams hold, or a new one.
@@ -488,9 +643,18 @@ impl Hub {
             return Err(ApiError::NotFound(format!("no game {id:?}")));
         }
         let cell = self.map().entry(id.to_string()).or_default().clone();
-        match cell.get_or_try_init(|| self.load(id)).await {
+        let mut loaded = false;
+        let load = || {
+            loaded = true;
+            self.load(id)
+        };
+        match cell.get_or_try_init(load).await {
             Ok(slot) => {
                 let slot = slot.clone();
+                // A game just loaded is the store's; one held from before may be behind.
+                if self.shared && !loaded {
+                    self.catch_up(id, &slot).await?;
+                }
                 self.touch(&slot);
                 self.evict();
                 Ok(slot)
@@ -509,6 +673,13 @@ impl Hub {
     }
 
     async fn load(&self, id: &str) -> Result<Arc<Slot>, ApiError> {
+        let live = self.load_live(id).await?;
+        let version = self.channel(id, live.version());
+        Ok(Slot::new(live, version))
+    }
+
+    /// A game rebuilt from the store.
+    async fn load_live(&self, id: &str) -> Result<Live, ApiError> {
         let Some((meta, actions)) = self.store.load(id).await? else {
             return Err(ApiError::NotFound(format!("no game {id:?}")));
         };
@@ -529,8 +700,7 @@ impl Hub {
         let mut live = Live::new(meta, rebuilt.game, actions, log, rebuilt.last_events);
         if !live.meta.started() {
             // Its dice wait for client seeds: nobody moves, the agent neither.
-            let version = self.channel(id, live.version());
-            return Ok(Slot::new(live, version));
+            return Ok(live);
         }
         // A game stored while the agent was to move (it cannot happen through this server, whose
         // writes include the agent's answers, but a store may be shared): let it move now.
@@ -556,8 +726,7 @@ impl Hub {
             live.log.push(&events);
             live.last_events = events.for_viewer(Viewer::All).to_vec();
         }
-        let version = self.channel(id, live.version());
-        Ok(Slot::new(live, version))
+        Ok(live)
     }
 
     /// Store a new game (with its first actions) and put it in play.

@@ -174,6 +174,49 @@ pub enum StoreError {
     Corrupt(String),
 }
 
+/// What a store shared by several servers tells each of them about the writes of the others
+/// (PostgreSQL `LISTEN/NOTIFY`, docs/server.md "Several servers on one database").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Notice {
+    /// The notifications flow (again): a write missed while they did not may be anywhere.
+    Up,
+    /// The notifications stopped (the connection was lost): until [`Notice::Up`], live viewers
+    /// learn of the others' writes only when a request brings the game up to date.
+    Down,
+    /// Another server wrote to a game (actions or seats); it now has `version` actions.
+    Changed {
+        /// The game.
+        game: String,
+        /// Its number of actions after the write.
+        version: u64,
+    },
+}
+
+/// What a server sharing the store checks of a game it holds before answering from memory: its
+/// number of actions and its seats and seeds (what [`Store::append`] and
+/// [`Store::update_seats`] change).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Head {
+    /// Actions stored.
+    pub actions: u64,
+    /// The capabilities.
+    pub tokens: Tokens,
+    /// The dice's seeds.
+    pub dice: Option<DiceSeeds>,
+    /// The dice's seed.
+    pub seed: u64,
+}
+
+impl Head {
+    /// Whether a game held in memory (its metadata and number of actions) is this one.
+    pub fn matches(&self, meta: &GameMeta, actions: u64) -> bool {
+        self.actions == actions
+            && self.tokens == meta.tokens
+            && self.dice == meta.dice
+            && self.seed == meta.seed
+    }
+}
+
 /// Where games live. Every method is one transaction.
 #[async_trait]
 pub trait Store: Send + Sync + 'static {
@@ -210,6 +253,22 @@ pub trait Store: Send + Sync + 'static {
     async fn expire(&self, game: &str, before: i64) -> Result<bool, StoreError>;
     /// A short description for the log ("SQLite file x.db").
     fn describe(&self) -> String;
+    /// The writes of the other servers sharing this store, as they are committed; `None` for a
+    /// store only this process writes (SQLite), whose games in memory are always the latest.
+    /// Called once, from within the Tokio runtime; the feed ends when the receiver is dropped.
+    fn notifications(&self) -> Option<tokio::sync::mpsc::Receiver<Notice>> {
+        None
+    }
+    /// A game's number of actions and its seats, `None` for an unknown id (the check of a game
+    /// held in memory by a server sharing the store with others).
+    async fn head(&self, game: &str) -> Result<Option<Head>, StoreError> {
+        Ok(self.load(game).await?.map(|(meta, actions)| Head {
+            actions: actions.len() as u64,
+            tokens: meta.tokens,
+            dice: meta.dice,
+            seed: meta.seed,
+        }))
+    }
 }
 
 /// Open the store a URL names: `postgres://…` or `postgresql://…` for PostgreSQL; `sqlite://…`,

@@ -2,12 +2,107 @@
 //! `(game_id, seq)` makes the second of two writers for one decision fail.
 
 use super::{
-    GameMeta, Store, StoreError, db_error, decode_meta, encode_dice, encode_options, encode_tokens,
-    now_column, seed_column, seq_column,
+    GameMeta, Head, Notice, Store, StoreError, db_error, decode_meta, encode_dice, encode_options,
+    encode_tokens, now_column, seed_column, seq_column,
 };
 use async_trait::async_trait;
 use sqlx::Row;
-use sqlx::postgres::{PgPool, PgPoolOptions};
+use sqlx::postgres::{PgListener, PgPool, PgPoolOptions};
+use std::time::Duration;
+use tokio::sync::mpsc;
+
+/// The channel on which every server writing to the database tells the others what it wrote:
+/// the payload is `WRITER GAME VERSION` (the writer's tag, so that a server skips its own).
+pub const CHANNEL: &str = "tricorne_games";
+
+/// Tell the other servers, in the transaction of the write (PostgreSQL delivers a notification
+/// when, and only if, its transaction commits), that `game` now has the actions counted in the
+/// store.
+async fn notify(
+    tx: &mut sqlx::Transaction<'_, sqlx::Postgres>,
+    tag: &str,
+    game: &str,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "SELECT pg_notify($1, $2 || ' ' || $3 || ' ' ||
+             (SELECT COUNT(*) FROM actions WHERE game_id = $3)::text)",
+    )
+    .bind(CHANNEL)
+    .bind(tag)
+    .bind(game)
+    .execute(&mut **tx)
+    .await
+    .map(|_| ())
+    .map_err(|e| db_error(e, game))
+}
+
+/// A notification's payload, `None` if it is not one of ours or is this writer's own.
+fn parse_notice(payload: &str, own: &str) -> Option<Notice> {
+    let mut parts = payload.split(' ');
+    let (tag, game, version) = (parts.next()?, parts.next()?, parts.next()?);
+    if tag == own || parts.next().is_some() {
+        return None;
+    }
+    Some(Notice::Changed {
+        game: game.to_string(),
+        version: version.parse().ok()?,
+    })
+}
+
+/// Listen on [`CHANNEL`] until `out` is dropped: [`Notice::Up`] once listening, each other
+/// writer's change, [`Notice::Down`] when the connection is lost (then connect again).
+async fn listen(url: String, own: String, out: mpsc::Sender<Notice>) {
+    let mut down_sent = false;
+    loop {
+        let listening = async {
+            let mut l = PgListener::connect(&url).await?;
+            l.listen(CHANNEL).await?;
+            Ok::<_, sqlx::Error>(l)
+        };
+        let mut l = tokio::select! {
+            r = listening => match r {
+                Ok(l) => l,
+                Err(e) => {
+                    tracing::warn!("PostgreSQL notifications: cannot listen: {e}");
+                    if !down_sent && out.send(Notice::Down).await.is_err() {
+                        return;
+                    }
+                    down_sent = true;
+                    tokio::time::sleep(Duration::from_millis(500)).await;
+                    continue;
+                }
+            },
+            () = out.closed() => return,
+        };
+        if out.send(Notice::Up).await.is_err() {
+            return;
+        }
+        loop {
+            let got = tokio::select! {
+                r = l.try_recv() => r,
+                () = out.closed() => return,
+            };
+            match got {
+                Ok(Some(n)) => {
+                    if let Some(notice) = parse_notice(n.payload(), &own)
+                        && out.send(notice).await.is_err()
+                    {
+                        return;
+                    }
+                }
+                // The connection was lost: notifications may have been missed.
+                Ok(None) | Err(_) => {
+                    tracing::warn!("PostgreSQL notifications: connection lost; reconnecting");
+                    if out.send(Notice::Down).await.is_err() {
+                        return;
+                    }
+                    down_sent = true;
+                    break;
+                }
+            }
+        }
+    }
+}
 
 const SCHEMA: [&str; 3] = [
     "CREATE TABLE IF NOT EXISTS games (
@@ -62,6 +157,9 @@ async fn upgrade(pool: &PgPool) -> Result<(), sqlx::Error> {
 pub struct PostgresStore {
     pool: PgPool,
     where_: String,
+    url: String,
+    /// This writer's tag in its notifications (random: one per store).
+    tag: String,
 }
 
 impl PostgresStore {
@@ -86,7 +184,14 @@ impl PostgresStore {
             Some((_, host)) => format!("postgres://…@{host}"),
             None => url.to_string(),
         };
-        Ok(Self { pool, where_ })
+        let tag = crate::token::new_token()
+            .map_err(|e| StoreError::Database(format!("no randomness for a tag: {e}")))?;
+        Ok(Self {
+            pool,
+            where_,
+            url: url.to_string(),
+            tag,
+        })
     }
 }
 
@@ -157,11 +262,17 @@ impl Store for PostgresStore {
             .await
             .map_err(|e| db_error(e, game))?;
         }
+        notify(&mut tx, &self.tag, game).await?;
         tx.commit().await.map_err(|e| db_error(e, game))
     }
 
     async fn update_seats(&self, before: &GameMeta, after: &GameMeta) -> Result<(), StoreError> {
         // One statement: the seats change only if they are still as the asker saw them.
+        let mut tx = self
+            .pool
+            .begin()
+            .await
+            .map_err(|e| db_error(e, &before.id))?;
         let changed = sqlx::query(
             "UPDATE games SET tokens = $1, dice = $2, seed = $3
              WHERE id = $4 AND tokens = $5 AND dice IS NOT DISTINCT FROM $6 AND seed = $7",
@@ -173,12 +284,13 @@ impl Store for PostgresStore {
         .bind(encode_tokens(&before.tokens))
         .bind(encode_dice(&before.dice))
         .bind(seed_column(before.seed))
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await
         .map_err(|e| db_error(e, &before.id))?
         .rows_affected();
         if changed == 1 {
-            Ok(())
+            notify(&mut tx, &self.tag, &before.id).await?;
+            tx.commit().await.map_err(|e| db_error(e, &before.id))
         } else {
             Err(StoreError::Conflict(
                 "the game's seats changed meanwhile (another request was first)".into(),
@@ -291,11 +403,52 @@ impl Store for PostgresStore {
                 .await
                 .map_err(|e| db_error(e, game))?;
         }
+        // The others drop it from memory (it has no actions now: it is gone).
+        notify(&mut tx, &self.tag, game).await?;
         tx.commit().await.map_err(|e| db_error(e, game))?;
         Ok(true)
     }
 
     fn describe(&self) -> String {
         format!("PostgreSQL at {}", self.where_)
+    }
+
+    fn notifications(&self) -> Option<mpsc::Receiver<Notice>> {
+        let (tx, rx) = mpsc::channel(1024);
+        // Outside a runtime the sender is dropped at once: the feed is down for good, and the
+        // server checks the store before each answer.
+        if let Ok(rt) = tokio::runtime::Handle::try_current() {
+            rt.spawn(listen(self.url.clone(), self.tag.clone(), tx));
+        }
+        Some(rx)
+    }
+
+    async fn head(&self, game: &str) -> Result<Option<Head>, StoreError> {
+        let row = sqlx::query(
+            "SELECT tokens, dice, seed,
+                 (SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = $1) AS actions
+             FROM games WHERE id = $1",
+        )
+        .bind(game)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(|e| db_error(e, game))?;
+        let Some(row) = row else { return Ok(None) };
+        let get = |e: sqlx::Error| StoreError::Corrupt(e.to_string());
+        let tokens: String = row.try_get("tokens").map_err(get)?;
+        let dice: Option<String> = row.try_get("dice").map_err(get)?;
+        let seed: i64 = row.try_get("seed").map_err(get)?;
+        let actions: i64 = row.try_get("actions").map_err(get)?;
+        Ok(Some(Head {
+            actions: u64::try_from(actions).unwrap_or(0),
+            tokens: serde_json::from_str(&tokens)
+                .map_err(|e| StoreError::Corrupt(format!("game {game}: tokens: {e}")))?,
+            dice: dice
+                .as_deref()
+                .map(serde_json::from_str)
+                .transpose()
+                .map_err(|e| StoreError::Corrupt(format!("game {game}: dice: {e}")))?,
+            seed: u64::from_le_bytes(seed.to_le_bytes()),
+        }))
     }
 }
