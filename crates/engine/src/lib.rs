@@ -555,20 +555,19 @@ where
         })
     }
     fn apply_index(&mut self, i: usize) -> Result<(String, Vec<String>), ApplyError> {
-        if self.decider().is_none() {
-            return Err(ApplyError::GameOver);
-        }
-        let legal = self.rules.legal_actions(&self.state);
-        let a = legal
-            .get(i)
-            .ok_or_else(|| ApplyError::Illegal(format!("#{i}")))?;
-        let id = self.rules.action_id(a);
-        let mut ev = Vec::new();
-        self.rules.apply_legal(&mut self.state, a, &mut ev);
+        let (id, ev) = self.apply_index_events(i)?;
         Ok((id, self.rules.render_events(&ev, Viewer::All)))
     }
     fn apply_index_lines(&mut self, i: usize) -> Result<(String, Lines), ApplyError> {
-        if self.decider().is_none() {
+        let (id, ev) = self.apply_index_events(i)?;
+        Ok((id, Lines::render(|v| self.rules.render_events(&ev, v))))
+    }
+}
+
+impl<R: Ruleset> Game<R> {
+    /// Apply the `i`-th legal action: its id and its structured events.
+    fn apply_index_events(&mut self, i: usize) -> Result<(String, Vec<R::Event>), ApplyError> {
+        if self.rules.decider(&self.state).is_none() {
             return Err(ApplyError::GameOver);
         }
         let legal = self.rules.legal_actions(&self.state);
@@ -578,6 +577,6 @@ where
         let id = self.rules.action_id(a);
         let mut ev = Vec::new();
         self.rules.apply_legal(&mut self.state, a, &mut ev);
-        Ok((id, Lines::render(|v| self.rules.render_events(&ev, v))))
+        Ok((id, ev))
     }
 }

@@ -1250,15 +1250,7 @@ impl Saxe {
             if enemy_at(h) {
                 return false;
             }
-            let mut here = self.units_at(s, h);
-            here.push(u);
-            let mut probe = s.clone();
-            probe.units[usize::from(u)].hex = Some(h);
-            probe.units[usize::from(u)].set(flag::OFFMAP, false);
-            if let Some(&m) = self.combat_units_at(s, h).first() {
-                probe.units[usize::from(u)].facing = s.units[usize::from(m)].facing;
-            }
-            self.stacking_ok(h, &here, &probe)
+            self.entering_fits(s, u, h)
         };
         for r in &self.sc.reinforcements {
             let u = r.unit;
@@ -1332,17 +1324,7 @@ impl Saxe {
                     self.side_at(s, h) != Some(side.other())
                         && self.nearest_unit_distance(s, h, side.other()) >= d
                         && self.move_cost(s, Mover::Unit(self.kind(u)), h, h).is_some()
-                        && {
-                            let mut here = self.units_at(s, h);
-                            here.push(u);
-                            let mut probe = s.clone();
-                            probe.units[usize::from(u)].hex = Some(h);
-                            probe.units[usize::from(u)].set(flag::OFFMAP, false);
-                            if let Some(&m) = self.combat_units_at(s, h).first() {
-                                probe.units[usize::from(u)].facing = s.units[usize::from(m)].facing;
-                            }
-                            self.stacking_ok(h, &here, &probe)
-                        }
+                        && self.entering_fits(s, u, h)
                 })
                 .collect();
             if !hexes.is_empty() {
@@ -1454,6 +1436,20 @@ impl Saxe {
                 self.unit_line(s, &[u]).t(" does not arrive this turn"),
             ));
         }
+    }
+
+    /// Whether unit `u`, entering the map at `h` with the facing of the units there, keeps the hex
+    /// within the stacking limits (3.1).
+    fn entering_fits(&self, s: &State, u: UnitIx, h: HexId) -> bool {
+        let mut here = self.units_at(s, h);
+        here.push(u);
+        let mut probe = s.clone();
+        probe.units[usize::from(u)].hex = Some(h);
+        probe.units[usize::from(u)].set(flag::OFFMAP, false);
+        if let Some(&m) = self.combat_units_at(s, h).first() {
+            probe.units[usize::from(u)].facing = s.units[usize::from(m)].facing;
+        }
+        self.stacking_ok(h, &here, &probe)
     }
 
     /// Fontenoy 16.1: the Household is released once an enemy combat unit comes within three
