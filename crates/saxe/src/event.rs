@@ -288,6 +288,21 @@ impl Event {
             }
         }
     }
+
+    /// Whether the event says nothing to `viewer`: a rule event whose every part is hidden from it
+    /// (a marker placed on a hidden unit, 3.6) is not shown at all, not even its rule number.
+    pub fn silent_for(&self, viewer: Viewer) -> bool {
+        match self {
+            Event::Roll { .. } => false,
+            Event::Rule { text, .. } => {
+                !text.0.is_empty()
+                    && text.0.iter().all(|p| match p {
+                        Part::Private { hidden, .. } => hidden.from(viewer),
+                        Part::Text(_) | Part::Units(_) | Part::Verb { .. } => false,
+                    })
+            }
+        }
+    }
 }
 
 /// The log lines of `events` for `viewer`: each event rendered for it, and a run of identical
@@ -296,6 +311,9 @@ pub fn render_events(events: &[Event], viewer: Viewer) -> Vec<String> {
     let mut out: Vec<String> = Vec::with_capacity(events.len());
     let mut last_hid = false;
     for e in events {
+        if e.silent_for(viewer) {
+            continue;
+        }
         let (line, hid) = e.render(viewer);
         if hid && last_hid && out.last() == Some(&line) {
             continue;

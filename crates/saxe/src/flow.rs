@@ -1140,9 +1140,11 @@ impl Saxe {
                     s.units[usize::from(u)].set(flag::OOC, true);
                     ev.push(Event::rule(
                         "6.4",
-                        self.unit_line(s, &[u])
-                            .verb(" is", " are")
-                            .t(" out of command"),
+                        // 3.6: the marker on a hidden unit is not seen.
+                        Line::new().private(
+                            self.hidden_of(s, u),
+                            format!("{} is out of command", self.uname(u)),
+                        ),
                     ));
                 }
             }

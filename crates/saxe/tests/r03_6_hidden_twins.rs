@@ -164,20 +164,22 @@ fn check_scenario(id: &str, seeds: std::ops::Range<u64>, actions: usize) -> usiz
 #[test]
 fn r3_6_no_seat_tells_apart_states_that_differ_in_what_it_may_not_see() {
     let mut total = 0;
-    for id in [
-        "hastenbeck",
-        "hastenbeck-free",
-        "fontenoy",
-        "fontenoy-surprise",
-        "lauffeld",
-    ] {
-        let n = check_scenario(id, 1..4, 400);
-        assert!(n > 0, "{id}: no twin states were found to compare");
+    let mut without = Vec::new();
+    for info in saxe::catalogue() {
+        let n = check_scenario(&info.id, 1..4, 700);
+        if n == 0 {
+            without.push(info.id.clone());
+        }
         total += n;
     }
-    // (lauffeld-french-arrive starts with the French off the map: no twins in its first turns.)
-    assert!(total > 100, "only {total} observations compared");
-    eprintln!("3.6: {total} pairs of observations compared");
+    eprintln!("3.6: {total} pairs of observations compared; no twins met in {without:?}");
+    assert!(total > 1000, "only {total} observations compared");
+    // The free set-up of Fontenoy and the Lauffeld arrivals start with armies off the map or in
+    // columns: their first 700 actions of seeds 1-3 meet no two hidden units of equal values.
+    assert!(
+        without.len() <= 3,
+        "no twin states were found to compare in {without:?}"
+    );
 }
 
 /// Issue 12, finding 2: the Allies read the French stack's move without the hidden units' names,
