@@ -166,9 +166,9 @@ fn r3_6_no_seat_tells_apart_states_that_differ_in_what_it_may_not_see() {
     let mut total = 0;
     let mut without = Vec::new();
     for info in saxe::catalogue() {
-        let n = check_scenario(&info.id, 1..4, 700);
+        let n = check_scenario(info.id, 1..4, 700);
         if n == 0 {
-            without.push(info.id.clone());
+            without.push(info.id);
         }
         total += n;
     }
