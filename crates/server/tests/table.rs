@@ -104,20 +104,22 @@ async fn a_table_game_is_played_against_the_computer() {
     let r = act(&api, &id, &blue, "sector:centre", 0).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.body);
 
-    // A continuous move the menu does not list is accepted when valid...
-    let g = game(&api, &id, &blue).await;
-    let r = act(&api, &id, &blue, "advance:b-foot3:2.3", 1).await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
-    assert!(r.body.contains("advances 2.3 cm"), "{}", r.body);
-    assert!(ids(&g).iter().all(|a| a != "advance:b-foot3:2.3"));
-    // ...and refused with the ruleset's reason when not; nothing changes.
-    let r = act(&api, &id, &blue, "advance:b-foot1:50.0", 2).await;
+    // A continuous move the menu does not list is refused with the ruleset's reason when it is
+    // not valid, and nothing changes (first, while the sector has its pips: the dice of a game
+    // against the computer are the server's and the players', so the test cannot choose them)...
+    let r = act(&api, &id, &blue, "advance:b-foot1:50.0", 1).await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.body);
     let why = r.error();
     assert!(
         why.contains("not a legal action now: ") && why.contains("movement"),
         "{why}"
     );
+    // ...and accepted when valid.
+    let g = game(&api, &id, &blue).await;
+    let r = act(&api, &id, &blue, "advance:b-foot3:2.3", 1).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    assert!(r.body.contains("advances 2.3 cm"), "{}", r.body);
+    assert!(ids(&g).iter().all(|a| a != "advance:b-foot3:2.3"));
     let r = act(&api, &id, &blue, "advance:nobody:5.0", 2).await;
     assert!(r.error().contains("no unit"), "{}", r.body);
     assert_eq!(game(&api, &id, &blue).await["version"], 2);
