@@ -19,7 +19,29 @@ fn hidden(g: &dyn DynGame, seat: Option<Seat>) -> Vec<String> {
     }
 }
 
+/// Every unit name of Hastenbeck (the scenarios these tests play).
+fn all_names() -> Vec<String> {
+    let (g, _) = catalog::open("hastenbeck", &[], None, 1).expect("opens");
+    g.board()["units"]
+        .as_array()
+        .map(|us| {
+            us.iter()
+                .filter_map(|u| u["name"].as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 fn assert_clean(what: &str, body: &str, secrets: &[String]) {
+    // A hidden name inside a longer name that is not hidden ("Dachenhausen" in "Von Dachenhausen
+    // 1") is not that unit: take the longer names out first.
+    let mut body = body.to_string();
+    for n in all_names() {
+        if !secrets.contains(&n) && secrets.iter().any(|s| n != *s && n.contains(s.as_str())) {
+            body = body.replace(&n, "");
+        }
+    }
+    let body = body.as_str();
     for s in secrets {
         if let Some(i) = body.find(s.as_str()) {
             let from = body.floor_char_boundary(i.saturating_sub(300));
