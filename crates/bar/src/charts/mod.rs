@@ -1,0 +1,166 @@
+//! The charts of a BAR box (1.2b), T1–T24 of `bar-notes.md`, as typed data with provenance.
+//!
+//! The translation printed none of them; each box carries its own, so they live with the battle
+//! (`scenarios/prague/charts/*.toml`). Every datum says where it comes from: `source = "BAR x.y"`
+//! where the series rules print the number, `reconstructed = "why, from what"` otherwise. The
+//! constraints the rule text itself puts on a chart are checks of [`Charts::check`], run by
+//! `tricorne validate`, which name the file and the field that fails, so that a player's printed
+//! charts can replace ours and be tested against the book.
+//!
+//! Files: `tec.toml` (T1), `checks.toml` (T15, T16), `command.toml` (T17, T18, T20), and the
+//! fire, close combat and movement charts of the later packages (`fire.toml`, `combat.toml`,
+//! `movement.toml`, T2–T14, T19), each optional until its package needs it.
+use crate::data::Provenance;
+use std::collections::BTreeMap;
+
+pub mod checks;
+pub mod command;
+pub mod tec;
+
+pub use checks::{CheckCharts, SpecialOutcome, SpecialRow};
+pub use command::{CommandCharts, IsrEffect, IsrRow, LeaderLossResult, LossLevelTable};
+pub use tec::{HexsideRow, Tec, TerrainRow};
+
+/// Every chart of a box.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Charts {
+    /// The box id (`"prague"`).
+    pub id: String,
+    /// T1.
+    pub tec: Tec,
+    /// T15, T16.
+    pub checks: CheckCharts,
+    /// T17, T18, T20.
+    pub command: CommandCharts,
+    /// The raw TOML of the charts the later packages read (`fire.toml`, `combat.toml`,
+    /// `movement.toml`), kept until their typed forms exist.
+    pub later: BTreeMap<String, toml::Value>,
+}
+
+/// A file of a box's charts, by name, with its text.
+pub type ChartFile<'a> = (&'a str, &'a str);
+
+/// The files a box's charts are read from, in order; the first three are required.
+pub const FILES: [&str; 6] = [
+    "tec.toml",
+    "checks.toml",
+    "command.toml",
+    "fire.toml",
+    "combat.toml",
+    "movement.toml",
+];
+
+impl Charts {
+    /// Parse a box's charts from its files' texts (`None` for an absent optional file); every
+    /// problem, each naming its file.
+    pub fn parse(id: &str, files: &[(&str, Option<String>)]) -> Result<Charts, Vec<String>> {
+        let mut problems = Vec::new();
+        let mut charts = Charts {
+            id: id.to_string(),
+            ..Charts::default()
+        };
+        for (name, text) in files {
+            let Some(text) = text else {
+                if FILES[..3].contains(name) {
+                    problems.push(format!(
+                        "{id}/charts/{name}: missing (a required chart file)"
+                    ));
+                }
+                continue;
+            };
+            let file = format!("{id}/charts/{name}");
+            match *name {
+                "tec.toml" => match toml::from_str::<Tec>(text) {
+                    Ok(t) => charts.tec = t,
+                    Err(e) => problems.push(format!("{file}: {}", one_line(&e.to_string()))),
+                },
+                "checks.toml" => match toml::from_str::<CheckCharts>(text) {
+                    Ok(t) => charts.checks = t,
+                    Err(e) => problems.push(format!("{file}: {}", one_line(&e.to_string()))),
+                },
+                "command.toml" => match toml::from_str::<CommandCharts>(text) {
+                    Ok(t) => charts.command = t,
+                    Err(e) => problems.push(format!("{file}: {}", one_line(&e.to_string()))),
+                },
+                other => match toml::from_str::<toml::Value>(text) {
+                    Ok(v) => {
+                        charts.later.insert(other.to_string(), v);
+                    }
+                    Err(e) => problems.push(format!("{file}: {}", one_line(&e.to_string()))),
+                },
+            }
+        }
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        let bad = charts.check();
+        if bad.is_empty() { Ok(charts) } else { Err(bad) }
+    }
+
+    /// The constraints the rule text puts on the charts (bar-notes section 2), each failure naming
+    /// file and field.
+    pub fn check(&self) -> Vec<String> {
+        let mut p = Vec::new();
+        let id = &self.id;
+        self.tec.check(&format!("{id}/charts/tec.toml"), &mut p);
+        self.checks
+            .check(&format!("{id}/charts/checks.toml"), &mut p);
+        self.command
+            .check(&format!("{id}/charts/command.toml"), &mut p);
+        p
+    }
+
+    /// Counts of sourced and reconstructed data (for `validate`).
+    pub fn provenance_counts(&self) -> (usize, usize) {
+        let mut n = (0, 0);
+        let mut add = |p: &Provenance| {
+            if p.source.is_some() {
+                n.0 += 1;
+            }
+            if p.reconstructed.is_some() || p.invented.is_some() {
+                n.1 += 1;
+            }
+        };
+        for r in self.tec.terrain.values() {
+            add(&r.prov);
+        }
+        for r in self.tec.hexside.values() {
+            add(&r.prov);
+        }
+        self.checks.provenance(&mut add);
+        self.command.provenance(&mut add);
+        n
+    }
+}
+
+/// The first line of a (TOML) error message.
+pub(crate) fn one_line(s: &str) -> String {
+    s.lines()
+        .filter(|l| !l.trim().is_empty())
+        .take(3)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// An inclusive range of a d10 or d100 (`[lo, hi]`).
+pub type Range = [u8; 2];
+
+/// Whether `v` is in the inclusive range.
+pub fn in_range(r: Range, v: u8) -> bool {
+    r[0] <= v && v <= r[1]
+}
+
+/// Check that ranges cover `0..=max` exactly once; a description of the first gap or overlap.
+pub fn covers(ranges: &[Range], max: u8) -> Result<(), String> {
+    for v in 0..=max {
+        let n = ranges.iter().filter(|r| in_range(**r, v)).count();
+        if n != 1 {
+            return Err(if n == 0 {
+                format!("no row for {v}")
+            } else {
+                format!("{n} rows for {v}")
+            });
+        }
+    }
+    Ok(())
+}
