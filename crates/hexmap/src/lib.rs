@@ -22,8 +22,26 @@
 //! two flank hexes next to those, and its two rear hexes opposite (rule 2.1 of the French series).
 //! `hexx` carries the axial coordinates, neighbours and distances; the wargame rules on top of them
 //! (facing arcs, line of sight along hexsides) are ours.
+//!
+//! # BAR (see `docs/hex-orientation.md`, section "BAR", and `docs/bar-engine.md`)
+//!
+//! The BAR series uses the same grid map by map. It adds boards of several lettered maps
+//! ([`Board`], [`BoardHex`] "W2119", BAR 1.3b–c), hexside facing beside hexpoint facing
+//! ([`Facing`], BAR 8.4c, 9.0–9.1) and multi-hex footprints ([`Footprint`], BAR 8.1, 9.4, 9.6,
+//! 11.5). Facings and footprints work on any [`Grid`]: [`Printed`] (plain [`HexId`]) or a
+//! [`Board`].
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
+
+mod facing;
+mod footprint;
+mod grid;
+mod mapid;
+
+pub use facing::Facing;
+pub use footprint::{End, Footprint, FootprintError, FootprintKind, Wheel};
+pub use grid::{Grid, Printed};
+pub use mapid::{BadBoardHex, Board, BoardError, BoardHex, MapPlacement};
 
 use hexx::Hex;
 use serde::{Deserialize, Serialize};
