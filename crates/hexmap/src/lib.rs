@@ -71,15 +71,12 @@ impl HexId {
 
     /// Axial coordinates of this hex (pointy-top, `y` grows southward, `x` eastward).
     pub fn axial(self) -> Hex {
-        let r = i32::from(self.row);
-        let b = i32::from(self.col);
-        Hex::new(-b - (r - (r & 1)) / 2, r)
+        printed_to_axial(i32::from(self.row), i32::from(self.col))
     }
 
     /// The printed id of an axial coordinate, if it lies in the printable range (rows and columns 0..=99).
     pub fn from_axial(h: Hex) -> Option<Self> {
-        let r = h.y;
-        let b = -h.x - (r - (r & 1)) / 2;
+        let (r, b) = axial_to_printed(h);
         if (0..=99).contains(&r) && (0..=99).contains(&b) {
             Some(Self::new(r as u8, b as u8))
         } else {
@@ -130,6 +127,17 @@ impl HexId {
         let (x1, y1) = other.centre();
         (x1 - x0).atan2(y1 - y0).to_degrees().rem_euclid(360.0)
     }
+}
+
+/// Axial coordinates of printed row `r`, column `c` (any integers: boards extend the numbering,
+/// `mapid`): column grows westward, odd rows shifted east.
+fn printed_to_axial(r: i32, c: i32) -> Hex {
+    Hex::new(-c - (r - (r & 1)) / 2, r)
+}
+
+/// The printed (row, column) of an axial coordinate; the inverse of [`printed_to_axial`].
+fn axial_to_printed(h: Hex) -> (i32, i32) {
+    (h.y, -h.x - (h.y - (h.y & 1)) / 2)
 }
 
 fn centre_of(h: Hex) -> (f64, f64) {

@@ -132,14 +132,14 @@ impl MapPlacement {
     }
 
     fn axial_of(&self, h: HexId) -> Hex {
-        let r = i32::from(h.row) + self.row_offset;
-        let c = i32::from(h.col) + self.col_offset;
-        Hex::new(-c - (r - (r & 1)) / 2, r)
+        crate::printed_to_axial(
+            i32::from(h.row) + self.row_offset,
+            i32::from(h.col) + self.col_offset,
+        )
     }
 
     fn hex_at(&self, a: Hex) -> Option<HexId> {
-        let r = a.y;
-        let c = -a.x - (r - (r & 1)) / 2;
+        let (r, c) = crate::axial_to_printed(a);
         let (lr, lc) = (r - self.row_offset, c - self.col_offset);
         let h = HexId::new(u8::try_from(lr).ok()?, u8::try_from(lc).ok()?);
         self.contains(h).then_some(h)
