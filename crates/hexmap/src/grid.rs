@@ -29,6 +29,19 @@ pub trait Grid {
         self.at(self.axial(h)? + d.offset())
     }
 
+    /// All neighbours on the grid, with their direction, clockwise from north-east.
+    fn neighbours(&self, h: Self::Hex) -> Vec<(Dir, Self::Hex)> {
+        Dir::ALL
+            .into_iter()
+            .filter_map(|d| self.neighbour(h, d).map(|n| (d, n)))
+            .collect()
+    }
+
+    /// Whether two hexes are adjacent.
+    fn is_adjacent(&self, a: Self::Hex, b: Self::Hex) -> bool {
+        self.direction_to(a, b).is_some()
+    }
+
     /// The direction from `a` to an adjacent `b`, or `None` if they are not adjacent.
     fn direction_to(&self, a: Self::Hex, b: Self::Hex) -> Option<Dir> {
         let d = self.axial(b)? - self.axial(a)?;

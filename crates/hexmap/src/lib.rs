@@ -379,29 +379,37 @@ impl Hexside {
     }
 }
 
-/// A step of a line of sight: through a hex, or along the hexside between two hexes.
+/// A step of a line of sight: through a hex, or along the hexside between two hexes. Generic over
+/// the hex id so a line of sight can cross the map edges of a [`Board`]; plain [`HexId`] by default.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum LosStep {
+pub enum LosStep<H = HexId> {
     /// The line passes through this hex.
-    Hex(HexId),
+    Hex(H),
     /// The line runs exactly along the hexside between these two hexes (rule 9.4: blocked only if
     /// both hexes block).
-    Along(HexId, HexId),
+    Along(H, H),
 }
 
 /// The intermediate hexes a line of sight from the centre of `from` to the centre of `to` passes
 /// (both ends excluded), in order. Where the line runs along a hexside both hexes are returned as
 /// [`LosStep::Along`].
 pub fn los_path(from: HexId, to: HexId) -> Vec<LosStep> {
-    let a = from.axial();
-    let b = to.axial();
+    los_path_on(&Printed, from, to)
+}
+
+/// [`los_path`] on any [`Grid`] (a BAR board's line of sight crosses map edges, 1.3b); points off
+/// the grid are left out. Empty if either end is off the grid.
+pub fn los_path_on<G: Grid>(grid: &G, from: G::Hex, to: G::Hex) -> Vec<LosStep<G::Hex>> {
+    let (Some(a), Some(b)) = (grid.axial(from), grid.axial(to)) else {
+        return Vec::new();
+    };
     let n = a.unsigned_distance_to(b) as i32;
     let mut out = Vec::new();
     for i in 1..n {
         let t = f64::from(i) / f64::from(n);
         let p = cube_round(a, b, t, 1e-6);
         let m = cube_round(a, b, t, -1e-6);
-        let (hp, hm) = (HexId::from_axial(p), HexId::from_axial(m));
+        let (hp, hm) = (grid.at(p), grid.at(m));
         match (hp, hm) {
             (Some(x), Some(y)) if x == y => out.push(LosStep::Hex(x)),
             (Some(x), Some(y)) => out.push(LosStep::Along(x, y)),

@@ -392,6 +392,40 @@ mod tests {
     }
 
     #[test]
+    fn r1_3b_line_of_sight_crosses_map_edges() {
+        let board = three_maps();
+        let path = crate::los_path_on(&board, b("E1028"), b("W1003"));
+        assert_eq!(
+            path,
+            vec![
+                crate::LosStep::Hex(b("E1029")),
+                crate::LosStep::Hex(b("E1030")),
+                crate::LosStep::Hex(b("W1001")),
+                crate::LosStep::Hex(b("W1002")),
+            ]
+        );
+        // On one map the board's line of sight is the printed map's.
+        let single = Board::single(30, 30);
+        let (x, y) = (HexId::new(10, 10), HexId::new(4, 13));
+        let plain: Vec<_> = crate::los_path(x, y)
+            .into_iter()
+            .map(|s| match s {
+                crate::LosStep::Hex(h) => crate::LosStep::Hex(BoardHex::from(h)),
+                crate::LosStep::Along(h, k) => {
+                    crate::LosStep::Along(BoardHex::from(h), BoardHex::from(k))
+                }
+            })
+            .collect();
+        assert_eq!(crate::los_path_on(&single, x.into(), y.into()), plain);
+        assert!(board.is_adjacent(b("E1030"), b("W1001")));
+        assert_eq!(
+            board.neighbours(b("E1001")).len(),
+            5,
+            "only the east neighbour is off the board"
+        );
+    }
+
+    #[test]
     fn a_one_map_board_is_the_printed_map() {
         let board = Board::single(20, 30);
         let h = b("1010");
