@@ -32,6 +32,17 @@ pub fn ezoc(sc: &Scenario, st: &State, side: u8, h: HexId) -> bool {
     })
 }
 
+/// Every hex in the ZOC of a non-routed enemy of `side` (9.1).
+pub fn ezoc_set(sc: &Scenario, st: &State, side: u8) -> std::collections::HashSet<HexId> {
+    let mut set = std::collections::HashSet::new();
+    for (i, u) in st.units.iter().enumerate() {
+        if sc.units[i].side != side && !u.eliminated && !u.routed && !u.hexes.is_empty() {
+            set.extend(arcs_of(&u.hexes, u.facing).0);
+        }
+    }
+    set
+}
+
 /// Units on the map by hex.
 pub fn occupancy(st: &State) -> HashMap<HexId, Vec<UnitIx>> {
     let mut m: HashMap<HexId, Vec<UnitIx>> = HashMap::new();
@@ -181,6 +192,7 @@ pub fn loc_map(
         occ.get(h)
             .is_some_and(|v| v.iter().any(|&u| sc.units[usize::from(u)].side != side))
     };
+    let zoc = ezoc_set(sc, st, side);
     let mut best: HashMap<HexId, u16> = HashMap::new();
     let mut heap = BinaryHeap::new();
     for s in sources(sc, st, l, style) {
@@ -211,7 +223,7 @@ pub fn loc_map(
                 continue;
             }
             let fh = friendly(&h);
-            if ezoc(sc, st, side, h) && !fh.iter().any(|&u| !st.units[usize::from(u)].routed) {
+            if zoc.contains(&h) && !fh.iter().any(|&u| !st.units[usize::from(u)].routed) {
                 continue;
             }
             let step = match style {

@@ -128,7 +128,12 @@ impl Bar {
                 let box_id = charts_box(scen, info.dir)?;
                 let files: Vec<(&str, Option<String>)> = charts::FILES
                     .iter()
-                    .map(|f| (*f, builtin(&format!("{box_id}/charts/{f}")).map(str::to_string)))
+                    .map(|f| {
+                        (
+                            *f,
+                            builtin(&format!("{box_id}/charts/{f}")).map(str::to_string),
+                        )
+                    })
                     .collect();
                 let charts = charts::Charts::parse(&box_id, &files)?;
                 Bar::from_texts(map, oob, scen, Arc::new(charts), info.dir)
@@ -208,6 +213,9 @@ impl Bar {
     }
 }
 
+/// The rule of every BAR outcome: the scenario's levels (the series has none, C9).
+pub const VICTORY_RULE: &str = "scenario";
+
 /// The box whose charts a scenario file names (`charts = "prague"`).
 fn charts_box(scen: &str, file: &str) -> Result<String, Vec<String>> {
     #[derive(serde::Deserialize)]
@@ -243,14 +251,14 @@ pub fn outcome_of(sc: &Scenario, st: &State) -> Outcome {
             return Outcome {
                 winner: Some(Seat(w as u8)),
                 level: v.level.clone(),
-                rule: "scenario victory levels (invented: the series has none)".into(),
+                rule: VICTORY_RULE.into(),
             };
         }
     }
     Outcome {
         winner: None,
         level: "Draw".into(),
-        rule: "scenario victory levels (invented: the series has none)".into(),
+        rule: VICTORY_RULE.into(),
     }
 }
 
@@ -509,13 +517,18 @@ impl Ruleset for Bar {
     }
 
     fn outcome_levels(&self) -> Vec<(String, String)> {
-        let mut v: Vec<(String, String)> = self
+        let mut v: Vec<(String, String)> = Vec::new();
+        for level in self
             .sc
             .victory
             .iter()
-            .map(|v| (v.level.clone(), "scenario".to_string()))
-            .collect();
-        v.push(("Draw".into(), "scenario".into()));
+            .map(|v| v.level.clone())
+            .chain(["Draw".into()])
+        {
+            if !v.iter().any(|(l, _)| *l == level) {
+                v.push((level, VICTORY_RULE.into()));
+            }
+        }
         v
     }
 }

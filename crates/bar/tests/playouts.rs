@@ -50,3 +50,36 @@ fn r4_0_random_games_reach_the_end_with_the_invariants_after_every_action() {
         assert_eq!(back, st);
     }
 }
+
+#[test]
+fn r4_0_bar_drill_plays_every_turn_with_the_invariants_after_every_action() {
+    let bar = bar::Bar::load("bar-drill", &[], None).unwrap(); // the built-in scenario is valid
+    for seed in 0..40u64 {
+        let mut ev = Vec::new();
+        let mut st = bar.start(seed, &mut ev);
+        let mut pick = Dice::new(seed ^ 0x5eed);
+        let mut n = 0;
+        let mut activations = 0;
+        while bar.decider(&st).is_some() {
+            let bad = bar.check_invariants(&st);
+            assert!(bad.is_empty(), "seed {seed}, after {n} actions: {bad:?}");
+            let legal = bar.legal_actions(&st);
+            let a = legal[pick.below(legal.len())].clone();
+            bar.apply_legal(&mut st, &a, &mut ev);
+            n += 1;
+        }
+        for e in &ev {
+            if matches!(e, bar::Event::Activates { .. }) {
+                activations += 1;
+            }
+        }
+        // 6.3a: every brigade is activated once a turn (some by a wing activation, several at once).
+        let turns = usize::from(bar.sc.turns);
+        assert!(
+            activations >= turns,
+            "seed {seed}: {activations} activations in {turns} turns"
+        );
+        assert!(activations <= turns * bar.sc.brigades.len());
+        assert_eq!(st.turn, bar.sc.turns);
+    }
+}

@@ -363,6 +363,7 @@ fn run(cli: Cli) -> Result<()> {
             // Check the scenario once before spawning work; it also lists the victory levels.
             let (probe, _) = open(&scenario, &options, dd, seed)?;
             let levels = probe.outcome_levels();
+            let seats = probe.seat_names();
             let pb = ProgressBar::new(games);
             pb.set_style(
                 ProgressStyle::with_template(
@@ -412,8 +413,8 @@ fn run(cli: Cli) -> Result<()> {
                 );
             } else {
                 println!(
-                    "{scenario}: {games} games, seed {seed}, agents {} (French) vs {} (Allies)",
-                    names[0], names[1]
+                    "{scenario}: {games} games, seed {seed}, agents {} ({}) vs {} ({})",
+                    names[0], seats[0], names[1], seats[1]
                 );
                 println!(
                     "{:<32} {:>6} {:>7} {:>7}",
