@@ -167,97 +167,111 @@ pub fn sources(sc: &Scenario, st: &State, l: LeaderIx, style: Style) -> Vec<HexI
 /// The cheapest LOC, in half points, from a leader to every hex within `range` (7.1–7.3): never
 /// into an enemy-occupied hex, terrain or a hexside impassable to leaders, or an EZOC hex not held
 /// by a non-routed friendly combat unit (the leader may leave his own hex).
-pub fn loc_map(
-    sc: &Scenario,
+pub fn loc_map<'a>(
+    sc: &'a Scenario,
     st: &State,
     l: LeaderIx,
     style: Style,
     range: u8,
-) -> HashMap<HexId, u16> {
+) -> LocMap<'a> {
     let side = sc.leaders[usize::from(l)].side;
-    let occ = occupancy(st);
-    let groups = integrity_groups(sc, st);
-    let cap = u16::from(range) * 2;
-    let friendly = |h: &HexId| -> Vec<UnitIx> {
-        occ.get(h)
-            .map(|v| {
-                v.iter()
-                    .copied()
-                    .filter(|&u| sc.units[usize::from(u)].side == side)
-                    .collect()
-            })
-            .unwrap_or_default()
+    let d = &sc.board.dense;
+    let n = d.ids.len();
+    // Per hex: enemy present; friendly present; a non-routed friend; all friends activated and not
+    // routed; all friends unactivated or routed; the integrity group held; in an EZOC.
+    const ENEMY: u8 = 1;
+    const FRIEND: u8 = 2;
+    const STEADY: u8 = 4;
+    const ACTIVE: u8 = 8;
+    const IDLE: u8 = 16;
+    const ZOC: u8 = 32;
+    let mut flags = vec![ACTIVE | IDLE; n];
+    let mut group = vec![usize::MAX; n];
+    let groups = if style == Style::Brigade {
+        integrity_groups(sc, st)
+    } else {
+        HashMap::new()
     };
-    let enemy_in = |h: &HexId| {
-        occ.get(h)
-            .is_some_and(|v| v.iter().any(|&u| sc.units[usize::from(u)].side != side))
-    };
-    let zoc = ezoc_set(sc, st, side);
-    let mut best: HashMap<HexId, u16> = HashMap::new();
-    let mut heap = BinaryHeap::new();
-    for s in sources(sc, st, l, style) {
-        best.insert(s, 0);
-        heap.push(std::cmp::Reverse((0u16, s)));
-    }
-    while let Some(std::cmp::Reverse((c, g))) = heap.pop() {
-        if best.get(&g).is_some_and(|&b| b < c) {
+    for (i, u) in st.units.iter().enumerate() {
+        if u.eliminated {
             continue;
         }
-        for (_, h) in g.neighbours() {
-            let Some(info) = sc.board.hexes.get(&h) else {
-                continue;
-            };
-            if sc
-                .charts
-                .tec
-                .terrain
-                .get(&info.terrain)
-                .is_some_and(|t| t.impassable_to_leaders)
-                || sc
-                    .board
-                    .hexside(g, h)
-                    .and_then(|k| sc.charts.tec.hexside.get(k))
-                    .is_some_and(|t| t.impassable_to_leaders)
-                || enemy_in(&h)
-            {
+        let enemy = sc.units[i].side != side;
+        for h in &u.hexes {
+            let Some(x) = d.ix(*h) else { continue };
+            let x = x as usize;
+            if enemy {
+                flags[x] |= ENEMY;
                 continue;
             }
-            let fh = friendly(&h);
-            if zoc.contains(&h) && !fh.iter().any(|&u| !st.units[usize::from(u)].routed) {
+            flags[x] |= FRIEND;
+            if !u.routed {
+                flags[x] |= STEADY;
+            }
+            if !(u.activated && !u.routed) {
+                flags[x] &= !ACTIVE;
+            }
+            if u.activated && !u.routed {
+                flags[x] &= !IDLE;
+            }
+            if let Some(g) = groups.get(&(i as UnitIx)) {
+                group[x] = *g;
+            }
+        }
+        if enemy && !u.routed && !u.hexes.is_empty() {
+            for h in arcs_of(&u.hexes, u.facing).0 {
+                if let Some(x) = d.ix(h) {
+                    flags[x as usize] |= ZOC;
+                }
+            }
+        }
+    }
+    let cap = u16::from(range) * 2;
+    let mut best = vec![u16::MAX; n];
+    let mut heap = BinaryHeap::new();
+    for s in sources(sc, st, l, style) {
+        if let Some(x) = d.ix(s) {
+            best[x as usize] = 0;
+            heap.push(std::cmp::Reverse((0u16, x)));
+        }
+    }
+    while let Some(std::cmp::Reverse((c, g))) = heap.pop() {
+        let g = g as usize;
+        if best[g] < c {
+            continue;
+        }
+        for k in 0..6 {
+            let h = d.nbr[g][k];
+            if h == u32::MAX {
+                continue;
+            }
+            let hu = h as usize;
+            let f = flags[hu];
+            if !d.leader_ok[hu] || !d.leader_side_ok[g][k] || f & ENEMY != 0 {
+                continue;
+            }
+            if f & ZOC != 0 && f & STEADY == 0 {
                 continue;
             }
             let step = match style {
                 Style::ArmyWing => {
-                    if sc.board.road(g, h) {
+                    if d.road[g][k] {
                         1
                     } else {
                         2
                     }
                 }
                 Style::Brigade => {
-                    let fg = friendly(&g);
-                    let same_group = fg.iter().any(|a| {
-                        groups
-                            .get(a)
-                            .is_some_and(|ga| fh.iter().any(|b| groups.get(b) == Some(ga)))
-                    });
-                    let active = |v: &[UnitIx]| {
-                        !v.is_empty()
-                            && v.iter().all(|&u| {
-                                let s = &st.units[usize::from(u)];
-                                s.activated && !s.routed
-                            })
-                    };
-                    if same_group {
+                    let fg = flags[g];
+                    if group[g] != usize::MAX && group[g] == group[hu] {
                         0
-                    } else if active(&fg) && active(&fh) {
-                        1
-                    } else if !fh.is_empty()
-                        && fh.iter().all(|&u| {
-                            let s = &st.units[usize::from(u)];
-                            !s.activated || s.routed
-                        })
+                    } else if fg & FRIEND != 0
+                        && fg & ACTIVE != 0
+                        && f & FRIEND != 0
+                        && f & ACTIVE != 0
                     {
+                        1
+                    } else if f & FRIEND != 0 && f & IDLE != 0 {
                         4
                     } else {
                         2
@@ -265,16 +279,36 @@ pub fn loc_map(
                 }
             };
             let nc = c + step;
-            if nc > cap {
+            if nc > cap || nc >= best[hu] {
                 continue;
             }
-            if best.get(&h).is_none_or(|&b| nc < b) {
-                best.insert(h, nc);
-                heap.push(std::cmp::Reverse((nc, h)));
-            }
+            best[hu] = nc;
+            heap.push(std::cmp::Reverse((nc, h)));
         }
     }
-    best
+    LocMap { d, best }
+}
+
+/// The LOC costs from a leader, by hex (half points).
+#[derive(Clone, Debug)]
+pub struct LocMap<'a> {
+    d: &'a crate::scenario::Dense,
+    best: Vec<u16>,
+}
+
+impl LocMap<'_> {
+    /// The cost to a hex, if within range.
+    pub fn get(&self, h: &HexId) -> Option<u16> {
+        self.d
+            .ix(*h)
+            .map(|i| self.best[i as usize])
+            .filter(|&c| c != u16::MAX)
+    }
+
+    /// Whether the hex is within range.
+    pub fn contains_key(&self, h: &HexId) -> bool {
+        self.get(h).is_some()
+    }
 }
 
 /// The LOC cost in half points from a leader to the nearest of `targets`, if within his range.
@@ -289,7 +323,7 @@ pub fn loc_to(
         return None;
     }
     let m = loc_map(sc, st, l, style, sc.leaders[usize::from(l)].range);
-    targets.iter().filter_map(|t| m.get(t).copied()).min()
+    targets.iter().filter_map(|t| m.get(t)).min()
 }
 
 /// Half points written for people ("3½").
@@ -492,7 +526,7 @@ pub fn command_control(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
             givers.push((li, Style::ArmyWing));
         }
     }
-    let maps: Vec<HashMap<HexId, u16>> = givers
+    let maps: Vec<LocMap<'_>> = givers
         .iter()
         .map(|&(l, s)| loc_map(sc, st, l, s, sc.leaders[usize::from(l)].range))
         .collect();

@@ -40,9 +40,78 @@ pub struct Board {
     pub places: Vec<(String, HexId)>,
     /// Map name.
     pub name: String,
+    /// The dense index of the board's hexes, for searches (built by [`Board::index`]).
+    pub dense: Dense,
+}
+
+/// The board as dense arrays, for searches that visit many hexes (LOC 7.1–7.3).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Dense {
+    /// Hex ids by index.
+    pub ids: Vec<HexId>,
+    /// Index by hex id: `table[row * 100 + col]` (`u32::MAX`: not on the board).
+    pub table: Vec<u32>,
+    /// Neighbours by direction (`u32::MAX`: off the board).
+    pub nbr: Vec<[u32; 6]>,
+    /// Whether leaders may enter the hex (7.1).
+    pub leader_ok: Vec<bool>,
+    /// Whether leaders may cross the hexside in each direction (7.1).
+    pub leader_side_ok: Vec<[bool; 6]>,
+    /// Whether a road links the hex to its neighbour in each direction (7.3b).
+    pub road: Vec<[bool; 6]>,
+}
+
+impl Dense {
+    /// The index of a hex, if on the board.
+    #[inline]
+    pub fn ix(&self, h: HexId) -> Option<u32> {
+        let k = usize::from(h.row) * 100 + usize::from(h.col);
+        self.table.get(k).copied().filter(|&i| i != u32::MAX)
+    }
 }
 
 impl Board {
+    /// Build the dense index with the charts' leader columns.
+    pub fn index(&mut self, charts: &Charts) {
+        let mut ids: Vec<HexId> = self.hexes.keys().copied().collect();
+        ids.sort();
+        let ix: HashMap<HexId, u32> = ids
+            .iter()
+            .enumerate()
+            .map(|(i, h)| (*h, i as u32))
+            .collect();
+        let mut d = Dense {
+            nbr: vec![[u32::MAX; 6]; ids.len()],
+            leader_ok: vec![true; ids.len()],
+            leader_side_ok: vec![[true; 6]; ids.len()],
+            road: vec![[false; 6]; ids.len()],
+            ..Dense::default()
+        };
+        for (i, h) in ids.iter().enumerate() {
+            d.leader_ok[i] = !self
+                .hexes
+                .get(h)
+                .and_then(|x| charts.tec.terrain.get(&x.terrain))
+                .is_some_and(|t| t.impassable_to_leaders);
+            for (k, dir) in Dir::ALL.iter().enumerate() {
+                let Some(n) = h.neighbour(*dir) else { continue };
+                let Some(&j) = ix.get(&n) else { continue };
+                d.nbr[i][k] = j;
+                d.leader_side_ok[i][k] = !self
+                    .hexside(*h, n)
+                    .and_then(|f| charts.tec.hexside.get(f))
+                    .is_some_and(|t| t.impassable_to_leaders);
+                d.road[i][k] = self.road(*h, n);
+            }
+        }
+        d.table = vec![u32::MAX; 100 * 100];
+        for (h, i) in &ix {
+            d.table[usize::from(h.row) * 100 + usize::from(h.col)] = *i;
+        }
+        d.ids = ids;
+        self.dense = d;
+    }
+
     /// Whether the hex is on the map.
     pub fn contains(&self, h: HexId) -> bool {
         self.hexes.contains_key(&h)
@@ -875,6 +944,7 @@ impl Scenario {
             return Err(p);
         }
         let armies: [Army; 2] = [armies[0].clone(), armies[1].clone()];
+        board.index(&charts);
         Ok(Scenario {
             id: sc.scenario.id.clone(),
             name: sc.scenario.name.clone(),
