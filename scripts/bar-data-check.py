@@ -96,6 +96,8 @@ def main():
     brigades = {x["id"]: x for x in o.get("brigade", [])}
     units = {x["id"]: x for x in o.get("unit", [])}
     for a in armies.values():
+        if a["rear"] not in HEXSIDE:
+            p.append(f"oob: army {a['id']}: rear {a['rear']!r} is not a hexside direction (20.2g)")
         if leaders.get(a["leader"], {}).get("kind") != "army":
             p.append(f"oob: army {a['id']}: leader {a['leader']} is not an army leader")
     for w in wings.values():
