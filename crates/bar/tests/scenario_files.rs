@@ -111,7 +111,11 @@ fn prague_scenarios_place_units_of_the_order_of_battle_once() {
     let oob: OobFile = toml::from_str(&text("prague/oob.toml")).expect("Prague OOB parses");
     let units: BTreeSet<&str> = oob.unit.iter().map(|u| u.id.as_str()).collect();
     let leaders: BTreeSet<&str> = oob.leader.iter().map(|l| l.id.as_str()).collect();
-    for f in ["prague/schwerin.toml", "prague/battle.toml"] {
+    for f in [
+        "prague/schwerin.toml",
+        "prague/gap.toml",
+        "prague/battle.toml",
+    ] {
         let sc: ScenarioFile = toml::from_str(&text(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
         assert!(sc.scenario.id.starts_with("prague"), "{f}");
         let mut seen = BTreeSet::new();
