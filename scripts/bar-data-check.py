@@ -8,7 +8,8 @@ hex first, a column head first); stacks agree on hexes, formation and facing; no
 with foot, or a detachment with its main army (24.1d); every unit and leader is placed once (set-up or
 reinforcement; replacements may wait off the map); SP totals per army and arm are printed.
 Hex geometry is crates/hexmap's: RRCC, row grows south, column grows west, odd rows shifted east; several maps
-side by side share rows, a map letter prefixes the id and `[[sheet]]` tables give each map's column offset.
+side by side share rows, a map letter prefixes the id and `[[sheet]]` tables (hexmap::MapPlacement's fields: code,
+rows, cols, row_offset, col_offset) place each map; only side-by-side maps (row_offset 0) are handled here.
 """
 import sys
 import tomllib
@@ -26,7 +27,7 @@ class Grid:
     def __init__(self, m):
         self.sheets = {}
         for s in m.get("sheet", []):
-            self.sheets[s["letter"]] = s
+            self.sheets[s["code"][0]] = s
         if not self.sheets:
             self.sheets[""] = {"letter": "", "rows": m["map"]["rows"], "cols": m["map"]["cols"], "col_offset": 0}
 
@@ -96,6 +97,8 @@ def main():
     brigades = {x["id"]: x for x in o.get("brigade", [])}
     units = {x["id"]: x for x in o.get("unit", [])}
     for a in armies.values():
+        if a["rear"] not in ("N", "NE", "E", "SE", "S", "SW", "W", "NW"):
+            p.append(f"oob: army {a['id']}: rear {a['rear']!r} is not a compass direction (20.2g)")
         if leaders.get(a["leader"], {}).get("kind") != "army":
             p.append(f"oob: army {a['id']}: leader {a['leader']} is not an army leader")
     for w in wings.values():
