@@ -444,8 +444,8 @@ impl<H: Copy + Eq + Ord + std::hash::Hash + std::fmt::Debug> Footprint<H> {
             ))
         };
         if self.kind.is_column() {
-            let n = self.hexes.len();
-            return Some(match (seen(0)?.1, seen(n - 1)?.1) {
+            let last = self.hexes.len().checked_sub(1)?;
+            return Some(match (seen(0)?.1, seen(last)?.1) {
                 (Arc::Front, _) => Arc::Front,
                 (_, Arc::Rear) => Arc::Rear,
                 (Arc::Flank | Arc::Rear, Arc::Front | Arc::Flank) => Arc::Flank,
@@ -605,10 +605,14 @@ impl<H: Copy + Eq + Ord + std::hash::Hash + std::fmt::Debug> Footprint<H> {
         let mut facing = self.facing;
         match end {
             End::Head => {
-                if self.kind.is_column() {
-                    facing = self.local_facings(grid)[1];
-                }
                 hexes.remove(0);
+                if self.kind.is_column() {
+                    // The new head faces away from the hex behind it, or (alone) where it faced.
+                    facing = match hexes.as_slice() {
+                        [a, b, ..] => grid.direction_to(*b, *a).map_or(facing, Facing::Side),
+                        _ => self.local_facings(grid).get(1).copied().unwrap_or(facing),
+                    };
+                }
             }
             End::Tail => {
                 hexes.pop();
@@ -870,6 +874,11 @@ mod tests {
                 .contracted(&G, End::Tail),
             Err(FootprintError::TooShort)
         );
+        // A bent road column dropping its head: the new head faces away from the hex behind it.
+        let rc = Footprint::road_column(&G, Dir::E, hs(&["1010", "1011", "1112", "1212"])).unwrap(); // test
+        let cut = rc.contracted(&G, End::Head).unwrap(); // test
+        assert_eq!(cut.hexes(), hs(&["1011", "1112", "1212"]).as_slice());
+        assert_eq!(cut.facing(), Facing::Side(Dir::NE));
         // A road column extends without limit.
         let mut rc = Footprint::road_column(&G, Dir::E, hs(&["1010"])).unwrap(); // test
         for _ in 0..5 {
@@ -948,6 +957,18 @@ mod tests {
                         prop_assert_eq!((count(Arc::Front), count(Arc::Flank), count(Arc::Rear)), (1, 2 * n + 2, 1));
                     }
                 }
+            }
+        }
+
+        #[test]
+        fn r11_5_contracting_either_end_keeps_a_valid_footprint(fp in any_footprint(), head in any::<bool>()) {
+            let end = if head { End::Head } else { End::Tail };
+            match fp.contracted(&G, end) {
+                Ok(c) => {
+                    prop_assert_eq!(c.len(), fp.len() - 1);
+                    prop_assert!(c.check(&G).is_ok());
+                }
+                Err(e) => prop_assert_eq!((e, fp.len()), (FootprintError::TooShort, 1)),
             }
         }
 
