@@ -208,7 +208,7 @@ pub fn loc_map<'a>(
             if !u.routed {
                 flags[x] |= STEADY;
             }
-            if !(u.activated && !u.routed) {
+            if !u.activated || u.routed {
                 flags[x] &= !ACTIVE;
             }
             if u.activated && !u.routed {
