@@ -423,10 +423,10 @@ fn broken_cases() -> Vec<(&'static str, &'static str, Vec<Edit>, &'static str)> 
             "fire.toml: line_sp.4.two_hex_min",
         ),
         (
-            "r12_0a_ranks_need_a_table",
+            "r12_1_three_rank_table",
             "fire.toml",
-            vec![Set("ranks.austria.ranks", int(5))],
-            "fire.toml: ranks.austria.ranks",
+            vec![Remove("line_sp.3")],
+            "fire.toml: line_sp.3: missing",
         ),
         // T6, T7, T8
         (
@@ -622,8 +622,8 @@ fn r12_1_example_1_prussian_line_fires_14_and_9() {
     // E32: a 1-SP grenadier on a 4-SP fusilier in a one-hex line: 4 SP fire (1 + 3).
     let c = prague();
     let f = c.fire.as_ref().expect("fire.toml");
-    let ranks = f.ranks["prussia"].ranks.to_string();
-    assert_eq!(f.line_sp[&ranks].fire_per_hex(5, false), 4);
+    // Prussia's three ranks are `ranks` in oob.toml (12.0 A).
+    assert_eq!(f.line_sp_for(3).expect("3 ranks").fire_per_hex(5, false), 4);
     let m = |k: &str, r: u8| f.multiplier("prussia", k, r).expect("in range");
     assert_eq!(1.0 * m("grenadier", 1) + 3.0 * m("fusilier", 1), 14.0);
     assert_eq!(1.0 * m("grenadier", 2) + 3.0 * m("fusilier", 2), 9.0);
@@ -796,7 +796,7 @@ fn r13_3f_charge_through_clear_village_clear_costs_4() {
         c.movement
             .as_ref()
             .expect("movement.toml")
-            .charge_range("prussia", "light"),
+            .charge_range("prussia", "hussar"),
         Some(4)
     );
 }

@@ -17,9 +17,8 @@ pub struct FireCharts {
     pub special: BTreeMap<String, Vec<FireSpecialRow>>,
     /// T4: weapons by nation, then by kind (`prussia.grenadier`, `austria.12pdr`).
     pub weapon: BTreeMap<String, BTreeMap<String, WeaponRow>>,
-    /// Ranks of each nation's infantry line (12.0 A: "found in the Battle Rules").
-    pub ranks: BTreeMap<String, RanksRow>,
-    /// T5: the Infantry Line SP chart by number of ranks (`"3"`, `"4"`).
+    /// T5: the Infantry Line SP chart by number of ranks (`"3"`, `"4"`); each army's ranks are
+    /// Battle Rules data (12.0 A), `ranks` in `oob.toml`.
     pub line_sp: BTreeMap<String, LineSpTable>,
     /// T6: fire capability and SP limits by formation (keys of `FORMATIONS`).
     pub formation: BTreeMap<String, FormationFireRow>,
@@ -207,16 +206,6 @@ impl WeaponRow {
     }
 }
 
-/// A nation's ranks (12.0 A).
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
-pub struct RanksRow {
-    /// Ranks of its infantry line.
-    pub ranks: u8,
-    /// Provenance.
-    #[serde(flatten)]
-    pub prov: Provenance,
-}
-
 /// T5 for one number of ranks.
 #[derive(Clone, Debug, Default, Deserialize, PartialEq)]
 pub struct LineSpTable {
@@ -342,6 +331,11 @@ impl FireCharts {
     /// The multiplier of a nation's weapon at a range.
     pub fn multiplier(&self, nation: &str, kind: &str, range: u8) -> Option<f32> {
         self.weapon.get(nation)?.get(kind)?.multiplier(range)
+    }
+
+    /// T5 for an army's number of ranks (12.0 A).
+    pub fn line_sp_for(&self, ranks: u8) -> Option<&LineSpTable> {
+        self.line_sp.get(&ranks.to_string())
     }
 
     /// A named modifier's value (0 if absent; `check` reports the lack).
@@ -644,23 +638,9 @@ impl FireCharts {
     }
 
     fn check_line_sp(&self, file: &str, p: &mut Vec<String>) {
-        for (nation, r) in &self.ranks {
-            prov(file, &format!("ranks.{nation}"), &r.prov, p);
-            if !self.line_sp.contains_key(&r.ranks.to_string()) {
-                p.push(format!(
-                    "{file}: ranks.{nation}.ranks: no line_sp table for {} ranks (12.0 A)",
-                    r.ranks
-                ));
-            }
-        }
-        if let Some(r) = self.ranks.get("prussia")
-            && let Some(t) = self.line_sp.get(&r.ranks.to_string())
-            && t.fire_per_hex(5, false) != 4
-        {
+        if !self.line_sp.contains_key("3") {
             p.push(format!(
-                "{file}: line_sp.{}.fire: 5 SP in a hex fire {} but the BAR 12.1 example fires 4 (Prussian line)",
-                r.ranks,
-                t.fire_per_hex(5, false)
+                "{file}: line_sp.3: missing (the Prussian line of the 12.1 example: three ranks)"
             ));
         }
         for (k, t) in &self.line_sp {
@@ -672,7 +652,11 @@ impl FireCharts {
                 ));
             }
             for (sp, want, rule) in [
-                (5, 4, "12.4c example (5 SP a hex fire at most 4)"),
+                (
+                    5,
+                    4,
+                    "12.1 example 1 (a Prussian 5-SP one-hex line fires 4) and 12.4c",
+                ),
                 (
                     15,
                     4,
@@ -711,7 +695,6 @@ impl FireCharts {
             add(&w.prov);
             w.printed.values().for_each(|s| add(&sourced(s)));
         }
-        self.ranks.values().for_each(|r| add(&r.prov));
         self.line_sp.values().for_each(|t| add(&t.prov));
         for f in self.formation.values() {
             add(&f.prov);
