@@ -398,7 +398,7 @@ pub struct DetachmentEntry {
 }
 
 /// A victory level read at the end from losses and objectives (invented: C9).
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, PartialEq)]
 pub struct VictoryEntry {
     /// Level name.
     pub level: String,

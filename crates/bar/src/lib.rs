@@ -1,7 +1,472 @@
 //! *Battles from the Age of Reason* (BAR), third edition series rules 1.0–24.0, as printed in
-//! *Prague: The Empty Triumph*. Modules follow the book's sections.
+//! *Prague: The Empty Triumph*. Modules follow the book's sections: [`initiative`] (6.1, 6.5, 6.7,
+//! 6.9), [`activation`] (6.3–6.6, 6.8), [`command`] (7), [`geom`] (formations 8 and orientation 9
+//! as far as this package needs them), [`stacking`] (10), [`movement`] (11), [`fire`] (12),
+//! [`close_combat`] (13–15), [`pursuit`] (16), [`opportunity_charge`] (17), [`checks`] (18.1,
+//! 19.1), [`rally`] (18.6, 19.5), [`retreat`] (20), [`leaders`] (21), [`reinforcements`] (22),
+//! [`army_morale`] (23), [`detachments`] (24). The charts of a box (1.2b) are [`charts`].
+//!
+//! Procedures run by themselves until a player must decide; every roll is an [`Event`] naming
+//! its rule, its dice and its modifiers. Where the book is silent or ambiguous, `docs/bar.md`
+//! gives the decision taken and its reason.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod action;
+pub mod activation;
+pub mod army_morale;
 pub mod charts;
+pub mod checks;
+pub mod close_combat;
+pub mod command;
 pub mod data;
+pub mod detachments;
+pub mod event;
+pub mod fire;
+pub mod flow;
+pub mod geom;
+pub mod initiative;
+pub mod leaders;
+pub mod movement;
+pub mod opportunity_charge;
+pub mod pursuit;
+pub mod rally;
+pub mod reinforcements;
+pub mod retreat;
+pub mod scenario;
+pub mod stacking;
+pub mod state;
+
+pub use action::Action;
+pub use event::Event;
+pub use scenario::Scenario;
+pub use state::State;
+
+use engine::{AgentHooks, Outcome, Ruleset, Seat};
+use std::path::Path;
+use std::sync::Arc;
+
+/// A scenario on offer.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ScenarioInfo {
+    /// Id.
+    pub id: &'static str,
+    /// Name.
+    pub name: &'static str,
+    /// Options.
+    pub options: Vec<&'static str>,
+    /// Its directory under the data dir.
+    pub dir: &'static str,
+}
+
+/// Every scenario of the ruleset.
+pub fn catalogue() -> Vec<ScenarioInfo> {
+    vec![ScenarioInfo {
+        id: "bar-drill",
+        name: "BAR drill — an invented field to try every rule on",
+        options: Vec::new(),
+        dir: "bar-drill",
+    }]
+}
+
+/// The ruleset bound to a scenario.
+#[derive(Clone, Debug)]
+pub struct Bar {
+    /// The scenario.
+    pub sc: Arc<Scenario>,
+}
+
+fn read(path: &Path) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+impl Bar {
+    /// Load a catalogue scenario from a data dir (`DIR/<scenario>/` and the charts of its box,
+    /// `DIR/<box>/charts/`); without one, from the repository's `scenarios/` directory.
+    pub fn load(
+        scenario: &str,
+        options: &[String],
+        dir: Option<&Path>,
+    ) -> Result<Bar, Vec<String>> {
+        let info = catalogue()
+            .into_iter()
+            .find(|i| i.id == scenario)
+            .ok_or_else(|| vec![format!("unknown scenario {scenario:?}")])?;
+        if let Some(o) = options.first() {
+            return Err(vec![format!(
+                "unknown option {o:?} for {scenario} (it has none)"
+            )]);
+        }
+        let default = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+        let dir = dir.unwrap_or(&default);
+        Bar::from_dir(&dir.join(info.dir), dir)
+    }
+
+    /// Load a scenario directory, with the charts of the box it names under `boxes`.
+    pub fn from_dir(sdir: &Path, boxes: &Path) -> Result<Bar, Vec<String>> {
+        let map = read(&sdir.join("map.toml")).map_err(|e| vec![e])?;
+        let oob = read(&sdir.join("oob.toml")).map_err(|e| vec![e])?;
+        let scen = read(&sdir.join("scenario.toml")).map_err(|e| vec![e])?;
+        #[derive(serde::Deserialize)]
+        struct Head {
+            scenario: HeadInner,
+        }
+        #[derive(serde::Deserialize)]
+        struct HeadInner {
+            charts: String,
+        }
+        let head: Head = toml::from_str(&scen).map_err(|e| {
+            vec![format!(
+                "{}: {}",
+                sdir.join("scenario.toml").display(),
+                charts::one_line(&e.to_string())
+            )]
+        })?;
+        let cdir = boxes.join(&head.scenario.charts).join("charts");
+        let files: Vec<(&str, Option<String>)> = charts::FILES
+            .iter()
+            .map(|f| (*f, std::fs::read_to_string(cdir.join(f)).ok()))
+            .collect();
+        let charts = charts::Charts::parse(&head.scenario.charts, &files)?;
+        let name = sdir
+            .file_name()
+            .map_or_else(|| "scenario".into(), |n| n.to_string_lossy().to_string());
+        Bar::from_texts(&map, &oob, &scen, Arc::new(charts), &name)
+    }
+
+    /// A ruleset from the texts of a scenario's files and its charts.
+    pub fn from_texts(
+        map: &str,
+        oob: &str,
+        scenario: &str,
+        charts: Arc<charts::Charts>,
+        dir: &str,
+    ) -> Result<Bar, Vec<String>> {
+        let sc = Scenario::build(map, oob, scenario, charts, dir)?;
+        let bar = Bar { sc: Arc::new(sc) };
+        let mut ev = Vec::new();
+        let st = flow::start(&bar.sc, 0, &mut ev);
+        let bad = bar.check_invariants(&st);
+        if bad.is_empty() { Ok(bar) } else { Err(bad) }
+    }
+
+    /// A validation report: what the data holds and where it comes from.
+    pub fn validation_report(&self) -> (bool, String) {
+        let sc = &self.sc;
+        let (cs, cr) = sc.charts.provenance_counts();
+        let (ss, sr) = sc.provenance;
+        let sp = |side: u8| -> u32 {
+            sc.units
+                .iter()
+                .filter(|u| u.side == side)
+                .map(|u| u32::from(u.sp))
+                .sum()
+        };
+        let text = format!(
+            "{} ({}): {} hexes, {} leaders, {} wings, {} brigades, {} units ({} SP {}, {} SP {}), {} turns from {}, ETN {} with {} boxes\n\
+             charts of {:?}: {cs} data from the rule book, {cr} reconstructed\n\
+             scenario files: {ss} data from the rule book, {sr} reconstructed or invented\n\
+             the charts pass the constraints of the rule text (bar-notes section 2)",
+            sc.name,
+            sc.id,
+            sc.board.hexes.len(),
+            sc.leaders.len(),
+            sc.wings.len(),
+            sc.brigades.len(),
+            sc.units.len(),
+            sp(0),
+            sc.armies[0].name,
+            sp(1),
+            sc.armies[1].name,
+            sc.turns,
+            sc.clock(1),
+            sc.etn,
+            sc.end_boxes,
+            sc.charts.id,
+        );
+        (true, text)
+    }
+}
+
+/// The outcome at the end (the series has no victory rules, C9: the scenario's levels, read from
+/// the difference of the Current Loss Totals).
+pub fn outcome_of(sc: &Scenario, st: &State) -> Outcome {
+    let clt = [
+        army_morale::clt_total(sc, st, 0),
+        army_morale::clt_total(sc, st, 1),
+    ];
+    for v in &sc.victory {
+        let Some(w) = v
+            .winner
+            .as_ref()
+            .and_then(|w| sc.armies.iter().position(|a| &a.id == w))
+        else {
+            continue;
+        };
+        let margin = i64::from(clt[1 - w]) - i64::from(clt[w]);
+        if margin >= i64::from(v.margin) {
+            return Outcome {
+                winner: Some(Seat(w as u8)),
+                level: v.level.clone(),
+                rule: "scenario victory levels (invented: the series has none)".into(),
+            };
+        }
+    }
+    Outcome {
+        winner: None,
+        level: "Draw".into(),
+        rule: "scenario victory levels (invented: the series has none)".into(),
+    }
+}
+
+impl Ruleset for Bar {
+    type State = State;
+    type Action = Action;
+    type Event = Event;
+
+    fn ruleset_id(&self) -> &str {
+        "bar"
+    }
+
+    fn scenario_id(&self) -> &str {
+        &self.sc.id
+    }
+
+    fn seat_name(&self, seat: Seat) -> &str {
+        &self.sc.armies[usize::from(seat.0 & 1)].name
+    }
+
+    fn start(&self, seed: u64, events: &mut Vec<Event>) -> State {
+        flow::start(&self.sc, seed, events)
+    }
+
+    fn decider(&self, state: &State) -> Option<Seat> {
+        flow::decider(&self.sc, state).map(Seat)
+    }
+
+    fn legal_actions(&self, state: &State) -> Vec<Action> {
+        flow::legal(&self.sc, state)
+    }
+
+    fn action_id(&self, action: &Action) -> String {
+        action.id(&self.sc)
+    }
+
+    fn action_label(&self, _state: &State, action: &Action) -> String {
+        let sc = &self.sc;
+        let b = |i: &u16| sc.brigades[usize::from(*i)].name.clone();
+        let u = |i: &u16| sc.units[usize::from(*i)].name.clone();
+        let l = |i: &u16| sc.leaders[usize::from(*i)].name.clone();
+        match action {
+            Action::Spend(0) => "Spend no CR on the army morale roll (23.2b)".into(),
+            Action::Spend(n) => format!("Spend {n} CR to lower the army morale die (23.2b)"),
+            Action::ActivateOwn(x) => format!("Activate {} (6.1a)", b(x)),
+            Action::Opponent => "Make the opponent activate a brigade (6.1a)".into(),
+            Action::Wing(w) => format!(
+                "Wing activation of {} (6.5)",
+                sc.wings[usize::from(*w)].name
+            ),
+            Action::Activate(x) => format!("Activate {} (6.3)", b(x)),
+            Action::Join(x) => format!("{} joins the wing activation (6.5c)", b(x)),
+            Action::JoinDone => "No more brigades join (6.5c)".into(),
+            Action::Place(x, y) => format!("Place {} with {} (21.5e)", l(x), u(y)),
+            Action::Independent(x) => format!("Activate the independent {} (6.6)", u(x)),
+            Action::Leader(x) => format!("Activate {} with the brigade (6.6)", l(x)),
+            Action::Attach(x) => format!("Attach {} (6.4)", u(x)),
+            Action::CommandDone => "Command control done: fire, move and fight (4.0 C)".into(),
+            Action::Retreat(h) => format!("Rout retreat to {h} (20.2g)"),
+            Action::Lose(x) => format!("{} takes one SP of the retreat's losses (19.7d)", u(x)),
+            Action::Face(f) => format!("Face {} (19.5e)", f.name()),
+            Action::Reintegrate => "Reintegrate the detachment (24.3a)".into(),
+            Action::KeepDetached => "Keep the detachment apart (24.3a)".into(),
+        }
+    }
+
+    fn apply_legal(&self, state: &mut State, action: &Action, events: &mut Vec<Event>) {
+        flow::apply(&self.sc, state, action, events);
+    }
+
+    fn outcome(&self, state: &State) -> Option<Outcome> {
+        (state.phase == state::Phase::Over).then(|| outcome_of(&self.sc, state))
+    }
+
+    fn view(&self, state: &State, _seat: Option<Seat>) -> serde_json::Value {
+        let sc = &self.sc;
+        let mut v = serde_json::to_value(state).unwrap_or(serde_json::Value::Null);
+        if let Some(o) = v.as_object_mut() {
+            // 23.2b, A63: the CR a side commits before the army morale roll is not shown until
+            // both have committed.
+            if let Some(serde_json::Value::Array(armies)) = o.get_mut("armies") {
+                for a in armies.iter_mut() {
+                    if let Some(a) = a.as_object_mut() {
+                        a.remove("pending_spend");
+                    }
+                }
+            }
+            o.remove("dice");
+            o.insert("clock".into(), sc.clock(state.turn).into());
+            o.insert("ruleset".into(), "bar".into());
+        }
+        v
+    }
+
+    fn render_text(&self, state: &State, _seat: Option<Seat>) -> String {
+        let sc = &self.sc;
+        let mut out = format!(
+            "{} — turn {} ({}), END TURN box {} of {}, phase {:?}\n",
+            sc.name,
+            state.turn,
+            sc.clock(state.turn),
+            state.end_box,
+            sc.end_boxes,
+            std::mem::discriminant(&state.phase)
+        );
+        for side in 0..2u8 {
+            out += &format!(
+                "{}: army morale {}, CLT {}\n",
+                sc.armies[usize::from(side)].name,
+                state.armies[usize::from(side)].morale,
+                army_morale::clt_total(sc, state, side)
+            );
+            for (i, u) in sc.units.iter().enumerate() {
+                let s = &state.units[i];
+                if u.side != side || s.eliminated || s.hexes.is_empty() {
+                    continue;
+                }
+                let mut flags = Vec::new();
+                if s.disordered {
+                    flags.push("disordered");
+                }
+                if s.shaken {
+                    flags.push("shaken");
+                }
+                if s.routed {
+                    flags.push("routed");
+                }
+                if s.activated {
+                    flags.push("activated");
+                }
+                out += &format!(
+                    "  {} [{}] {} SP {}/{} {} facing {} {}\n",
+                    u.name,
+                    u.id,
+                    s.hexes
+                        .iter()
+                        .map(|h| h.to_string())
+                        .collect::<Vec<_>>()
+                        .join("-"),
+                    u.sp - s.lost,
+                    u.sp,
+                    s.formation.name(),
+                    s.facing.name(),
+                    flags.join(" ")
+                );
+            }
+        }
+        out
+    }
+
+    fn check_invariants(&self, state: &State) -> Vec<String> {
+        let sc = &self.sc;
+        let mut bad = Vec::new();
+        for (i, u) in state.units.iter().enumerate() {
+            let name = &sc.units[i].name;
+            if u.eliminated && !u.hexes.is_empty() {
+                bad.push(format!("{name}: eliminated but on the map"));
+            }
+            if u.lost > sc.units[i].sp || (!u.eliminated && u.lost >= sc.units[i].sp) {
+                bad.push(format!("{name}: {} SP lost of {}", u.lost, sc.units[i].sp));
+            }
+            if u.routed && u.hexes.len() > 1 {
+                bad.push(format!(
+                    "{name}: routed over {} hexes (19.7e)",
+                    u.hexes.len()
+                ));
+            }
+            if u.hexes.iter().any(|h| !sc.board.contains(*h)) {
+                bad.push(format!("{name}: off the board"));
+            }
+            if u.facing.name().is_empty()
+                || u.formation.faces_hexside() != matches!(u.facing, geom::Facing::Side(_))
+                    && !u.hexes.is_empty()
+            {
+                bad.push(format!(
+                    "{name}: a {} facing a {}",
+                    u.formation.name(),
+                    if matches!(u.facing, geom::Facing::Side(_)) {
+                        "hexside"
+                    } else {
+                        "hexpoint"
+                    }
+                ));
+            }
+        }
+        // No two sides in a hex.
+        let occ = command::occupancy(state);
+        for (h, us) in &occ {
+            let sides: std::collections::BTreeSet<u8> =
+                us.iter().map(|&u| sc.units[usize::from(u)].side).collect();
+            if sides.len() > 1 {
+                bad.push(format!("{h}: units of both armies"));
+            }
+            let routed = us
+                .iter()
+                .filter(|&&u| state.units[usize::from(u)].routed)
+                .count();
+            if routed > 0 && routed < us.len() && !is_mid_procedure(state) {
+                bad.push(format!("{h}: routed and unrouted units stacked (20.2c)"));
+            }
+        }
+        for (i, l) in state.leaders.iter().enumerate() {
+            if (l.status == state::LeaderStatus::Present) != l.hex.is_some() {
+                bad.push(format!(
+                    "{}: {:?} with hex {:?}",
+                    sc.leaders[i].name, l.status, l.hex
+                ));
+            }
+        }
+        if state.end_box > sc.end_boxes {
+            bad.push(format!(
+                "END TURN box {} past End {}",
+                state.end_box, sc.end_boxes
+            ));
+        }
+        if state.turn == 0 || state.turn > sc.turns {
+            bad.push(format!("turn {} outside 1–{}", state.turn, sc.turns));
+        }
+        if !flow::is_decision(&state.phase) {
+            bad.push(format!(
+                "stopped in a phase that is not a decision: {:?}",
+                state.phase
+            ));
+        }
+        if state.phase != state::Phase::Over && flow::legal(sc, state).is_empty() {
+            bad.push(format!(
+                "a decision without legal actions: {:?}",
+                state.phase
+            ));
+        }
+        bad
+    }
+
+    fn outcome_levels(&self) -> Vec<(String, String)> {
+        let mut v: Vec<(String, String)> = self
+            .sc
+            .victory
+            .iter()
+            .map(|v| (v.level.clone(), "scenario".to_string()))
+            .collect();
+        v.push(("Draw".into(), "scenario".into()));
+        v
+    }
+}
+
+/// Whether a rout retreat is under way (a routed stack passes through friends before it ends).
+fn is_mid_procedure(state: &State) -> bool {
+    matches!(
+        state.phase,
+        state::Phase::RoutStep { .. } | state::Phase::AllocateLoss { .. }
+    ) || !state.jobs.is_empty()
+}
+
+impl AgentHooks for Bar {}

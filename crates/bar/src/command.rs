@@ -1,0 +1,575 @@
+//! Command control (7.0): lines of command (LOC) traced in half points, regimental integrity (6.2),
+//! leader and unit initiative (7.4), automatic command (7.5) and the command status of an
+//! activation (7.6).
+use crate::checks::{d10, percentile};
+use crate::data::LeaderKind;
+use crate::event::Event;
+use crate::geom::arcs_of;
+use crate::scenario::{LeaderIx, Scenario, UnitIx};
+use crate::state::{LeaderStatus, State};
+use hexmap::HexId;
+use std::collections::{BTreeMap, BinaryHeap, HashMap};
+
+/// How a LOC is counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Style {
+    /// A brigade leader's LOC to combat units (7.2b–c): occupancy decides the cost.
+    Brigade,
+    /// An army, wing or detachment leader's LOC (7.3b, 24.1b): 1 a hex, ½ along a road.
+    ArmyWing,
+}
+
+/// Whether hex `h` is in the ZOC of a non-routed enemy of `side` (9.1: a unit's ZOC is its front
+/// hexes).
+pub fn ezoc(sc: &Scenario, st: &State, side: u8, h: HexId) -> bool {
+    st.units.iter().enumerate().any(|(i, u)| {
+        sc.units[i].side != side
+            && !u.eliminated
+            && !u.routed
+            && !u.hexes.is_empty()
+            && u.hexes.iter().any(|x| x.is_adjacent(h))
+            && arcs_of(&u.hexes, u.facing).0.contains(&h)
+    })
+}
+
+/// Units on the map by hex.
+pub fn occupancy(st: &State) -> HashMap<HexId, Vec<UnitIx>> {
+    let mut m: HashMap<HexId, Vec<UnitIx>> = HashMap::new();
+    for (i, u) in st.units.iter().enumerate() {
+        if u.eliminated {
+            continue;
+        }
+        for h in &u.hexes {
+            m.entry(*h).or_default().push(i as UnitIx);
+        }
+    }
+    m
+}
+
+/// Groups of units with regimental integrity (6.2): adjacent (or stacked) non-routed units of one
+/// regiment, none stacked with a unit of another regiment (an independent unit does not break
+/// it, 6.2c). Maps each unit in a group of two or more to its group number.
+pub fn integrity_groups(sc: &Scenario, st: &State) -> HashMap<UnitIx, usize> {
+    let occ = occupancy(st);
+    let eligible = |u: usize| -> Option<&str> {
+        let s = &st.units[u];
+        let reg = sc.units[u].regiment.as_deref()?;
+        if s.eliminated || s.routed || s.hexes.is_empty() {
+            return None;
+        }
+        let clean = s.hexes.iter().all(|h| {
+            occ.get(h).is_none_or(|v| {
+                v.iter().all(|&o| {
+                    let ou = &sc.units[usize::from(o)];
+                    ou.brigade.is_none() || ou.regiment.as_deref() == Some(reg)
+                })
+            })
+        });
+        clean.then_some(reg)
+    };
+    let n = st.units.len();
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn find(p: &mut [usize], x: usize) -> usize {
+        let mut r = x;
+        while p[r] != r {
+            r = p[r];
+        }
+        let mut y = x;
+        while p[y] != r {
+            let next = p[y];
+            p[y] = r;
+            y = next;
+        }
+        r
+    }
+    let regs: Vec<Option<&str>> = (0..n).map(eligible).collect();
+    for a in 0..n {
+        let Some(ra) = regs[a] else { continue };
+        for (b, rb) in regs.iter().enumerate().skip(a + 1) {
+            if *rb != Some(ra) || sc.units[a].side != sc.units[b].side {
+                continue;
+            }
+            let touch = st.units[a].hexes.iter().any(|x| {
+                st.units[b]
+                    .hexes
+                    .iter()
+                    .any(|y| x == y || x.is_adjacent(*y))
+            });
+            if touch {
+                let (x, y) = (find(&mut parent, a), find(&mut parent, b));
+                parent[x] = y;
+            }
+        }
+    }
+    let mut size: HashMap<usize, usize> = HashMap::new();
+    for (u, r) in regs.iter().enumerate() {
+        if r.is_some() {
+            *size.entry(find(&mut parent, u)).or_default() += 1;
+        }
+    }
+    let mut out = HashMap::new();
+    for (u, r) in regs.iter().enumerate() {
+        if r.is_some() {
+            let r = find(&mut parent, u);
+            if size[&r] > 1 {
+                out.insert(u as UnitIx, r);
+            }
+        }
+    }
+    out
+}
+
+/// The hexes a leader traces his LOC from: his hex, and for a brigade leader stacked with a
+/// multi-hex formation or an integral regiment every hex of it (7.2d).
+pub fn sources(sc: &Scenario, st: &State, l: LeaderIx, style: Style) -> Vec<HexId> {
+    let Some(h) = st.leaders[usize::from(l)].hex else {
+        return Vec::new();
+    };
+    let mut v = vec![h];
+    if style == Style::Brigade {
+        let side = sc.leaders[usize::from(l)].side;
+        let groups = integrity_groups(sc, st);
+        for (i, u) in st.units.iter().enumerate() {
+            if sc.units[i].side == side && !u.eliminated && u.hexes.contains(&h) {
+                for x in &u.hexes {
+                    if !v.contains(x) {
+                        v.push(*x);
+                    }
+                }
+                if let Some(g) = groups.get(&(i as UnitIx)) {
+                    for (j, w) in st.units.iter().enumerate() {
+                        if groups.get(&(j as UnitIx)) == Some(g) {
+                            for x in &w.hexes {
+                                if !v.contains(x) {
+                                    v.push(*x);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    v
+}
+
+/// The cheapest LOC, in half points, from a leader to every hex within `range` (7.1–7.3): never
+/// into an enemy-occupied hex, terrain or a hexside impassable to leaders, or an EZOC hex not held
+/// by a non-routed friendly combat unit (the leader may leave his own hex).
+pub fn loc_map(
+    sc: &Scenario,
+    st: &State,
+    l: LeaderIx,
+    style: Style,
+    range: u8,
+) -> HashMap<HexId, u16> {
+    let side = sc.leaders[usize::from(l)].side;
+    let occ = occupancy(st);
+    let groups = integrity_groups(sc, st);
+    let cap = u16::from(range) * 2;
+    let friendly = |h: &HexId| -> Vec<UnitIx> {
+        occ.get(h)
+            .map(|v| {
+                v.iter()
+                    .copied()
+                    .filter(|&u| sc.units[usize::from(u)].side == side)
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let enemy_in = |h: &HexId| {
+        occ.get(h)
+            .is_some_and(|v| v.iter().any(|&u| sc.units[usize::from(u)].side != side))
+    };
+    let mut best: HashMap<HexId, u16> = HashMap::new();
+    let mut heap = BinaryHeap::new();
+    for s in sources(sc, st, l, style) {
+        best.insert(s, 0);
+        heap.push(std::cmp::Reverse((0u16, s)));
+    }
+    while let Some(std::cmp::Reverse((c, g))) = heap.pop() {
+        if best.get(&g).is_some_and(|&b| b < c) {
+            continue;
+        }
+        for (_, h) in g.neighbours() {
+            let Some(info) = sc.board.hexes.get(&h) else {
+                continue;
+            };
+            if sc
+                .charts
+                .tec
+                .terrain
+                .get(&info.terrain)
+                .is_some_and(|t| t.impassable_to_leaders)
+                || sc
+                    .board
+                    .hexside(g, h)
+                    .and_then(|k| sc.charts.tec.hexside.get(k))
+                    .is_some_and(|t| t.impassable_to_leaders)
+                || enemy_in(&h)
+            {
+                continue;
+            }
+            let fh = friendly(&h);
+            if ezoc(sc, st, side, h) && !fh.iter().any(|&u| !st.units[usize::from(u)].routed) {
+                continue;
+            }
+            let step = match style {
+                Style::ArmyWing => {
+                    if sc.board.road(g, h) {
+                        1
+                    } else {
+                        2
+                    }
+                }
+                Style::Brigade => {
+                    let fg = friendly(&g);
+                    let same_group = fg.iter().any(|a| {
+                        groups
+                            .get(a)
+                            .is_some_and(|ga| fh.iter().any(|b| groups.get(b) == Some(ga)))
+                    });
+                    let active = |v: &[UnitIx]| {
+                        !v.is_empty()
+                            && v.iter().all(|&u| {
+                                let s = &st.units[usize::from(u)];
+                                s.activated && !s.routed
+                            })
+                    };
+                    if same_group {
+                        0
+                    } else if active(&fg) && active(&fh) {
+                        1
+                    } else if !fh.is_empty()
+                        && fh.iter().all(|&u| {
+                            let s = &st.units[usize::from(u)];
+                            !s.activated || s.routed
+                        })
+                    {
+                        4
+                    } else {
+                        2
+                    }
+                }
+            };
+            let nc = c + step;
+            if nc > cap {
+                continue;
+            }
+            if best.get(&h).is_none_or(|&b| nc < b) {
+                best.insert(h, nc);
+                heap.push(std::cmp::Reverse((nc, h)));
+            }
+        }
+    }
+    best
+}
+
+/// The LOC cost in half points from a leader to the nearest of `targets`, if within his range.
+pub fn loc_to(
+    sc: &Scenario,
+    st: &State,
+    l: LeaderIx,
+    style: Style,
+    targets: &[HexId],
+) -> Option<u16> {
+    if st.leaders[usize::from(l)].status != LeaderStatus::Present {
+        return None;
+    }
+    let m = loc_map(sc, st, l, style, sc.leaders[usize::from(l)].range);
+    targets.iter().filter_map(|t| m.get(t).copied()).min()
+}
+
+/// Half points written for people ("3½").
+pub fn halves(h: u16) -> String {
+    if h.is_multiple_of(2) {
+        format!("{}", h / 2)
+    } else if h == 1 {
+        "½".into()
+    } else {
+        format!("{}½", h / 2)
+    }
+}
+
+/// The leader who commands a side's whole army for a brigade or unit: the detachment leader for a
+/// detachment not yet reintegrated (24.1b), else the army leader, if present.
+pub fn top_leader(sc: &Scenario, st: &State, side: u8, detachment: Option<u8>) -> Option<LeaderIx> {
+    if let Some(d) = detachment
+        && !st.armies[usize::from(side)].reintegrated.contains(&d)
+    {
+        let l = sc.detachments[usize::from(d)].leader;
+        return (st.leaders[usize::from(l)].status == LeaderStatus::Present).then_some(l);
+    }
+    army_leader(sc, st, side)
+}
+
+/// The side's army leader now: the starting one, or a replacement of his on the map (21.6).
+pub fn army_leader(sc: &Scenario, st: &State, side: u8) -> Option<LeaderIx> {
+    let a = sc.armies[usize::from(side)].leader;
+    if st.leaders[usize::from(a)].status == LeaderStatus::Present {
+        return Some(a);
+    }
+    if let Some(d) = st.leaders[usize::from(a)].deputy
+        && st.leaders[usize::from(d)].status == LeaderStatus::Present
+    {
+        return Some(d);
+    }
+    None
+}
+
+/// The leader holding a post now: himself if present, else his deputy (21.5a).
+pub fn holder(st: &State, l: LeaderIx) -> Option<LeaderIx> {
+    let s = &st.leaders[usize::from(l)];
+    if s.status == LeaderStatus::Present {
+        return Some(l);
+    }
+    s.deputy
+        .filter(|d| st.leaders[usize::from(*d)].status == LeaderStatus::Present)
+}
+
+/// Whether a wing leader is in command by a LOC from the army (or detachment) leader (7.3).
+pub fn wing_loc(sc: &Scenario, st: &State, wing: u16) -> Option<u16> {
+    let w = &sc.wings[usize::from(wing)];
+    let wl = holder(st, w.leader)?;
+    let det = w
+        .brigades
+        .first()
+        .and_then(|b| sc.brigades[usize::from(*b)].detachment);
+    let a = top_leader(sc, st, w.side, det)?;
+    let h = st.leaders[usize::from(wl)].hex?;
+    loc_to(sc, st, a, Style::ArmyWing, &[h])
+}
+
+/// A leader initiative roll (7.4a–b): d10 ≤ his initiative rating.
+pub fn leader_initiative(
+    sc: &Scenario,
+    st: &mut State,
+    l: LeaderIx,
+    rule: &'static str,
+    ev: &mut Vec<Event>,
+) -> bool {
+    let die = d10(&mut st.dice);
+    let rating = sc.leaders[usize::from(l)].initiative;
+    let passed = die <= rating;
+    ev.push(Event::LeaderInitiative {
+        rule,
+        leader: sc.leaders[usize::from(l)].name.clone(),
+        die,
+        rating,
+        passed,
+    });
+    passed
+}
+
+/// Decide the command status of everything in the activation (7.6a): leaders first, then units;
+/// rolls leader and unit initiative where no LOC exists.
+pub fn command_control(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
+    let Some(act) = st.activation.clone() else {
+        return;
+    };
+    let side = act.side;
+    let mut in_cmd: Vec<String> = Vec::new();
+    let mut out: Vec<String> = Vec::new();
+    let decapitated = army_leader(sc, st, side).is_none();
+    // Leaders (7.3, 7.4a): each activated brigade's leader.
+    let mut brigade_leader_ok: BTreeMap<u16, bool> = BTreeMap::new();
+    for &b in &act.brigades {
+        let br = &sc.brigades[usize::from(b)];
+        let Some(bl) = holder(st, br.leader) else {
+            continue;
+        };
+        let name = sc.leaders[usize::from(bl)].name.clone();
+        let Some(h) = st.leaders[usize::from(bl)].hex else {
+            continue;
+        };
+        let mut how: Option<String> = None;
+        if !decapitated {
+            if act.wing.is_some() && br.wing == act.wing {
+                // 6.5c: a brigade joins a wing activation only with a LOC to its wing leader.
+                how = Some("LOC to the activated wing leader (6.5c)".into());
+            } else if let Some(top) = top_leader(sc, st, side, br.detachment)
+                && let Some(c) = loc_to(sc, st, top, Style::ArmyWing, &[h])
+            {
+                how = Some(format!(
+                    "LOC {} from {}",
+                    halves(c),
+                    sc.leaders[usize::from(top)].name
+                ));
+            } else if let Some(w) = br.wing
+                && wing_loc(sc, st, w).is_some()
+                && let Some(wl) = holder(st, sc.wings[usize::from(w)].leader)
+                && let Some(c) = loc_to(sc, st, wl, Style::ArmyWing, &[h])
+            {
+                how = Some(format!(
+                    "LOC {} from {}",
+                    halves(c),
+                    sc.leaders[usize::from(wl)].name
+                ));
+            }
+        }
+        let ok = match how {
+            Some(how) => {
+                in_cmd.push(format!("{name} ({how})"));
+                true
+            }
+            None => {
+                let rule = if decapitated { "7.4a, 21.6a" } else { "7.4a" };
+                let ok = leader_initiative(sc, st, bl, rule, ev);
+                if !ok {
+                    out.push(format!("{name} (no LOC, leader initiative failed)"));
+                }
+                ok
+            }
+        };
+        st.leaders[usize::from(bl)].ooc = !ok;
+        brigade_leader_ok.insert(bl, ok);
+    }
+    // Units of the activated brigades (7.2, 7.5).
+    for &b in &act.brigades {
+        let br = &sc.brigades[usize::from(b)];
+        let bl = holder(st, br.leader);
+        let map = bl.map(|l| loc_map(sc, st, l, Style::Brigade, sc.leaders[usize::from(l)].range));
+        for &u in &br.units {
+            let s = &st.units[usize::from(u)];
+            if !s.activated || s.eliminated || s.routed || s.hexes.is_empty() {
+                continue;
+            }
+            if act.attached.contains(&u) || act.arriving.contains(&u) {
+                continue;
+            }
+            let by_loc = map
+                .as_ref()
+                .is_some_and(|m| s.hexes.iter().any(|h| m.contains_key(h)));
+            let auto = !by_loc && automatically_in_command(sc, st, u);
+            let ooc = !by_loc && !auto;
+            st.units[usize::from(u)].ooc = ooc;
+            if ooc {
+                out.push(format!(
+                    "{} (no LOC from its brigade leader, 7.6a)",
+                    sc.units[usize::from(u)].name
+                ));
+            } else if auto {
+                in_cmd.push(format!(
+                    "{} (stacked with its wing or army leader, 7.5a)",
+                    sc.units[usize::from(u)].name
+                ));
+            }
+        }
+    }
+    // Independent units (7.0, 7.4c).
+    let mut givers: Vec<(LeaderIx, Style)> = Vec::new();
+    for &b in &act.brigades {
+        if let Some(bl) = holder(st, sc.brigades[usize::from(b)].leader)
+            && brigade_leader_ok.get(&bl).copied().unwrap_or(false)
+        {
+            givers.push((bl, Style::Brigade));
+        }
+    }
+    for (i, l) in sc.leaders.iter().enumerate() {
+        let li = i as LeaderIx;
+        if l.side != side || st.leaders[i].status != LeaderStatus::Present {
+            continue;
+        }
+        let ok = match l.kind {
+            LeaderKind::Army => true,
+            LeaderKind::Wing => l.wing.is_some_and(|w| wing_loc(sc, st, w).is_some()),
+            LeaderKind::Special => act.leaders.contains(&li),
+            LeaderKind::Brigade => false,
+        } || l.detachment.is_some();
+        if ok {
+            givers.push((li, Style::ArmyWing));
+        }
+    }
+    let maps: Vec<HashMap<HexId, u16>> = givers
+        .iter()
+        .map(|&(l, s)| loc_map(sc, st, l, s, sc.leaders[usize::from(l)].range))
+        .collect();
+    let mut rolled: Vec<(Vec<HexId>, bool)> = Vec::new();
+    let mut indep = act.independents.clone();
+    indep.sort_by_key(|&u| st.units[usize::from(u)].order);
+    for u in indep {
+        let s = &st.units[usize::from(u)];
+        if s.hexes.is_empty() || s.eliminated {
+            continue;
+        }
+        let hexes = s.hexes.clone();
+        let by_loc = maps.iter().any(|m| hexes.iter().any(|h| m.contains_key(h)));
+        let ok = if by_loc {
+            true
+        } else if let Some((_, r)) = rolled.iter().find(|(h, _)| *h == hexes) {
+            // 7.4c: a stack of independent units rolls once, with its top unit's ER.
+            *r
+        } else {
+            let er = sc.units[usize::from(u)].er;
+            let roll = percentile(&mut st.dice);
+            let passed = roll.value() >= er;
+            ev.push(Event::UnitInitiative {
+                unit: sc.units[usize::from(u)].name.clone(),
+                roll,
+                er,
+                passed,
+            });
+            rolled.push((hexes, passed));
+            passed
+        };
+        st.units[usize::from(u)].ooc = !ok;
+        if !ok {
+            out.push(format!(
+                "{} (independent, no LOC, unit initiative failed)",
+                sc.units[usize::from(u)].name
+            ));
+        }
+    }
+    ev.push(Event::Command {
+        in_command: in_cmd,
+        out,
+    });
+}
+
+/// 7.5a–b: a unit of an activated brigade without LOC is in command when stacked with the army
+/// leader or its own wing leader; through regimental integrity only if the leader's hex holds units
+/// of that one regiment.
+pub fn automatically_in_command(sc: &Scenario, st: &State, u: UnitIx) -> bool {
+    let unit = &sc.units[usize::from(u)];
+    let side = unit.side;
+    let mut leaders: Vec<LeaderIx> = Vec::new();
+    if let Some(a) = army_leader(sc, st, side) {
+        leaders.push(a);
+    }
+    if let Some(w) = unit
+        .brigade
+        .and_then(|b| sc.brigades[usize::from(b)].wing)
+        .and_then(|w| holder(st, sc.wings[usize::from(w)].leader))
+    {
+        leaders.push(w);
+    }
+    let hexes: Vec<HexId> = leaders
+        .iter()
+        .filter_map(|&l| st.leaders[usize::from(l)].hex)
+        .collect();
+    let s = &st.units[usize::from(u)];
+    if s.hexes.iter().any(|h| hexes.contains(h)) {
+        return true;
+    }
+    let groups = integrity_groups(sc, st);
+    let Some(g) = groups.get(&u) else {
+        return false;
+    };
+    let occ = occupancy(st);
+    hexes.iter().any(|h| {
+        let here: Vec<UnitIx> = occ
+            .get(h)
+            .map(|v| {
+                v.iter()
+                    .copied()
+                    .filter(|&x| sc.units[usize::from(x)].brigade.is_some())
+                    .collect()
+            })
+            .unwrap_or_default();
+        !here.is_empty()
+            && here
+                .iter()
+                .all(|x| sc.units[usize::from(*x)].regiment == unit.regiment)
+            && here.iter().any(|x| groups.get(x) == Some(g))
+    })
+}

@@ -1,0 +1,181 @@
+//! Formations (8.1) and orientation (9.0) as far as the first package needs them: which hexes are
+//! a unit's front, flank and rear (its ZOC is its front, 9.1), for hexpoint and hexside facings and
+//! multi-hex footprints. The movement package adds the changes of formation and facing.
+use hexmap::{Dir, HexId, Vertex};
+use serde::{Deserialize, Serialize};
+
+/// A facing: a hexpoint for line-type formations, a hexside for columns (8.4c).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Facing {
+    /// Faces a hexpoint (line, hook, attack column, unlimbered artillery, square, skirmish,
+    /// general order).
+    Point(Vertex),
+    /// Faces a hexside (march column, road column, limbered artillery).
+    Side(Dir),
+}
+
+impl Facing {
+    /// The short name ("N", "NE"…).
+    pub fn name(self) -> &'static str {
+        match self {
+            Facing::Point(v) => ["N", "NE", "SE", "S", "SW", "NW"][v.index()],
+            Facing::Side(d) => ["NE", "E", "SE", "SW", "W", "NW"][d.index()],
+        }
+    }
+
+    /// Directions to the front, flank and rear neighbours of one hex of the formation.
+    pub fn arcs(self) -> (Vec<Dir>, Vec<Dir>, Vec<Dir>) {
+        match self {
+            Facing::Point(v) => (v.front().to_vec(), v.flank().to_vec(), v.rear().to_vec()),
+            Facing::Side(d) => {
+                let k = d.index();
+                (
+                    vec![d],
+                    vec![
+                        Dir::from_index(k + 1),
+                        Dir::from_index(k + 2),
+                        Dir::from_index(k + 4),
+                        Dir::from_index(k + 5),
+                    ],
+                    vec![d.opposite()],
+                )
+            }
+        }
+    }
+}
+
+/// A formation (8.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Formation {
+    /// Line (8.1a).
+    Line,
+    /// Hook to the left (8.1b).
+    HookLeft,
+    /// Hook to the right (8.1b).
+    HookRight,
+    /// Attack column (8.1c).
+    AttackColumn,
+    /// March column (8.1d).
+    MarchColumn,
+    /// Square (8.1e).
+    Square,
+    /// Road column (8.1f).
+    RoadColumn,
+    /// Skirmish order (8.1g).
+    Skirmish,
+    /// General order (8.1h).
+    GeneralOrder,
+    /// Limbered artillery (8.6).
+    Limbered,
+    /// Unlimbered artillery (8.6).
+    Unlimbered,
+}
+
+impl Formation {
+    /// Parse a data key.
+    pub fn parse(s: &str) -> Option<Formation> {
+        Some(match s {
+            "line" => Formation::Line,
+            "hook-left" => Formation::HookLeft,
+            "hook-right" => Formation::HookRight,
+            "attack" => Formation::AttackColumn,
+            "march" => Formation::MarchColumn,
+            "square" => Formation::Square,
+            "road" => Formation::RoadColumn,
+            "skirmish" => Formation::Skirmish,
+            "general" => Formation::GeneralOrder,
+            "limbered" => Formation::Limbered,
+            "unlimbered" => Formation::Unlimbered,
+            _ => return None,
+        })
+    }
+
+    /// Its name for people.
+    pub fn name(self) -> &'static str {
+        match self {
+            Formation::Line => "line",
+            Formation::HookLeft => "left hook",
+            Formation::HookRight => "right hook",
+            Formation::AttackColumn => "attack column",
+            Formation::MarchColumn => "march column",
+            Formation::Square => "square",
+            Formation::RoadColumn => "road column",
+            Formation::Skirmish => "skirmish order",
+            Formation::GeneralOrder => "general order",
+            Formation::Limbered => "limbered",
+            Formation::Unlimbered => "unlimbered",
+        }
+    }
+
+    /// Whether it faces a hexside (8.4c–e).
+    pub fn faces_hexside(self) -> bool {
+        matches!(
+            self,
+            Formation::MarchColumn | Formation::RoadColumn | Formation::Limbered
+        )
+    }
+
+    /// The morale modifier key of its family (19.8c), if any.
+    pub fn morale_key(self) -> Option<&'static str> {
+        match self {
+            Formation::MarchColumn | Formation::RoadColumn | Formation::GeneralOrder => {
+                Some("column")
+            }
+            Formation::Square => Some("square"),
+            Formation::AttackColumn => Some("attack_column"),
+            _ => None,
+        }
+    }
+
+    /// Whether it is a line or hook (19.8f line support).
+    pub fn is_line(self) -> bool {
+        matches!(
+            self,
+            Formation::Line | Formation::HookLeft | Formation::HookRight
+        )
+    }
+}
+
+/// The front, flank and rear hexes of a footprint (union over its hexes, minus its own hexes; a
+/// hex in two arcs counts in the most forward one).
+pub fn arcs_of(hexes: &[HexId], facing: Facing) -> (Vec<HexId>, Vec<HexId>, Vec<HexId>) {
+    let (fd, sd, rd) = facing.arcs();
+    let mut front = Vec::new();
+    let mut flank = Vec::new();
+    let mut rear = Vec::new();
+    let own = |h: &HexId| hexes.contains(h);
+    for &h in hexes {
+        for d in &fd {
+            if let Some(n) = h.neighbour(*d)
+                && !own(&n)
+                && !front.contains(&n)
+            {
+                front.push(n);
+            }
+        }
+    }
+    for &h in hexes {
+        for d in &sd {
+            if let Some(n) = h.neighbour(*d)
+                && !own(&n)
+                && !front.contains(&n)
+                && !flank.contains(&n)
+            {
+                flank.push(n);
+            }
+        }
+    }
+    for &h in hexes {
+        for d in &rd {
+            if let Some(n) = h.neighbour(*d)
+                && !own(&n)
+                && !front.contains(&n)
+                && !flank.contains(&n)
+                && !rear.contains(&n)
+            {
+                rear.push(n);
+            }
+        }
+    }
+    (front, flank, rear)
+}

@@ -1,0 +1,1 @@
+//! Opportunity charge (17.0): package 4 (issue 17).

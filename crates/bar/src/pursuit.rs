@@ -1,0 +1,1 @@
+//! Cavalry pursuit (16.0): package 4 (issue 17).

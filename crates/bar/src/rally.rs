@@ -1,0 +1,224 @@
+//! Disorder recovery (18.6) and the rally phase (4.0 D, 19.5).
+use crate::checks::{self, Spec, d10};
+use crate::event::Event;
+use crate::scenario::{Scenario, Skirmish, UnitIx};
+use crate::state::{Job, LeaderStatus, State};
+use hexmap::HexId;
+
+/// Stacks (units sharing the same hexes) among `units`, top unit first in each.
+pub fn stacks(st: &State, units: &[UnitIx]) -> Vec<Vec<UnitIx>> {
+    let mut out: Vec<(Vec<HexId>, Vec<UnitIx>)> = Vec::new();
+    let mut v = units.to_vec();
+    v.sort_by_key(|&u| st.units[usize::from(u)].order);
+    for u in v {
+        let h = st.units[usize::from(u)].hexes.clone();
+        match out.iter_mut().find(|(x, _)| *x == h) {
+            Some((_, s)) => s.push(u),
+            None => out.push((h, vec![u])),
+        }
+    }
+    out.into_iter().map(|(_, s)| s).collect()
+}
+
+/// Whether a friendly leader is on any of the unit's hexes (18.6b).
+fn leader_with(sc: &Scenario, st: &State, u: UnitIx) -> Option<String> {
+    let side = sc.units[usize::from(u)].side;
+    let hexes = &st.units[usize::from(u)].hexes;
+    sc.leaders.iter().enumerate().find_map(|(i, l)| {
+        (l.side == side
+            && st.leaders[i].status == LeaderStatus::Present
+            && st.leaders[i].hex.is_some_and(|h| hexes.contains(&h)))
+        .then(|| l.name.clone())
+    })
+}
+
+/// The disorder recovery step of an activation (18.6): each activated disordered stack not yet
+/// tried this turn recovers with a leader (18.6b) or by a DC (G) (18.6c; 00–09 not special, 18.6d).
+pub fn disorder_recovery(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
+    let units: Vec<UnitIx> = (0..sc.units.len() as UnitIx)
+        .filter(|&u| {
+            let s = &st.units[usize::from(u)];
+            s.activated
+                && s.disordered
+                && !s.recovered
+                && !s.eliminated
+                && !s.routed
+                && !s.hexes.is_empty()
+        })
+        .filter(|&u| {
+            st.activation
+                .as_ref()
+                .is_some_and(|a| a.side == sc.units[usize::from(u)].side)
+        })
+        .collect();
+    for stack in stacks(st, &units) {
+        for &u in &stack {
+            st.units[usize::from(u)].recovered = true;
+        }
+        if let Some(leader) = leader_with(sc, st, stack[0]) {
+            for &u in &stack {
+                st.units[usize::from(u)].disordered = false;
+            }
+            ev.push(Event::Recovered {
+                units: stack
+                    .iter()
+                    .map(|&u| sc.units[usize::from(u)].name.clone())
+                    .collect(),
+                leader,
+            });
+            continue;
+        }
+        let mut o = checks::roll(sc, st, &stack, Spec::dc('G', "Disorder recovery", "18.6c"));
+        if o.passed {
+            for &u in &stack {
+                st.units[usize::from(u)].disordered = false;
+            }
+            o.event.result = "back in order".into();
+        } else {
+            o.event.result = "stays disordered".into();
+        }
+        ev.push(Event::Check(o.event));
+    }
+}
+
+/// A second recovery for a side's disordered units stacked with a leader (an initiative special
+/// result, 18.6a).
+pub fn recover_with_leaders(
+    sc: &Scenario,
+    st: &mut State,
+    side: u8,
+    rule: &'static str,
+    ev: &mut Vec<Event>,
+) {
+    let units: Vec<UnitIx> = (0..sc.units.len() as UnitIx)
+        .filter(|&u| {
+            let s = &st.units[usize::from(u)];
+            sc.units[usize::from(u)].side == side
+                && s.disordered
+                && !s.eliminated
+                && !s.hexes.is_empty()
+        })
+        .collect();
+    for stack in stacks(st, &units) {
+        if let Some(leader) = leader_with(sc, st, stack[0]) {
+            for &u in &stack {
+                st.units[usize::from(u)].disordered = false;
+            }
+            let _ = rule;
+            ev.push(Event::Recovered {
+                units: stack
+                    .iter()
+                    .map(|&u| sc.units[usize::from(u)].name.clone())
+                    .collect(),
+                leader,
+            });
+        }
+    }
+}
+
+/// Roll the rally order (4.0 D): each side a d10, the higher rallies first; a tie is rolled again
+/// (A54).
+pub fn order(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) -> Vec<u8> {
+    loop {
+        let dice = [d10(&mut st.dice), d10(&mut st.dice)];
+        let first = match dice[0].cmp(&dice[1]) {
+            std::cmp::Ordering::Greater => Some(0),
+            std::cmp::Ordering::Less => Some(1),
+            std::cmp::Ordering::Equal => None,
+        };
+        ev.push(Event::RallyOrder {
+            armies: [sc.armies[0].name.clone(), sc.armies[1].name.clone()],
+            dice,
+            first,
+        });
+        if let Some(f) = first {
+            return vec![f, 1 - f];
+        }
+    }
+}
+
+/// One side's rally (19.5): a MC (I) for each shaken stack, then for each routed unit; failures
+/// rout again; the facing of rallied units and detachment reintegration are queued as jobs.
+pub fn rally_side(sc: &Scenario, st: &mut State, side: u8, ev: &mut Vec<Event>) {
+    let mine = |st: &State, f: &dyn Fn(&crate::state::UnitState) -> bool| -> Vec<UnitIx> {
+        (0..sc.units.len() as UnitIx)
+            .filter(|&u| {
+                let s = &st.units[usize::from(u)];
+                sc.units[usize::from(u)].side == side
+                    && !s.eliminated
+                    && !s.hexes.is_empty()
+                    && f(s)
+            })
+            .collect()
+    };
+    // 19.5a: shaken stacks.
+    let shaken = mine(st, &|s| s.shaken && !s.routed);
+    for stack in stacks(st, &shaken) {
+        let mut o = checks::roll(sc, st, &stack, Spec::mc('I', "Rally", "19.5a"));
+        if o.passed {
+            for &u in &stack {
+                st.units[usize::from(u)].shaken = false;
+            }
+            o.event.result = "good morale again (disorder stays)".into();
+        } else {
+            o.event.result = "stays shaken".into();
+        }
+        ev.push(Event::Check(o.event));
+    }
+    // 19.5b: routed units, each on its own.
+    let routed = mine(st, &|s| s.routed);
+    let mut failed: Vec<UnitIx> = Vec::new();
+    for u in routed {
+        let mut o = checks::roll(sc, st, &[u], Spec::mc('I', "Rally", "19.5b"));
+        if o.passed {
+            let s = &mut st.units[usize::from(u)];
+            s.routed = false;
+            s.shaken = true;
+            let skirmisher = sc.units[usize::from(u)].skirmish != Skirmish::No;
+            s.disordered = !skirmisher;
+            if skirmisher {
+                s.formation = crate::geom::Formation::Skirmish;
+            }
+            o.event.result = if skirmisher {
+                "rallies: shaken, in skirmish order (19.5b)".into()
+            } else {
+                "rallies: shaken and disordered".into()
+            };
+            ev.push(Event::Check(o.event));
+            st.jobs.push(Job::Face(u));
+        } else {
+            // 19.5c: below the printed ER, one SP more.
+            let below = o.roll.value() < sc.units[usize::from(u)].er;
+            o.event.result = if below {
+                format!(
+                    "{} < printed ER {}: −1 SP and rout retreat (19.5c)",
+                    o.roll.value(),
+                    sc.units[usize::from(u)].er
+                )
+            } else {
+                "rout retreat (19.5c)".into()
+            };
+            ev.push(Event::Check(o.event));
+            if below {
+                crate::retreat::lose(
+                    sc,
+                    st,
+                    u,
+                    1,
+                    "failed rally below its printed ER",
+                    "19.5c",
+                    ev,
+                );
+            }
+            if !st.units[usize::from(u)].eliminated {
+                failed.push(u);
+            }
+        }
+    }
+    // 19.5d: units of a stack that fail retreat together.
+    for stack in stacks(st, &failed) {
+        let from = crate::retreat::nearest_enemies(sc, st, stack[0]);
+        st.jobs.push(Job::Rout { units: stack, from });
+    }
+    crate::detachments::offer_reintegration(sc, st, side);
+}

@@ -1,0 +1,427 @@
+//! Rout retreat (20.2) of single-hex units and stacks, the losses on the way (19.7d, 20.2d) and
+//! the morale checks (F) of the friends passed through (20.2b, 19.1c).
+use crate::checks::{self, Spec, current_sp};
+use crate::command::ezoc;
+use crate::data::Arm;
+use crate::event::Event;
+use crate::scenario::{Scenario, Skirmish, UnitIx};
+use crate::state::{Job, LeaderStatus, Phase, State};
+use hexmap::HexId;
+
+/// A unit loses SP; eliminated at 0 (21.7 is checked by the caller's procedure).
+pub fn lose(
+    sc: &Scenario,
+    st: &mut State,
+    u: UnitIx,
+    sp: u8,
+    why: &str,
+    rule: &'static str,
+    ev: &mut Vec<Event>,
+) {
+    let cur = current_sp(sc, st, u);
+    let take = sp.min(cur);
+    st.units[usize::from(u)].lost += take;
+    ev.push(Event::Loss {
+        unit: sc.units[usize::from(u)].name.clone(),
+        sp: take,
+        why: why.to_string(),
+        rule,
+    });
+    if current_sp(sc, st, u) == 0 {
+        eliminate(sc, st, u, "no SP left", ev);
+    }
+}
+
+/// A unit leaves the game.
+pub fn eliminate(sc: &Scenario, st: &mut State, u: UnitIx, why: &str, ev: &mut Vec<Event>) {
+    let s = &mut st.units[usize::from(u)];
+    s.eliminated = true;
+    s.lost = sc.units[usize::from(u)].sp;
+    s.hexes.clear();
+    ev.push(Event::Eliminated {
+        unit: sc.units[usize::from(u)].name.clone(),
+        why: why.to_string(),
+    });
+    crate::leaders::without_command(sc, st, ev);
+}
+
+/// The hexes of the non-routed enemy units nearest to a unit: what a rout retreat without an
+/// attacker moves away from (20.2g, A56).
+pub fn nearest_enemies(sc: &Scenario, st: &State, u: UnitIx) -> Vec<HexId> {
+    let side = sc.units[usize::from(u)].side;
+    let Some(&here) = st.units[usize::from(u)].hexes.first() else {
+        return Vec::new();
+    };
+    let mut best = u32::MAX;
+    let mut out = Vec::new();
+    for (i, x) in st.units.iter().enumerate() {
+        if sc.units[i].side == side || x.eliminated || x.routed {
+            continue;
+        }
+        for h in &x.hexes {
+            let d = here.distance(*h);
+            if d < best {
+                best = d;
+                out.clear();
+            }
+            if d == best && !out.contains(h) {
+                out.push(*h);
+            }
+        }
+    }
+    out
+}
+
+/// Begin a rout retreat job: artillery is eliminated instead (20.2e); the rest retreat 4 hexes
+/// (infantry) or 6 (cavalry), a mixed stack as far as its slowest; a multi-hex unit keeps its
+/// first hex (19.7e).
+pub fn begin(
+    sc: &Scenario,
+    st: &mut State,
+    units: Vec<UnitIx>,
+    from: Vec<HexId>,
+    ev: &mut Vec<Event>,
+) -> Option<Phase> {
+    let mut movers = Vec::new();
+    for u in units {
+        if st.units[usize::from(u)].eliminated {
+            continue;
+        }
+        if sc.units[usize::from(u)].arm == Arm::Artillery {
+            eliminate(sc, st, u, "artillery never rout-retreats (20.2e)", ev);
+            continue;
+        }
+        let s = &mut st.units[usize::from(u)];
+        s.routed = true;
+        s.shaken = false;
+        s.disordered = false;
+        s.hexes.truncate(1);
+        movers.push(u);
+    }
+    if movers.is_empty() {
+        return None;
+    }
+    let left = if movers
+        .iter()
+        .any(|&u| sc.units[usize::from(u)].arm == Arm::Infantry)
+    {
+        4
+    } else {
+        6
+    };
+    Some(Phase::RoutStep {
+        units: movers,
+        left,
+        visited: Vec::new(),
+        from,
+        passed: Vec::new(),
+        losses: 0,
+    })
+}
+
+/// The hexes a routing stack may enter next under 20.2a–b and 20.2g (A56): on the map, not entered
+/// before, not enemy-occupied, not prohibited to its arms; those that increase the distance to the
+/// enemy it flees if any, else those that keep it, else the farthest; among them the ones most
+/// toward its army's rear.
+pub fn candidates(
+    sc: &Scenario,
+    st: &State,
+    units: &[UnitIx],
+    visited: &[HexId],
+    from: &[HexId],
+) -> Vec<HexId> {
+    let Some(&here) = units
+        .first()
+        .and_then(|&u| st.units[usize::from(u)].hexes.first())
+    else {
+        return Vec::new();
+    };
+    let side = sc.units[usize::from(units[0])].side;
+    let arms: Vec<Arm> = units
+        .iter()
+        .map(|&u| sc.units[usize::from(u)].arm)
+        .collect();
+    let ok: Vec<HexId> = here
+        .neighbours()
+        .map(|(_, h)| h)
+        .filter(|h| {
+            let Some(info) = sc.board.hexes.get(h) else {
+                return false;
+            };
+            let prohibited = sc
+                .charts
+                .tec
+                .terrain
+                .get(&info.terrain)
+                .is_some_and(|t| arms.iter().any(|a| t.prohibited.contains(a)))
+                || sc
+                    .board
+                    .hexside(here, *h)
+                    .and_then(|k| sc.charts.tec.hexside.get(k))
+                    .is_some_and(|t| arms.iter().any(|a| t.prohibited.contains(a)));
+            !prohibited
+                && !visited.contains(h)
+                && *h != here
+                && !checks::enemy_in(sc, st, side, *h, true)
+        })
+        .collect();
+    if ok.is_empty() {
+        return ok;
+    }
+    let dist = |h: &HexId| from.iter().map(|f| h.distance(*f)).min().unwrap_or(0);
+    let d0 = dist(&here);
+    let away: Vec<HexId> = ok.iter().copied().filter(|h| dist(h) > d0).collect();
+    let keep: Vec<HexId> = ok.iter().copied().filter(|h| dist(h) == d0).collect();
+    let pool = if !away.is_empty() {
+        away
+    } else if !keep.is_empty() {
+        keep
+    } else {
+        let m = ok.iter().map(dist).max().unwrap_or(0);
+        ok.into_iter().filter(|h| dist(h) == m).collect()
+    };
+    // Toward the rear: the neighbour in the rear direction scores best, its two neighbours next.
+    let rear = sc.armies[usize::from(side)].rear;
+    let score = |h: &HexId| -> i32 {
+        let d = here.direction_to(*h).map_or(3, |d| {
+            let k = (d.index() as i32 - rear.index() as i32).rem_euclid(6);
+            k.min(6 - k)
+        });
+        -d
+    };
+    let best = pool.iter().map(score).max().unwrap_or(0);
+    pool.into_iter().filter(|h| score(h) == best).collect()
+}
+
+/// Advance a rout retreat: step while one hex is possible, stop for the owner's choice when several
+/// are; at the end take the losses and queue the morale checks (F). The next phase.
+pub fn step(
+    sc: &Scenario,
+    st: &mut State,
+    phase: Phase,
+    choice: Option<HexId>,
+    ev: &mut Vec<Event>,
+) -> Phase {
+    let Phase::RoutStep {
+        units,
+        mut left,
+        mut visited,
+        from,
+        mut passed,
+        mut losses,
+    } = phase
+    else {
+        return Phase::Idle;
+    };
+    let mut choice = choice;
+    loop {
+        let Some(&here) = units
+            .first()
+            .and_then(|&u| st.units[usize::from(u)].hexes.first())
+        else {
+            return Phase::Idle;
+        };
+        let others_here = st.units.iter().enumerate().any(|(i, x)| {
+            !x.eliminated && x.hexes.contains(&here) && !units.contains(&(i as UnitIx))
+        });
+        if left == 0 && !others_here {
+            break;
+        }
+        let c = candidates(sc, st, &units, &visited, &from);
+        let next = match (choice.take(), c.len()) {
+            (Some(h), _) if c.contains(&h) => h,
+            (_, 0) => {
+                if left > 0 {
+                    // 20.2d: one SP for each hex not retreated.
+                    losses += left;
+                    if !others_here {
+                        break;
+                    }
+                }
+                // It cannot leave a friendly-occupied hex: it cannot end its retreat (20.2c).
+                for &u in &units {
+                    eliminate(sc, st, u, "cannot complete its rout retreat (20.2c–d)", ev);
+                }
+                ev.push(Event::Rout {
+                    units: units
+                        .iter()
+                        .map(|&u| sc.units[usize::from(u)].name.clone())
+                        .collect(),
+                    path: visited.iter().map(|h| h.to_string()).collect(),
+                    losses: 0,
+                    note: "no free hex".into(),
+                });
+                return Phase::Idle;
+            }
+            (_, 1) => c[0],
+            _ => {
+                return Phase::RoutStep {
+                    units,
+                    left,
+                    visited,
+                    from,
+                    passed,
+                    losses,
+                };
+            }
+        };
+        // Enter `next`: leaders in the hex go along (21.2c).
+        let side = sc.units[usize::from(units[0])].side;
+        for (i, l) in st.leaders.iter_mut().enumerate() {
+            if sc.leaders[i].side == side
+                && l.status == LeaderStatus::Present
+                && l.hex == Some(here)
+            {
+                l.hex = Some(next);
+            }
+        }
+        for &u in &units {
+            st.units[usize::from(u)].hexes = vec![next];
+        }
+        visited.push(next);
+        left = left.saturating_sub(1);
+        if ezoc(sc, st, side, next) {
+            losses += 1; // 20.2b, 19.7d
+        }
+        for (i, x) in st.units.iter().enumerate() {
+            let ui = i as UnitIx;
+            if !x.eliminated
+                && x.hexes.contains(&next)
+                && !units.contains(&ui)
+                && !passed.contains(&ui)
+            {
+                passed.push(ui);
+            }
+        }
+    }
+    ev.push(Event::Rout {
+        units: units
+            .iter()
+            .map(|&u| sc.units[usize::from(u)].name.clone())
+            .collect(),
+        path: visited.iter().map(|h| h.to_string()).collect(),
+        losses,
+        note: String::new(),
+    });
+    // 20.2b exception 1: routed skirmishers cause no MC (F) to non-routed friends.
+    let skirmishers = units
+        .iter()
+        .all(|&u| sc.units[usize::from(u)].skirmish == Skirmish::Only);
+    let (routed_passed, steady): (Vec<UnitIx>, Vec<UnitIx>) = passed
+        .into_iter()
+        .partition(|&u| st.units[usize::from(u)].routed);
+    if !steady.is_empty() && !skirmishers {
+        st.jobs.push(Job::MoraleF(steady));
+    }
+    for r in crate::rally::stacks(st, &routed_passed) {
+        st.jobs.push(Job::Rout {
+            units: r,
+            from: from.clone(),
+        });
+    }
+    let alive: Vec<UnitIx> = units
+        .into_iter()
+        .filter(|&u| !st.units[usize::from(u)].eliminated)
+        .collect();
+    if losses > 0 && !alive.is_empty() {
+        if alive.len() == 1 {
+            lose(
+                sc,
+                st,
+                alive[0],
+                losses,
+                "rout retreat through an EZOC or short of its distance",
+                "19.7d, 20.2b, 20.2d",
+                ev,
+            );
+        } else {
+            return Phase::AllocateLoss {
+                units: alive,
+                losses,
+            };
+        }
+    }
+    Phase::Idle
+}
+
+/// Morale checks (F) of units passed through by a rout retreat (20.2b, 19.1c exception 2), a stack
+/// testing with its top unit (19.4a); a routed unit routs again instead (19.7f).
+pub fn morale_f(sc: &Scenario, st: &mut State, units: Vec<UnitIx>, ev: &mut Vec<Event>) {
+    let units: Vec<UnitIx> = units
+        .into_iter()
+        .filter(|&u| !st.units[usize::from(u)].eliminated)
+        .collect();
+    for stack in crate::rally::stacks(st, &units) {
+        if st.units[usize::from(stack[0])].routed {
+            let from = nearest_enemies(sc, st, stack[0]);
+            st.jobs.push(Job::Rout { units: stack, from });
+            continue;
+        }
+        let mut o = checks::roll(
+            sc,
+            st,
+            &stack,
+            Spec::mc('F', "Friendly unit retreats through", "20.2b"),
+        );
+        let shaken = st.units[usize::from(stack[0])].shaken;
+        o.event.result = if o.passed {
+            "holds".into()
+        } else if shaken {
+            "already shaken: routs (19.1c)".into()
+        } else {
+            "shaken and disordered (19.1c, 18.3)".into()
+        };
+        ev.push(Event::Check(o.event.clone()));
+        if o.lose_sp > 0 {
+            lose(
+                sc,
+                st,
+                stack[0],
+                o.lose_sp,
+                "morale check special result",
+                "19.1a",
+                ev,
+            );
+        }
+        if o.leader_check {
+            let side = sc.units[usize::from(stack[0])].side;
+            let hexes = st.units[usize::from(stack[0])].hexes.clone();
+            let ls: Vec<u16> = (0..sc.leaders.len() as u16)
+                .filter(|&l| {
+                    sc.leaders[usize::from(l)].side == side
+                        && st.leaders[usize::from(l)]
+                            .hex
+                            .is_some_and(|h| hexes.contains(&h))
+                })
+                .collect();
+            for l in ls {
+                crate::leaders::loss_check(
+                    sc,
+                    st,
+                    l,
+                    crate::leaders::Cause::CloseCombatOrMorale,
+                    ev,
+                );
+            }
+        }
+        let stack: Vec<UnitIx> = stack
+            .into_iter()
+            .filter(|&u| !st.units[usize::from(u)].eliminated)
+            .collect();
+        if o.passed || stack.is_empty() {
+            continue;
+        }
+        if shaken {
+            let from = nearest_enemies(sc, st, stack[0]);
+            st.jobs.push(Job::Rout { units: stack, from });
+        } else {
+            for &u in &stack {
+                let s = &mut st.units[usize::from(u)];
+                s.shaken = true;
+                if sc.units[usize::from(u)].skirmish != Skirmish::Only {
+                    s.disordered = true; // 18.3, 19.1c exception 2; skirmishers only shaken (18.4)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,994 @@
+//! A validated scenario: the data files checked and indexed, every problem reported at once with
+//! its file and field.
+use crate::charts::Charts;
+use crate::data::{
+    Arm, LeaderKind, MapFile, OobFile, Provenance, ScenarioFile, UnitEntry, VictoryEntry,
+};
+use crate::geom::{Facing, Formation};
+use hexmap::{Dir, HexId};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
+
+/// A unit index (into [`Scenario::units`] and the state's units).
+pub type UnitIx = u16;
+/// A leader index.
+pub type LeaderIx = u16;
+/// A brigade index.
+pub type BrigadeIx = u16;
+/// A wing index.
+pub type WingIx = u16;
+
+/// A hex of the board.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HexInfo {
+    /// TEC terrain key.
+    pub terrain: String,
+    /// Height level.
+    pub level: u8,
+}
+
+/// The board: hexes, hexside features, roads.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Board {
+    /// Every hex on the maps.
+    pub hexes: HashMap<HexId, HexInfo>,
+    /// Hexside features by the unordered pair of hexes.
+    pub hexsides: HashMap<(HexId, HexId), String>,
+    /// Road links between adjacent hexes (7.3b: "from a road hex to a contiguous road hex").
+    pub roads: BTreeSet<(HexId, HexId)>,
+    /// Named places.
+    pub places: Vec<(String, HexId)>,
+    /// Map name.
+    pub name: String,
+}
+
+impl Board {
+    /// Whether the hex is on the map.
+    pub fn contains(&self, h: HexId) -> bool {
+        self.hexes.contains_key(&h)
+    }
+
+    /// The hexside feature between two adjacent hexes.
+    pub fn hexside(&self, a: HexId, b: HexId) -> Option<&str> {
+        self.hexsides.get(&pair(a, b)).map(String::as_str)
+    }
+
+    /// Whether a road links two adjacent hexes.
+    pub fn road(&self, a: HexId, b: HexId) -> bool {
+        self.roads.contains(&pair(a, b))
+    }
+
+    /// Whether a hex has a road.
+    pub fn is_road_hex(&self, h: HexId) -> bool {
+        self.roads.iter().any(|&(a, b)| a == h || b == h)
+    }
+}
+
+/// The unordered pair key of two hexes.
+pub fn pair(a: HexId, b: HexId) -> (HexId, HexId) {
+    if a <= b { (a, b) } else { (b, a) }
+}
+
+/// An army.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Army {
+    /// Id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Army leader.
+    pub leader: LeaderIx,
+    /// Its rear, for rout retreats (20.2g).
+    pub rear: Dir,
+    /// Ranks (T5).
+    pub ranks: u8,
+    /// Its Current Loss Level table key (T20).
+    pub loss_table: String,
+}
+
+/// A leader.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Leader {
+    /// Id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Side (0 or 1).
+    pub side: u8,
+    /// Kind.
+    pub kind: LeaderKind,
+    /// Command range (7.1).
+    pub range: u8,
+    /// Initiative rating (7.4a).
+    pub initiative: u8,
+    /// ER bonus (21.3).
+    pub er_bonus: i8,
+    /// CV bonus (21.2b).
+    pub cv_bonus: i8,
+    /// CR (6.1a).
+    pub cr: u8,
+    /// WAN (6.5a).
+    pub wan: u8,
+    /// MA.
+    pub ma: u8,
+    /// Loss value (23.1a).
+    pub loss: u8,
+    /// The leader he replaces (21.5).
+    pub replaces: Option<LeaderIx>,
+    /// Brigade he leads (brigade leaders).
+    pub brigade: Option<BrigadeIx>,
+    /// Wing he leads (wing leaders).
+    pub wing: Option<WingIx>,
+    /// Detachment he leads (24.1a).
+    pub detachment: Option<u8>,
+}
+
+/// A wing.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Wing {
+    /// Id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Side.
+    pub side: u8,
+    /// Leader.
+    pub leader: LeaderIx,
+    /// Its brigades.
+    pub brigades: Vec<BrigadeIx>,
+}
+
+/// A brigade.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Brigade {
+    /// Id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Side.
+    pub side: u8,
+    /// Leader.
+    pub leader: LeaderIx,
+    /// Wing.
+    pub wing: Option<WingIx>,
+    /// Detachment (24.1).
+    pub detachment: Option<u8>,
+    /// Its units.
+    pub units: Vec<UnitIx>,
+}
+
+/// Skirmish ability (8.1g).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Skirmish {
+    /// None.
+    No,
+    /// May form skirmish order.
+    Capable,
+    /// Skirmishers only.
+    Only,
+}
+
+/// A combat unit's printed values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unit {
+    /// Id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Side.
+    pub side: u8,
+    /// Brigade (none: independent).
+    pub brigade: Option<BrigadeIx>,
+    /// Regiment (6.2).
+    pub regiment: Option<String>,
+    /// Arm.
+    pub arm: Arm,
+    /// Sub-type.
+    pub sub: String,
+    /// Printed SP.
+    pub sp: u8,
+    /// ER.
+    pub er: u8,
+    /// CV.
+    pub cv: i8,
+    /// MA.
+    pub ma: u8,
+    /// Skirmish.
+    pub skirmish: Skirmish,
+    /// Detachment (24.1) of an independent unit, or of its brigade.
+    pub detachment: Option<u8>,
+}
+
+/// Where a unit starts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Placement {
+    /// Hexes.
+    pub hexes: Vec<HexId>,
+    /// Facing.
+    pub facing: Facing,
+    /// Formation.
+    pub formation: Formation,
+    /// SP lost.
+    pub lost: u8,
+    /// Disordered.
+    pub disordered: bool,
+    /// Shaken.
+    pub shaken: bool,
+    /// Routed.
+    pub routed: bool,
+}
+
+/// A reinforcement group.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reinforcement {
+    /// Turn.
+    pub turn: u16,
+    /// Entry hex.
+    pub hex: HexId,
+    /// Units.
+    pub units: Vec<UnitIx>,
+    /// Leaders.
+    pub leaders: Vec<LeaderIx>,
+}
+
+/// A detachment.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Detachment {
+    /// Id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Side.
+    pub side: u8,
+    /// Leader.
+    pub leader: LeaderIx,
+    /// Brigades.
+    pub brigades: Vec<BrigadeIx>,
+}
+
+/// A validated scenario.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scenario {
+    /// Id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Charts (1.2b).
+    pub charts: Arc<Charts>,
+    /// Board.
+    pub board: Board,
+    /// Armies, seat 0 first.
+    pub armies: [Army; 2],
+    /// Leaders.
+    pub leaders: Vec<Leader>,
+    /// Wings.
+    pub wings: Vec<Wing>,
+    /// Brigades.
+    pub brigades: Vec<Brigade>,
+    /// Units.
+    pub units: Vec<Unit>,
+    /// Starting places (units absent: reinforcements or not in this scenario).
+    pub setup: HashMap<UnitIx, Placement>,
+    /// Each set-up unit's line in the set-up file: its place in the stacking order (10.6).
+    pub setup_order: HashMap<UnitIx, u16>,
+    /// Leaders' starting hexes.
+    pub leader_setup: HashMap<LeaderIx, HexId>,
+    /// Reinforcements.
+    pub reinforcements: Vec<Reinforcement>,
+    /// Detachments.
+    pub detachments: Vec<Detachment>,
+    /// Victory levels.
+    pub victory: Vec<VictoryEntry>,
+    /// First turn's clock, minutes after midnight.
+    pub first_minute: u16,
+    /// Turns.
+    pub turns: u16,
+    /// ETN (6.7a).
+    pub etn: u8,
+    /// Turn track boxes before End.
+    pub end_boxes: u8,
+    /// ISR limit per turn (6.9c).
+    pub isr_limit: Option<u8>,
+    /// Provenance counts (sourced, reconstructed or invented) of the scenario's own files.
+    pub provenance: (usize, usize),
+}
+
+/// Parse a facing: a hexpoint for line-type formations, a hexside for columns (8.4c).
+pub fn parse_facing(s: &str, formation: Formation) -> Option<Facing> {
+    let v = match s {
+        "N" => Some(hexmap::Vertex::N),
+        "NE" => Some(hexmap::Vertex::NE),
+        "SE" => Some(hexmap::Vertex::SE),
+        "S" => Some(hexmap::Vertex::S),
+        "SW" => Some(hexmap::Vertex::SW),
+        "NW" => Some(hexmap::Vertex::NW),
+        _ => None,
+    };
+    if formation.faces_hexside() {
+        parse_dir(s).map(Facing::Side)
+    } else {
+        v.map(Facing::Point)
+    }
+}
+
+/// Parse a hexside direction.
+pub fn parse_dir(s: &str) -> Option<Dir> {
+    Some(match s {
+        "NE" => Dir::NE,
+        "E" => Dir::E,
+        "SE" => Dir::SE,
+        "SW" => Dir::SW,
+        "W" => Dir::W,
+        "NW" => Dir::NW,
+        _ => return None,
+    })
+}
+
+/// Parse a hex id as written in the files: four digits, optionally after a map letter (1.3c).
+pub fn parse_hex(s: &str) -> Option<HexId> {
+    let t = s.trim();
+    let t = t
+        .strip_prefix(|c: char| c.is_ascii_alphabetic())
+        .unwrap_or(t);
+    t.parse().ok()
+}
+
+impl Scenario {
+    /// Build from the files' texts; every problem, each naming file and field.
+    pub fn build(
+        map: &str,
+        oob: &str,
+        scenario: &str,
+        charts: Arc<Charts>,
+        dir: &str,
+    ) -> Result<Scenario, Vec<String>> {
+        let mut p = Vec::new();
+        let mf = format!("{dir}/map.toml");
+        let of = format!("{dir}/oob.toml");
+        let sf = format!("{dir}/scenario.toml");
+        let map: Option<MapFile> = toml::from_str(map)
+            .map_err(|e| p.push(format!("{mf}: {}", crate::charts::one_line(&e.to_string()))))
+            .ok();
+        let oob: Option<OobFile> = toml::from_str(oob)
+            .map_err(|e| p.push(format!("{of}: {}", crate::charts::one_line(&e.to_string()))))
+            .ok();
+        let sc: Option<ScenarioFile> = toml::from_str(scenario)
+            .map_err(|e| p.push(format!("{sf}: {}", crate::charts::one_line(&e.to_string()))))
+            .ok();
+        let (Some(map), Some(oob), Some(sc)) = (map, oob, sc) else {
+            return Err(p);
+        };
+        let mut prov = (0usize, 0usize);
+        let mut count = |pr: &Provenance| {
+            if pr.source.is_some() {
+                prov.0 += 1;
+            }
+            if pr.reconstructed.is_some() || pr.invented.is_some() {
+                prov.1 += 1;
+            }
+        };
+        // Board.
+        let mut board = Board {
+            name: map.map.name.clone(),
+            ..Board::default()
+        };
+        count(&map.map.prov);
+        if !charts.tec.terrain.contains_key(&map.map.default_terrain) {
+            p.push(format!(
+                "{mf}: map.default_terrain: {:?} is not a terrain of the TEC",
+                map.map.default_terrain
+            ));
+        }
+        for r in map.map.rows[0]..=map.map.rows[1] {
+            for c in map.map.cols[0]..=map.map.cols[1] {
+                board.hexes.insert(
+                    HexId::new(r, c),
+                    HexInfo {
+                        terrain: map.map.default_terrain.clone(),
+                        level: 0,
+                    },
+                );
+            }
+        }
+        for (i, g) in map.hexes.iter().enumerate() {
+            count(&g.prov);
+            if let Some(t) = &g.terrain
+                && !charts.tec.terrain.contains_key(t)
+            {
+                p.push(format!(
+                    "{mf}: hexes[{i}].terrain: {t:?} is not a terrain of the TEC"
+                ));
+            }
+            for id in &g.ids {
+                match parse_hex(id).and_then(|h| board.hexes.get_mut(&h)) {
+                    None => p.push(format!(
+                        "{mf}: hexes[{i}].ids: {id:?} is not a hex of the map"
+                    )),
+                    Some(info) => {
+                        if let Some(t) = &g.terrain {
+                            info.terrain = t.clone();
+                        }
+                        if let Some(l) = g.level {
+                            info.level = l;
+                        }
+                    }
+                }
+            }
+        }
+        for (i, s) in map.hexsides.iter().enumerate() {
+            let (a, b) = (parse_hex(&s.between[0]), parse_hex(&s.between[1]));
+            match (a, b) {
+                (Some(a), Some(b))
+                    if a.is_adjacent(b) && board.contains(a) && board.contains(b) =>
+                {
+                    if !charts.tec.hexside.contains_key(&s.feature) {
+                        p.push(format!(
+                            "{mf}: hexsides[{i}].feature: {:?} is not a hexside of the TEC",
+                            s.feature
+                        ));
+                    }
+                    board.hexsides.insert(pair(a, b), s.feature.clone());
+                }
+                _ => p.push(format!(
+                    "{mf}: hexsides[{i}].between: {:?} are not two adjacent hexes of the map",
+                    s.between
+                )),
+            }
+        }
+        for (i, r) in map.roads.iter().enumerate() {
+            let hs: Vec<Option<HexId>> = r.hexes.iter().map(|h| parse_hex(h)).collect();
+            for (j, w) in hs.windows(2).enumerate() {
+                match (w[0], w[1]) {
+                    (Some(a), Some(b)) if a.is_adjacent(b) && board.contains(a) && board.contains(b) => {
+                        board.roads.insert(pair(a, b));
+                    }
+                    _ => p.push(format!(
+                        "{mf}: roads[{i}].hexes[{j}..{}]: {:?} → {:?} are not adjacent hexes of the map",
+                        j + 1,
+                        r.hexes[j],
+                        r.hexes[j + 1]
+                    )),
+                }
+            }
+        }
+        for (i, pl) in map.places.iter().enumerate() {
+            match parse_hex(&pl.hex).filter(|h| board.contains(*h)) {
+                Some(h) => board.places.push((pl.name.clone(), h)),
+                None => p.push(format!(
+                    "{mf}: places[{i}].hex: {:?} is not a hex of the map",
+                    pl.hex
+                )),
+            }
+        }
+        // Order of battle.
+        if oob.army.len() != 2 {
+            p.push(format!(
+                "{of}: army: exactly two armies (found {})",
+                oob.army.len()
+            ));
+            return Err(p);
+        }
+        let side_of = |army: &str| oob.army.iter().position(|a| a.id == army).map(|i| i as u8);
+        let mut leader_ix: BTreeMap<&str, LeaderIx> = BTreeMap::new();
+        let mut leaders = Vec::new();
+        for (i, l) in oob.leader.iter().enumerate() {
+            count(&l.prov);
+            if leader_ix.insert(&l.id, i as LeaderIx).is_some() {
+                p.push(format!("{of}: leader[{i}].id: {:?} repeated", l.id));
+            }
+            let side = side_of(&l.army).unwrap_or_else(|| {
+                p.push(format!("{of}: leader[{i}].army: unknown army {:?}", l.army));
+                0
+            });
+            if l.kind == LeaderKind::Army && (l.cr > 9 || l.wan > 9) {
+                p.push(format!(
+                    "{of}: leader[{i}]: CR and WAN are single digits (6.1, 6.5)"
+                ));
+            }
+            if l.initiative > 9 {
+                p.push(format!(
+                    "{of}: leader[{i}].initiative: a d10 rating 0–9 (7.4a)"
+                ));
+            }
+            leaders.push(Leader {
+                id: l.id.clone(),
+                name: l.name.clone(),
+                side,
+                kind: l.kind,
+                range: l.range,
+                initiative: l.initiative,
+                er_bonus: l.er_bonus,
+                cv_bonus: l.cv_bonus,
+                cr: l.cr,
+                wan: l.wan,
+                ma: l.ma,
+                loss: l.loss,
+                replaces: None,
+                brigade: None,
+                wing: None,
+                detachment: None,
+            });
+        }
+        for (i, l) in oob.leader.iter().enumerate() {
+            if let Some(r) = &l.replaces {
+                match leader_ix.get(r.as_str()) {
+                    Some(&j) => leaders[i].replaces = Some(j),
+                    None => p.push(format!("{of}: leader[{i}].replaces: unknown leader {r:?}")),
+                }
+            }
+        }
+        let mut armies = Vec::new();
+        for (i, a) in oob.army.iter().enumerate() {
+            let leader = match leader_ix.get(a.leader.as_str()) {
+                Some(&l) if leaders[usize::from(l)].kind == LeaderKind::Army => l,
+                _ => {
+                    p.push(format!(
+                        "{of}: army[{i}].leader: {:?} is not an army leader",
+                        a.leader
+                    ));
+                    0
+                }
+            };
+            let rear = parse_dir(&a.rear).unwrap_or_else(|| {
+                p.push(format!(
+                    "{of}: army[{i}].rear: {:?} is not a direction (NE, E, SE, SW, W, NW)",
+                    a.rear
+                ));
+                Dir::NE
+            });
+            if !charts.command.loss_levels.contains_key(&a.loss_table) {
+                p.push(format!(
+                    "{of}: army[{i}].loss_table: {:?} is not a Current Loss Level table of the charts (T20)",
+                    a.loss_table
+                ));
+            }
+            armies.push(Army {
+                id: a.id.clone(),
+                name: a.name.clone(),
+                leader,
+                rear,
+                ranks: a.ranks,
+                loss_table: a.loss_table.clone(),
+            });
+        }
+        let mut wing_ix: BTreeMap<&str, WingIx> = BTreeMap::new();
+        let mut wings = Vec::new();
+        for (i, w) in oob.wing.iter().enumerate() {
+            wing_ix.insert(&w.id, i as WingIx);
+            let leader = match leader_ix.get(w.leader.as_str()) {
+                Some(&l) if leaders[usize::from(l)].kind == LeaderKind::Wing => l,
+                _ => {
+                    p.push(format!(
+                        "{of}: wing[{i}].leader: {:?} is not a wing leader",
+                        w.leader
+                    ));
+                    0
+                }
+            };
+            leaders[usize::from(leader)].wing = Some(i as WingIx);
+            wings.push(Wing {
+                id: w.id.clone(),
+                name: w.name.clone(),
+                side: leaders[usize::from(leader)].side,
+                leader,
+                brigades: Vec::new(),
+            });
+        }
+        let mut brigade_ix: BTreeMap<&str, BrigadeIx> = BTreeMap::new();
+        let mut brigades = Vec::new();
+        for (i, b) in oob.brigade.iter().enumerate() {
+            brigade_ix.insert(&b.id, i as BrigadeIx);
+            let side = side_of(&b.army).unwrap_or_else(|| {
+                p.push(format!(
+                    "{of}: brigade[{i}].army: unknown army {:?}",
+                    b.army
+                ));
+                0
+            });
+            let leader = match leader_ix.get(b.leader.as_str()) {
+                Some(&l) if leaders[usize::from(l)].kind == LeaderKind::Brigade => l,
+                _ => {
+                    p.push(format!(
+                        "{of}: brigade[{i}].leader: {:?} is not a brigade leader",
+                        b.leader
+                    ));
+                    0
+                }
+            };
+            leaders[usize::from(leader)].brigade = Some(i as BrigadeIx);
+            let wing = b.wing.as_ref().and_then(|w| {
+                let ix = wing_ix.get(w.as_str()).copied();
+                if ix.is_none() {
+                    p.push(format!("{of}: brigade[{i}].wing: unknown wing {w:?}"));
+                }
+                ix
+            });
+            if let Some(w) = wing {
+                wings[usize::from(w)].brigades.push(i as BrigadeIx);
+                if wings[usize::from(w)].side != side {
+                    p.push(format!("{of}: brigade[{i}].wing: a wing of the other army"));
+                }
+            }
+            brigades.push(Brigade {
+                id: b.id.clone(),
+                name: b.name.clone(),
+                side,
+                leader,
+                wing,
+                detachment: None,
+                units: Vec::new(),
+            });
+        }
+        for (i, w) in wings.iter().enumerate() {
+            if w.brigades.len() < 2 {
+                p.push(format!(
+                    "{of}: wing[{i}]: a wing has at least two brigades (5.0)"
+                ));
+            }
+        }
+        let mut unit_ix: BTreeMap<&str, UnitIx> = BTreeMap::new();
+        let mut units = Vec::new();
+        for (i, u) in oob.unit.iter().enumerate() {
+            count(&u.prov);
+            if unit_ix.insert(&u.id, i as UnitIx).is_some() {
+                p.push(format!("{of}: unit[{i}].id: {:?} repeated", u.id));
+            }
+            units.push(unit_of(u, i, &of, &side_of, &brigade_ix, &mut p));
+            if let Some(b) = units[i].brigade {
+                brigades[usize::from(b)].units.push(i as UnitIx);
+                if brigades[usize::from(b)].side != units[i].side {
+                    p.push(format!(
+                        "{of}: unit[{i}].brigade: a brigade of the other army"
+                    ));
+                }
+            }
+        }
+        for (s, _) in armies.iter().enumerate() {
+            if brigades.iter().filter(|b| usize::from(b.side) == s).count() < 2 {
+                p.push(format!(
+                    "{of}: army[{s}]: an army has at least two brigades (5.0)"
+                ));
+            }
+        }
+        // Detachments.
+        let mut detachments = Vec::new();
+        for (i, d) in sc.detachment.iter().enumerate() {
+            let Some(&leader) = leader_ix.get(d.leader.as_str()) else {
+                p.push(format!(
+                    "{sf}: detachment[{i}].leader: unknown leader {:?}",
+                    d.leader
+                ));
+                continue;
+            };
+            let side = leaders[usize::from(leader)].side;
+            leaders[usize::from(leader)].detachment = Some(i as u8);
+            let mut bs = Vec::new();
+            for b in &d.brigades {
+                match brigade_ix.get(b.as_str()) {
+                    Some(&bi) => {
+                        brigades[usize::from(bi)].detachment = Some(i as u8);
+                        for &u in &brigades[usize::from(bi)].units {
+                            units[usize::from(u)].detachment = Some(i as u8);
+                        }
+                        bs.push(bi);
+                    }
+                    None => p.push(format!(
+                        "{sf}: detachment[{i}].brigades: unknown brigade {b:?}"
+                    )),
+                }
+            }
+            if bs.is_empty() {
+                p.push(format!(
+                    "{sf}: detachment[{i}]: at least one brigade (24.1a)"
+                ));
+            }
+            for u in &d.units {
+                match unit_ix.get(u.as_str()) {
+                    Some(&ui) if units[usize::from(ui)].brigade.is_none() => {
+                        units[usize::from(ui)].detachment = Some(i as u8)
+                    }
+                    _ => p.push(format!(
+                        "{sf}: detachment[{i}].units: {u:?} is not an independent unit"
+                    )),
+                }
+            }
+            detachments.push(Detachment {
+                id: d.id.clone(),
+                name: d.name.clone(),
+                side,
+                leader,
+                brigades: bs,
+            });
+        }
+        // Set-up.
+        let mut setup = HashMap::new();
+        let mut setup_order = HashMap::new();
+        for (i, s) in sc.setup.iter().enumerate() {
+            let Some(&u) = unit_ix.get(s.unit.as_str()) else {
+                p.push(format!("{sf}: setup[{i}].unit: unknown unit {:?}", s.unit));
+                continue;
+            };
+            let Some(formation) = Formation::parse(&s.formation) else {
+                p.push(format!(
+                    "{sf}: setup[{i}].formation: unknown formation {:?}",
+                    s.formation
+                ));
+                continue;
+            };
+            let Some(facing) = parse_facing(&s.facing, formation) else {
+                p.push(format!(
+                    "{sf}: setup[{i}].facing: {:?} is not a {} for a {} (8.4c)",
+                    s.facing,
+                    if formation.faces_hexside() {
+                        "hexside (NE, E, SE, SW, W, NW)"
+                    } else {
+                        "hexpoint (N, NE, SE, S, SW, NW)"
+                    },
+                    formation.name()
+                ));
+                continue;
+            };
+            let hexes: Vec<HexId> = s.hexes.iter().filter_map(|h| parse_hex(h)).collect();
+            if hexes.len() != s.hexes.len()
+                || hexes.iter().any(|h| !board.contains(*h))
+                || hexes.is_empty()
+            {
+                p.push(format!(
+                    "{sf}: setup[{i}].hexes: {:?} are not hexes of the map",
+                    s.hexes
+                ));
+                continue;
+            }
+            if hexes.windows(2).any(|w| !w[0].is_adjacent(w[1])) {
+                p.push(format!(
+                    "{sf}: setup[{i}].hexes: each hex must be adjacent to the next (8.1)"
+                ));
+            }
+            let unit = &units[usize::from(u)];
+            if s.lost >= unit.sp {
+                p.push(format!(
+                    "{sf}: setup[{i}].lost: {} of {} SP would eliminate it",
+                    s.lost, unit.sp
+                ));
+            }
+            let mut pl = Placement {
+                hexes,
+                facing,
+                formation,
+                lost: s.lost,
+                disordered: false,
+                shaken: false,
+                routed: false,
+            };
+            for st in &s.state {
+                match st.as_str() {
+                    "disordered" => pl.disordered = true,
+                    "shaken" => pl.shaken = true,
+                    "routed" => pl.routed = true,
+                    other => p.push(format!("{sf}: setup[{i}].state: unknown state {other:?}")),
+                }
+            }
+            if pl.routed && pl.hexes.len() > 1 {
+                p.push(format!(
+                    "{sf}: setup[{i}]: a routed unit holds one hex (19.7e)"
+                ));
+            }
+            setup_order.insert(u, i as u16);
+            if setup.insert(u, pl).is_some() {
+                p.push(format!("{sf}: setup[{i}].unit: {:?} placed twice", s.unit));
+            }
+        }
+        let mut leader_setup = HashMap::new();
+        for (i, s) in sc.leader_setup.iter().enumerate() {
+            match (
+                leader_ix.get(s.leader.as_str()),
+                parse_hex(&s.hex).filter(|h| board.contains(*h)),
+            ) {
+                (Some(&l), Some(h)) => {
+                    leader_setup.insert(l, h);
+                }
+                (None, _) => p.push(format!(
+                    "{sf}: leader_setup[{i}].leader: unknown leader {:?}",
+                    s.leader
+                )),
+                (_, None) => p.push(format!(
+                    "{sf}: leader_setup[{i}].hex: {:?} is not a hex of the map",
+                    s.hex
+                )),
+            }
+        }
+        let mut reinforcements = Vec::new();
+        for (i, r) in sc.reinforcement.iter().enumerate() {
+            let Some(hex) = parse_hex(&r.hex).filter(|h| board.contains(*h)) else {
+                p.push(format!(
+                    "{sf}: reinforcement[{i}].hex: {:?} is not a hex of the map",
+                    r.hex
+                ));
+                continue;
+            };
+            let mut us = Vec::new();
+            for u in &r.units {
+                match unit_ix.get(u.as_str()) {
+                    Some(&ui) if !setup.contains_key(&ui) => us.push(ui),
+                    Some(_) => p.push(format!(
+                        "{sf}: reinforcement[{i}].units: {u:?} is also set up"
+                    )),
+                    None => p.push(format!(
+                        "{sf}: reinforcement[{i}].units: unknown unit {u:?}"
+                    )),
+                }
+            }
+            let mut ls = Vec::new();
+            for l in &r.leaders {
+                match leader_ix.get(l.as_str()) {
+                    Some(&li) => ls.push(li),
+                    None => p.push(format!(
+                        "{sf}: reinforcement[{i}].leaders: unknown leader {l:?}"
+                    )),
+                }
+            }
+            if r.turn < 1 || r.turn > sc.scenario.turns {
+                p.push(format!(
+                    "{sf}: reinforcement[{i}].turn: {} is not a turn of the scenario",
+                    r.turn
+                ));
+            }
+            reinforcements.push(Reinforcement {
+                turn: r.turn,
+                hex,
+                units: us,
+                leaders: ls,
+            });
+        }
+        for (s, a) in armies.iter().enumerate() {
+            if !leader_setup.contains_key(&a.leader) {
+                p.push(format!(
+                    "{sf}: leader_setup: the army leader of army {s} ({}) must start on the map",
+                    oob.leader[usize::from(a.leader)].id
+                ));
+            }
+        }
+        let first_minute = parse_clock(&sc.scenario.first_turn).unwrap_or_else(|| {
+            p.push(format!(
+                "{sf}: scenario.first_turn: {:?} is not a clock time HH:MM on a 20-minute turn (2.0)",
+                sc.scenario.first_turn
+            ));
+            0
+        });
+        if sc.scenario.end_boxes < 1 {
+            p.push(format!(
+                "{sf}: scenario.end_boxes: at least one box before End (6.7)"
+            ));
+        }
+        if sc.scenario.etn > 18 {
+            p.push(format!(
+                "{sf}: scenario.etn: {} can never be exceeded by two d10 (0–18, 6.7a)",
+                sc.scenario.etn
+            ));
+        }
+        count(&sc.scenario.prov);
+        if !p.is_empty() {
+            return Err(p);
+        }
+        let armies: [Army; 2] = [armies[0].clone(), armies[1].clone()];
+        Ok(Scenario {
+            id: sc.scenario.id.clone(),
+            name: sc.scenario.name.clone(),
+            charts,
+            board,
+            armies,
+            leaders,
+            wings,
+            brigades,
+            units,
+            setup,
+            setup_order,
+            leader_setup,
+            reinforcements,
+            detachments,
+            victory: sc.victory.clone(),
+            first_minute,
+            turns: sc.scenario.turns,
+            etn: sc.scenario.etn,
+            end_boxes: sc.scenario.end_boxes,
+            isr_limit: sc.scenario.isr_limit,
+            provenance: prov,
+        })
+    }
+
+    /// The clock of a turn ("09:20").
+    pub fn clock(&self, turn: u16) -> String {
+        let m = u32::from(self.first_minute) + 20 * u32::from(turn.saturating_sub(1));
+        format!("{:02}:{:02}", (m / 60) % 24, m % 60)
+    }
+
+    /// Whether a turn is the first of an hour (':00', 4.0 A, 23.1a).
+    pub fn on_the_hour(&self, turn: u16) -> bool {
+        (u32::from(self.first_minute) + 20 * u32::from(turn.saturating_sub(1))) % 60 == 0
+    }
+
+    /// A unit's index by id.
+    pub fn unit(&self, id: &str) -> Option<UnitIx> {
+        self.units
+            .iter()
+            .position(|u| u.id == id)
+            .map(|i| i as UnitIx)
+    }
+
+    /// A leader's index by id.
+    pub fn leader(&self, id: &str) -> Option<LeaderIx> {
+        self.leaders
+            .iter()
+            .position(|u| u.id == id)
+            .map(|i| i as LeaderIx)
+    }
+
+    /// A brigade's index by id.
+    pub fn brigade(&self, id: &str) -> Option<BrigadeIx> {
+        self.brigades
+            .iter()
+            .position(|u| u.id == id)
+            .map(|i| i as BrigadeIx)
+    }
+}
+
+fn parse_clock(s: &str) -> Option<u16> {
+    let (h, m) = s.split_once(':')?;
+    let (h, m): (u16, u16) = (h.parse().ok()?, m.parse().ok()?);
+    (h < 24 && m < 60 && m % 20 == 0).then_some(h * 60 + m)
+}
+
+fn unit_of(
+    u: &UnitEntry,
+    i: usize,
+    of: &str,
+    side_of: &dyn Fn(&str) -> Option<u8>,
+    brigade_ix: &BTreeMap<&str, BrigadeIx>,
+    p: &mut Vec<String>,
+) -> Unit {
+    let side = side_of(&u.army).unwrap_or_else(|| {
+        p.push(format!("{of}: unit[{i}].army: unknown army {:?}", u.army));
+        0
+    });
+    let brigade = u.brigade.as_ref().and_then(|b| {
+        let ix = brigade_ix.get(b.as_str()).copied();
+        if ix.is_none() {
+            p.push(format!("{of}: unit[{i}].brigade: unknown brigade {b:?}"));
+        }
+        ix
+    });
+    let skirmish = match u.skirmish.as_str() {
+        "no" => Skirmish::No,
+        "capable" => Skirmish::Capable,
+        "only" => Skirmish::Only,
+        other => {
+            p.push(format!(
+                "{of}: unit[{i}].skirmish: {other:?} is not no, capable or only"
+            ));
+            Skirmish::No
+        }
+    };
+    if u.sp == 0 {
+        p.push(format!("{of}: unit[{i}].sp: at least 1"));
+    }
+    if !(1..=99).contains(&u.er) {
+        p.push(format!(
+            "{of}: unit[{i}].er: a two-digit rating 01–99 (18.1a)"
+        ));
+    }
+    Unit {
+        id: u.id.clone(),
+        name: u.name.clone(),
+        side,
+        brigade,
+        regiment: u.regiment.clone(),
+        arm: u.arm,
+        sub: u.sub.clone(),
+        sp: u.sp,
+        er: u.er,
+        cv: u.cv,
+        ma: u.ma,
+        skirmish,
+        detachment: None,
+    }
+}

@@ -1,0 +1,279 @@
+//! The state of a BAR game: units, leaders, brigades, the turn track and the procedure in progress.
+use crate::geom::{Facing, Formation};
+use crate::scenario::{BrigadeIx, LeaderIx, UnitIx, WingIx};
+use engine::Dice;
+use hexmap::HexId;
+use serde::{Deserialize, Serialize};
+
+/// A combat unit now.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct UnitState {
+    /// Its hexes (right-hand one first for a line, head first for a column); empty off the map.
+    pub hexes: Vec<HexId>,
+    /// Facing.
+    pub facing: Facing,
+    /// Formation.
+    pub formation: Formation,
+    /// SP lost.
+    pub lost: u8,
+    /// Disordered (18.0).
+    pub disordered: bool,
+    /// Shaken (19.0).
+    pub shaken: bool,
+    /// Routed (19.0).
+    pub routed: bool,
+    /// Eliminated.
+    pub eliminated: bool,
+    /// Activated this game turn (FINISHED once its activation ends, 6.3d).
+    pub activated: bool,
+    /// Out of command in the current activation (7.6f).
+    pub ooc: bool,
+    /// Attempted disorder recovery this turn (18.6a).
+    pub recovered: bool,
+    /// Stacking order: lower is higher in the stack (10.6).
+    pub order: u16,
+    /// Turn on which it arrives (22.1), while it has not.
+    pub arrives: Option<u16>,
+    /// Its entry hex (22.4).
+    pub entry: Option<HexId>,
+}
+
+/// A leader's condition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LeaderStatus {
+    /// On the map.
+    Present,
+    /// Not yet on the map: a replacement waiting for his post, or a reinforcement.
+    Waiting,
+    /// Wounded until the start of this turn (21.4c).
+    Wounded(u16),
+    /// Killed (21.4b).
+    Killed,
+    /// Removed without loss points: all his subordinates gone (21.7).
+    Removed,
+}
+
+/// A leader now.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LeaderState {
+    /// Hex, when on the map.
+    pub hex: Option<HexId>,
+    /// Condition.
+    pub status: LeaderStatus,
+    /// Flipped to FINISHED this turn (6.3d).
+    pub finished: bool,
+    /// Wounded once already (21.4c).
+    pub wounded_once: bool,
+    /// Out of command in this activation.
+    pub ooc: bool,
+    /// Must be placed at the start of his brigade's (or any) activation (21.5c–d).
+    pub to_place: bool,
+    /// The leader who holds his post while he is away (21.5a).
+    pub deputy: Option<LeaderIx>,
+}
+
+/// A brigade now.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct BrigadeState {
+    /// Activated this turn.
+    pub activated: bool,
+    /// Limited to limited activations for the rest of the turn (24.2b).
+    pub limited: bool,
+}
+
+/// An army now.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ArmyState {
+    /// Army morale modifier (23.2a), never decreasing (23.2c).
+    pub morale: u8,
+    /// The Current Loss Level column last used (23.1c–e).
+    pub column: Option<u8>,
+    /// CR spent on this hour's army morale check (23.2b).
+    pub cr_spent: u8,
+    /// CR the player commits to spend before the roll (23.2b, A63); not shown to the other side
+    /// until both have committed.
+    pub pending_spend: Option<u8>,
+    /// The detachment of his last activation, if any (24.2b).
+    pub last_detachment: Option<u8>,
+    /// Detachments reintegrated (24.3).
+    pub reintegrated: Vec<u8>,
+}
+
+/// The activation in progress (6.3).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Activation {
+    /// The active side.
+    pub side: u8,
+    /// Activated brigades (several in a wing activation, 6.5d).
+    pub brigades: Vec<BrigadeIx>,
+    /// Wing of a wing activation.
+    pub wing: Option<WingIx>,
+    /// A limited activation (6.8).
+    pub limited: bool,
+    /// Off-brigade leaders activated with it (6.6).
+    pub leaders: Vec<LeaderIx>,
+    /// Independent units activated with it (6.6).
+    pub independents: Vec<UnitIx>,
+    /// Units attached to it (6.4).
+    pub attached: Vec<UnitIx>,
+    /// Units arriving as reinforcements with it (22.2–22.3).
+    pub arriving: Vec<UnitIx>,
+}
+
+/// A step the procedure must still take, in order; decisions stop it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Job {
+    /// A rallied unit's owner picks its facing (19.5e).
+    Face(UnitIx),
+    /// A side may reintegrate a detachment (24.3a).
+    Reintegrate {
+        /// The side.
+        side: u8,
+        /// The detachment.
+        detachment: u8,
+    },
+    /// A morale check (F) for units passed through by a retreat (20.2b, 19.1c exc. 2).
+    MoraleF(Vec<UnitIx>),
+    /// A rout retreat of a stack (20.2) away from `from` (the enemy that caused it).
+    Rout {
+        /// The routing units (one stack).
+        units: Vec<UnitIx>,
+        /// Hexes of the enemy units it retreats from.
+        from: Vec<HexId>,
+    },
+}
+
+/// Where the procedure stands.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Phase {
+    /// Run the waiting jobs, then return to the phase on top of the stack.
+    Idle,
+    /// Start of a game turn.
+    BeginTurn,
+    /// Army morale (23): a side decides how much CR to spend before the roll.
+    ArmyMoraleSpend {
+        /// The side deciding.
+        side: u8,
+    },
+    /// Both sides have committed: the dice are rolled (23.2).
+    ArmyMoraleRoll,
+    /// The initiative dice are rolled (6.1).
+    Initiative,
+    /// The initiative winner chooses (6.1a): activate his own brigade or wing, or make the
+    /// opponent activate.
+    InitiativeChoice {
+        /// The winner.
+        side: u8,
+        /// Whether 6.5a allows a wing activation.
+        wing: bool,
+    },
+    /// A side picks a brigade to activate.
+    ChooseBrigade {
+        /// The side.
+        side: u8,
+    },
+    /// In a wing activation, the player picks the brigades that join (6.5c).
+    WingBrigades {
+        /// The side.
+        side: u8,
+        /// The wing.
+        wing: WingIx,
+    },
+    /// A replacement or returning leader is placed on a unit of his brigade (21.5c–e).
+    PlaceLeader {
+        /// The leader.
+        leader: LeaderIx,
+    },
+    /// The active player declares independents, off-brigade leaders and attachments (7.0, 6.4,
+    /// 6.6d).
+    CommandControl,
+    /// The rest of the activation runs: command status, disorder recovery, fire, movement,
+    /// close combat (4.0 C).
+    ActivationSteps,
+    /// A routing stack's next hex, when 20.2g leaves the owner a choice.
+    RoutStep {
+        /// The units.
+        units: Vec<UnitIx>,
+        /// Hexes still to retreat.
+        left: u8,
+        /// Hexes entered so far.
+        visited: Vec<HexId>,
+        /// Enemy hexes it retreats from.
+        from: Vec<HexId>,
+        /// Friendly units passed through (their MC F, or rout, at the end).
+        passed: Vec<UnitIx>,
+        /// SP still to take for EZOC hexes or blocked steps, to be allocated by the owner (19.7d).
+        losses: u8,
+    },
+    /// The owner allocates a retreating stack's extra SP losses (19.7d).
+    AllocateLoss {
+        /// The stack.
+        units: Vec<UnitIx>,
+        /// SP still to allocate.
+        losses: u8,
+    },
+    /// The rally phase begins: its order is rolled (4.0 D).
+    RallyStart,
+    /// The rally phase (4.0 D, 19.5): `order` are the sides in the order they rally.
+    Rally {
+        /// Sides still to rally, first first.
+        order: Vec<u8>,
+    },
+    /// A rallied unit's owner picks its facing (19.5e).
+    RallyFacing {
+        /// The unit.
+        unit: UnitIx,
+    },
+    /// A side may reintegrate a detachment (24.3a).
+    Reintegrate {
+        /// The side.
+        side: u8,
+        /// The detachment.
+        detachment: u8,
+    },
+    /// Maintenance (4.0 E).
+    Maintenance,
+    /// The game is over.
+    Over,
+}
+
+/// A whole game state.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    /// Game turn, from 1.
+    pub turn: u16,
+    /// The END TURN marker's box (0 … `end_boxes`; End when it equals `end_boxes`, 6.7a).
+    pub end_box: u8,
+    /// Units, as the scenario's.
+    pub units: Vec<UnitState>,
+    /// Leaders, as the scenario's.
+    pub leaders: Vec<LeaderState>,
+    /// Brigades.
+    pub brigades: Vec<BrigadeState>,
+    /// Armies.
+    pub armies: [ArmyState; 2],
+    /// The activation in progress.
+    pub activation: Option<Activation>,
+    /// Where the procedure stands.
+    pub phase: Phase,
+    /// Phases to return to when the current one is done.
+    pub stack: Vec<Phase>,
+    /// Jobs waiting.
+    pub jobs: Vec<Job>,
+    /// Next stacking order number.
+    pub next_order: u16,
+    /// Initiative special results this turn (6.9c).
+    pub isr: u8,
+    /// Decisions taken (for agents' progress and statistics).
+    pub decisions: u32,
+    /// The dice.
+    pub dice: Dice,
+}
+
+impl State {
+    /// Whether a unit is on the map and not eliminated.
+    pub fn on_map(&self, u: UnitIx) -> bool {
+        let s = &self.units[usize::from(u)];
+        !s.eliminated && !s.hexes.is_empty()
+    }
+}
