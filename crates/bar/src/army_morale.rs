@@ -121,7 +121,7 @@ pub fn roll(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
             .pending_spend
             .take()
             .unwrap_or(0);
-        let die = d10(&mut st.dice);
+        let die = d10(st);
         let result = t.result(col, die.saturating_sub(spent));
         let a = &mut st.armies[usize::from(side)];
         a.cr_spent = spent;

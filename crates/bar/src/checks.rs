@@ -9,17 +9,21 @@ use crate::event::{CheckEvent, Modifier, Pct};
 use crate::geom::arcs_of;
 use crate::scenario::{Scenario, UnitIx};
 use crate::state::State;
-use engine::Dice;
 
-/// A d10, faces 0–9 (1.5a: "a '0' is always treated as a zero").
-pub fn d10(dice: &mut Dice) -> u8 {
-    dice.die(10) - 1
+/// A d10, faces 0–9 (1.5a: "a '0' is always treated as a zero"): the next loaded face of a rule
+/// test if any (`State::loaded`), else the game's seeded dice.
+pub fn d10(st: &mut State) -> u8 {
+    if st.loaded.is_empty() {
+        st.dice.d10()
+    } else {
+        st.loaded.remove(0)
+    }
 }
 
 /// A percentile roll: the tens die, then the units die (1.5a).
-pub fn percentile(dice: &mut Dice) -> Pct {
-    let tens = d10(dice);
-    let units = d10(dice);
+pub fn percentile(st: &mut State) -> Pct {
+    let tens = d10(st);
+    let units = d10(st);
     Pct { tens, units }
 }
 
@@ -266,7 +270,7 @@ pub fn roll(sc: &Scenario, st: &mut State, stack: &[UnitIx], spec: Spec<'_>) -> 
     }
     let er = i32::from(unit.er);
     let total = er + mods.iter().map(|m| m.value).sum::<i32>();
-    let roll = percentile(&mut st.dice);
+    let roll = percentile(st);
     let mut event = CheckEvent {
         kind: match kind {
             Kind::Disorder => "disorder check",
@@ -309,7 +313,7 @@ pub fn roll(sc: &Scenario, st: &mut State, stack: &[UnitIx], spec: Spec<'_>) -> 
                 Some(SpecialOutcome::Pass) => out.passed = true,
                 Some(SpecialOutcome::Fail) | None => out.passed = false,
                 Some(SpecialOutcome::Reroll) => {
-                    let second = percentile(&mut st.dice);
+                    let second = percentile(st);
                     let er2 = er + i32::from(s.modifier);
                     event.second = Some((second, er2));
                     out.passed = i32::from(second.value()) >= er2;

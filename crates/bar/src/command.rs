@@ -348,7 +348,7 @@ pub fn leader_initiative(
     rule: &'static str,
     ev: &mut Vec<Event>,
 ) -> bool {
-    let die = d10(&mut st.dice);
+    let die = d10(st);
     let rating = sc.leaders[usize::from(l)].initiative;
     let passed = die <= rating;
     ev.push(Event::LeaderInitiative {
@@ -501,7 +501,7 @@ pub fn command_control(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
             *r
         } else {
             let er = sc.units[usize::from(u)].er;
-            let roll = percentile(&mut st.dice);
+            let roll = percentile(st);
             let passed = roll.value() >= er;
             ev.push(Event::UnitInitiative {
                 unit: sc.units[usize::from(u)].name.clone(),

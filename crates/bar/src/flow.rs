@@ -104,6 +104,7 @@ pub fn start(sc: &Scenario, seed: u64, ev: &mut Vec<Event>) -> State {
         isr: 0,
         decisions: 0,
         dice: engine::Dice::new(seed),
+        loaded: Vec::new(),
     };
     advance(sc, &mut st, ev);
     st

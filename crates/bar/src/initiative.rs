@@ -99,7 +99,7 @@ pub fn roll(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) -> Phase {
     if !has[0] && !has[1] {
         return Phase::RallyStart;
     }
-    let dice = [d10(&mut st.dice), d10(&mut st.dice)];
+    let dice = [d10(st), d10(st)];
     let (c0, n0) = cr(sc, st, 0);
     let (c1, n1) = cr(sc, st, 1);
     let crs = [c0, c1];

@@ -17,7 +17,7 @@ pub enum Cause {
 
 /// Roll on the Leader Loss Table (T18) for a leader (21.4).
 pub fn loss_check(sc: &Scenario, st: &mut State, l: LeaderIx, cause: Cause, ev: &mut Vec<Event>) {
-    let die = d10(&mut st.dice);
+    let die = d10(st);
     let r = sc.charts.command.leader_loss(die);
     let name = sc.leaders[usize::from(l)].name.clone();
     let text = match r {

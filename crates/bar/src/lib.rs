@@ -76,6 +76,26 @@ pub struct Bar {
     pub sc: Arc<Scenario>,
 }
 
+/// The built-in text of a data file (the repository's `scenarios/` at build time).
+fn builtin(path: &str) -> Option<&'static str> {
+    macro_rules! files {
+        ($($f:literal),*) => {
+            match path {
+                $($f => Some(include_str!(concat!("../../../scenarios/", $f))),)*
+                _ => None,
+            }
+        };
+    }
+    files!(
+        "bar-drill/map.toml",
+        "bar-drill/oob.toml",
+        "bar-drill/scenario.toml",
+        "prague/charts/tec.toml",
+        "prague/charts/checks.toml",
+        "prague/charts/command.toml"
+    )
+}
+
 fn read(path: &Path) -> Result<String, String> {
     std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
 }
@@ -97,9 +117,23 @@ impl Bar {
                 "unknown option {o:?} for {scenario} (it has none)"
             )]);
         }
-        let default = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
-        let dir = dir.unwrap_or(&default);
-        Bar::from_dir(&dir.join(info.dir), dir)
+        match dir {
+            Some(dir) => Bar::from_dir(&dir.join(info.dir), dir),
+            None => {
+                let get = |f: &str| {
+                    builtin(&format!("{}/{f}", info.dir))
+                        .ok_or_else(|| vec![format!("no built-in {}/{f}", info.dir)])
+                };
+                let (map, oob, scen) = (get("map.toml")?, get("oob.toml")?, get("scenario.toml")?);
+                let box_id = charts_box(scen, info.dir)?;
+                let files: Vec<(&str, Option<String>)> = charts::FILES
+                    .iter()
+                    .map(|f| (*f, builtin(&format!("{box_id}/charts/{f}")).map(str::to_string)))
+                    .collect();
+                let charts = charts::Charts::parse(&box_id, &files)?;
+                Bar::from_texts(map, oob, scen, Arc::new(charts), info.dir)
+            }
+        }
     }
 
     /// Load a scenario directory, with the charts of the box it names under `boxes`.
@@ -107,27 +141,13 @@ impl Bar {
         let map = read(&sdir.join("map.toml")).map_err(|e| vec![e])?;
         let oob = read(&sdir.join("oob.toml")).map_err(|e| vec![e])?;
         let scen = read(&sdir.join("scenario.toml")).map_err(|e| vec![e])?;
-        #[derive(serde::Deserialize)]
-        struct Head {
-            scenario: HeadInner,
-        }
-        #[derive(serde::Deserialize)]
-        struct HeadInner {
-            charts: String,
-        }
-        let head: Head = toml::from_str(&scen).map_err(|e| {
-            vec![format!(
-                "{}: {}",
-                sdir.join("scenario.toml").display(),
-                charts::one_line(&e.to_string())
-            )]
-        })?;
-        let cdir = boxes.join(&head.scenario.charts).join("charts");
+        let box_id = charts_box(&scen, &sdir.join("scenario.toml").display().to_string())?;
+        let cdir = boxes.join(&box_id).join("charts");
         let files: Vec<(&str, Option<String>)> = charts::FILES
             .iter()
             .map(|f| (*f, std::fs::read_to_string(cdir.join(f)).ok()))
             .collect();
-        let charts = charts::Charts::parse(&head.scenario.charts, &files)?;
+        let charts = charts::Charts::parse(&box_id, &files)?;
         let name = sdir
             .file_name()
             .map_or_else(|| "scenario".into(), |n| n.to_string_lossy().to_string());
@@ -166,7 +186,7 @@ impl Bar {
             "{} ({}): {} hexes, {} leaders, {} wings, {} brigades, {} units ({} SP {}, {} SP {}), {} turns from {}, ETN {} with {} boxes\n\
              charts of {:?}: {cs} data from the rule book, {cr} reconstructed\n\
              scenario files: {ss} data from the rule book, {sr} reconstructed or invented\n\
-             the charts pass the constraints of the rule text (bar-notes section 2)",
+             the charts pass the constraints of the rule text (bar-notes section 2)\n",
             sc.name,
             sc.id,
             sc.board.hexes.len(),
@@ -186,6 +206,21 @@ impl Bar {
         );
         (true, text)
     }
+}
+
+/// The box whose charts a scenario file names (`charts = "prague"`).
+fn charts_box(scen: &str, file: &str) -> Result<String, Vec<String>> {
+    #[derive(serde::Deserialize)]
+    struct Head {
+        scenario: HeadInner,
+    }
+    #[derive(serde::Deserialize)]
+    struct HeadInner {
+        charts: String,
+    }
+    toml::from_str::<Head>(scen)
+        .map(|h| h.scenario.charts)
+        .map_err(|e| vec![format!("{file}: {}", charts::one_line(&e.to_string()))])
 }
 
 /// The outcome at the end (the series has no victory rules, C9: the scenario's levels, read from
@@ -444,6 +479,30 @@ impl Ruleset for Bar {
             bad.push(format!(
                 "a decision without legal actions: {:?}",
                 state.phase
+            ));
+        }
+        bad
+    }
+
+    fn validate_state(&self, state: &State) -> Vec<String> {
+        let sc = &self.sc;
+        let mut bad = Vec::new();
+        if !state.loaded.is_empty() {
+            bad.push("a saved game may not carry loaded dice".to_string());
+        }
+        if state.units.len() != sc.units.len()
+            || state.leaders.len() != sc.leaders.len()
+            || state.brigades.len() != sc.brigades.len()
+        {
+            bad.push(format!(
+                "the state has {} units, {} leaders and {} brigades; {} has {}, {} and {}",
+                state.units.len(),
+                state.leaders.len(),
+                state.brigades.len(),
+                sc.id,
+                sc.units.len(),
+                sc.leaders.len(),
+                sc.brigades.len()
             ));
         }
         bad

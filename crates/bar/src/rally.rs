@@ -120,7 +120,7 @@ pub fn recover_with_leaders(
 /// (A54).
 pub fn order(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) -> Vec<u8> {
     loop {
-        let dice = [d10(&mut st.dice), d10(&mut st.dice)];
+        let dice = [d10(st), d10(st)];
         let first = match dice[0].cmp(&dice[1]) {
             std::cmp::Ordering::Greater => Some(0),
             std::cmp::Ordering::Less => Some(1),

@@ -180,14 +180,12 @@ pub fn candidates(
         let m = ok.iter().map(dist).max().unwrap_or(0);
         ok.into_iter().filter(|h| dist(h) == m).collect()
     };
-    // Toward the rear: the neighbour in the rear direction scores best, its two neighbours next.
-    let rear = sc.armies[usize::from(side)].rear;
+    // Toward the rear: the neighbours whose bearing is nearest the army's rear (to the nearest
+    // 30°, so that a rear between two hexsides leaves both to the owner).
+    let rear = f64::from(sc.armies[usize::from(side)].rear);
     let score = |h: &HexId| -> i32 {
-        let d = here.direction_to(*h).map_or(3, |d| {
-            let k = (d.index() as i32 - rear.index() as i32).rem_euclid(6);
-            k.min(6 - k)
-        });
-        -d
+        let d = (here.bearing_to(*h) - rear + 540.0).rem_euclid(360.0) - 180.0;
+        -((d.abs() / 30.0).round() as i32)
     };
     let best = pool.iter().map(score).max().unwrap_or(0);
     pool.into_iter().filter(|h| score(h) == best).collect()

@@ -78,8 +78,8 @@ pub struct Army {
     pub name: String,
     /// Army leader.
     pub leader: LeaderIx,
-    /// Its rear, for rout retreats (20.2g).
-    pub rear: Dir,
+    /// The compass bearing of its rear in degrees (0 north, clockwise), for rout retreats (20.2g).
+    pub rear: u16,
     /// Ranks (T5).
     pub ranks: u8,
     /// Its Current Loss Level table key (T20).
@@ -529,13 +529,17 @@ impl Scenario {
                     0
                 }
             };
-            let rear = parse_dir(&a.rear).unwrap_or_else(|| {
-                p.push(format!(
-                    "{of}: army[{i}].rear: {:?} is not a direction (NE, E, SE, SW, W, NW)",
-                    a.rear
-                ));
-                Dir::NE
-            });
+            let rear = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
+                .iter()
+                .position(|d| *d == a.rear)
+                .map(|k| k as u16 * 45)
+                .unwrap_or_else(|| {
+                    p.push(format!(
+                        "{of}: army[{i}].rear: {:?} is not a compass direction (N, NE, E, SE, S, SW, W, NW)",
+                        a.rear
+                    ));
+                    0
+                });
             if !charts.command.loss_levels.contains_key(&a.loss_table) {
                 p.push(format!(
                     "{of}: army[{i}].loss_table: {:?} is not a Current Loss Level table of the charts (T20)",

@@ -268,6 +268,10 @@ pub struct State {
     pub decisions: u32,
     /// The dice.
     pub dice: Dice,
+    /// Faces a rule test sets to come next, before the seeded dice (each 0–9); always empty in a
+    /// game (a saved state carrying any is refused, `Ruleset::validate_state`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub loaded: Vec<u8>,
 }
 
 impl State {

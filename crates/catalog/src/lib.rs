@@ -60,6 +60,12 @@ pub fn scenarios() -> Vec<ScenarioInfo> {
             name: s.name,
             options: s.options,
         }))
+        .chain(bar::catalogue().into_iter().map(|s| ScenarioInfo {
+            ruleset: "bar",
+            id: s.id,
+            name: s.name,
+            options: s.options,
+        }))
         .collect()
 }
 
@@ -85,6 +91,13 @@ pub fn open_lines(
     fn lines<R: Ruleset>(rules: &R, ev: &[R::Event]) -> Lines {
         Lines::render(|v| rules.render_events(ev, v))
     }
+    if bar::catalogue().iter().any(|s| s.id == scenario) {
+        let rules = bar::Bar::load(scenario, options, data_dir)
+            .map_err(|e| CatalogError::Scenario(e.join("; ")))?;
+        let (g, ev) = Game::new(rules, seed);
+        let l = lines(&g.rules, &ev);
+        return Ok((Box::new(g), l));
+    }
     if minis::catalogue().iter().any(|s| s.id == scenario) {
         let rules = minis::Minis::load(scenario, options, data_dir)
             .map_err(|e| CatalogError::Scenario(e.join("; ")))?;
@@ -102,6 +115,12 @@ pub fn open_lines(
 /// Validate a scenario's data: every problem, or the report of the printed totals and provenance
 /// with whether it passes.
 pub fn validate(scenario: &str, data_dir: Option<&Path>) -> Result<(bool, String), CatalogError> {
+    if bar::catalogue().iter().any(|s| s.id == scenario) {
+        let rules = bar::Bar::load(scenario, &[], data_dir).map_err(|e| {
+            CatalogError::Scenario(format!("{} problem(s): {}", e.len(), e.join("; ")))
+        })?;
+        return Ok(rules.validation_report());
+    }
     if minis::catalogue().iter().any(|s| s.id == scenario) {
         let rules = minis::Minis::load(scenario, &[], data_dir)
             .map_err(|e| CatalogError::Scenario(e.join("; ")))?;
@@ -129,7 +148,7 @@ pub fn replay_lines(
     data_dir: Option<&Path>,
     check_state: bool,
 ) -> Result<(Box<dyn DynGame>, Lines), CatalogError> {
-    if rec.ruleset != "saxe" && rec.ruleset != "minis" {
+    if !["saxe", "minis", "bar"].contains(&rec.ruleset.as_str()) {
         return Err(CatalogError::Ruleset(rec.ruleset.clone()));
     }
     let (mut g, mut last) = open_lines(&rec.scenario, &rec.options, data_dir, rec.seed)?;
@@ -230,7 +249,7 @@ pub fn verify(rec: &GameRecord, data_dir: Option<&Path>) -> Result<Verified, Str
     if let Some(d) = &rec.dice {
         d.check(rec.seed).map_err(|e| e.to_string())?;
     }
-    if rec.ruleset != "saxe" && rec.ruleset != "minis" {
+    if !["saxe", "minis", "bar"].contains(&rec.ruleset.as_str()) {
         return Err(CatalogError::Ruleset(rec.ruleset.clone()).to_string());
     }
     let r = replay_log(

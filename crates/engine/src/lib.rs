@@ -7,10 +7,12 @@
 mod dice;
 pub mod fair;
 mod lines;
+pub mod points;
 mod record;
 
-pub use dice::Dice;
+pub use dice::{Dice, Percentile};
 pub use lines::{Lines, Viewer};
+pub use points::{Half, drop_fraction, round_half_up};
 pub use record::{GameRecord, RECORD_FORMAT, RECORD_VERSION, RecordError};
 
 use serde::{Deserialize, Serialize, de::DeserializeOwned};

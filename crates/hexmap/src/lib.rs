@@ -22,8 +22,26 @@
 //! two flank hexes next to those, and its two rear hexes opposite (rule 2.1 of the French series).
 //! `hexx` carries the axial coordinates, neighbours and distances; the wargame rules on top of them
 //! (facing arcs, line of sight along hexsides) are ours.
+//!
+//! # BAR (see `docs/hex-orientation.md`, section "BAR", and `docs/bar-engine.md`)
+//!
+//! The BAR series uses the same grid map by map. It adds boards of several lettered maps
+//! ([`Board`], [`BoardHex`] "W2119", BAR 1.3b–c), hexside facing beside hexpoint facing
+//! ([`Facing`], BAR 8.4c, 9.0–9.1) and multi-hex footprints ([`Footprint`], BAR 8.1, 9.4, 9.6,
+//! 11.5). Facings and footprints work on any [`Grid`]: [`Printed`] (plain [`HexId`]) or a
+//! [`Board`].
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
+
+mod facing;
+mod footprint;
+mod grid;
+mod mapid;
+
+pub use facing::Facing;
+pub use footprint::{End, Footprint, FootprintError, FootprintKind, Wheel};
+pub use grid::{Grid, Printed};
+pub use mapid::{BadBoardHex, Board, BoardError, BoardHex, MapPlacement};
 
 use hexx::Hex;
 use serde::{Deserialize, Serialize};
@@ -53,15 +71,12 @@ impl HexId {
 
     /// Axial coordinates of this hex (pointy-top, `y` grows southward, `x` eastward).
     pub fn axial(self) -> Hex {
-        let r = i32::from(self.row);
-        let b = i32::from(self.col);
-        Hex::new(-b - (r - (r & 1)) / 2, r)
+        printed_to_axial(i32::from(self.row), i32::from(self.col))
     }
 
     /// The printed id of an axial coordinate, if it lies in the printable range (rows and columns 0..=99).
     pub fn from_axial(h: Hex) -> Option<Self> {
-        let r = h.y;
-        let b = -h.x - (r - (r & 1)) / 2;
+        let (r, b) = axial_to_printed(h);
         if (0..=99).contains(&r) && (0..=99).contains(&b) {
             Some(Self::new(r as u8, b as u8))
         } else {
@@ -112,6 +127,17 @@ impl HexId {
         let (x1, y1) = other.centre();
         (x1 - x0).atan2(y1 - y0).to_degrees().rem_euclid(360.0)
     }
+}
+
+/// Axial coordinates of printed row `r`, column `c` (any integers: boards extend the numbering,
+/// `mapid`): column grows westward, odd rows shifted east.
+fn printed_to_axial(r: i32, c: i32) -> Hex {
+    Hex::new(-c - (r - (r & 1)) / 2, r)
+}
+
+/// The printed (row, column) of an axial coordinate; the inverse of [`printed_to_axial`].
+fn axial_to_printed(h: Hex) -> (i32, i32) {
+    (h.y, -h.x - (h.y - (h.y & 1)) / 2)
 }
 
 fn centre_of(h: Hex) -> (f64, f64) {
@@ -353,29 +379,37 @@ impl Hexside {
     }
 }
 
-/// A step of a line of sight: through a hex, or along the hexside between two hexes.
+/// A step of a line of sight: through a hex, or along the hexside between two hexes. Generic over
+/// the hex id so a line of sight can cross the map edges of a [`Board`]; plain [`HexId`] by default.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum LosStep {
+pub enum LosStep<H = HexId> {
     /// The line passes through this hex.
-    Hex(HexId),
+    Hex(H),
     /// The line runs exactly along the hexside between these two hexes (rule 9.4: blocked only if
     /// both hexes block).
-    Along(HexId, HexId),
+    Along(H, H),
 }
 
 /// The intermediate hexes a line of sight from the centre of `from` to the centre of `to` passes
 /// (both ends excluded), in order. Where the line runs along a hexside both hexes are returned as
 /// [`LosStep::Along`].
 pub fn los_path(from: HexId, to: HexId) -> Vec<LosStep> {
-    let a = from.axial();
-    let b = to.axial();
+    los_path_on(&Printed, from, to)
+}
+
+/// [`los_path`] on any [`Grid`] (a BAR board's line of sight crosses map edges, 1.3b); points off
+/// the grid are left out. Empty if either end is off the grid.
+pub fn los_path_on<G: Grid>(grid: &G, from: G::Hex, to: G::Hex) -> Vec<LosStep<G::Hex>> {
+    let (Some(a), Some(b)) = (grid.axial(from), grid.axial(to)) else {
+        return Vec::new();
+    };
     let n = a.unsigned_distance_to(b) as i32;
     let mut out = Vec::new();
     for i in 1..n {
         let t = f64::from(i) / f64::from(n);
         let p = cube_round(a, b, t, 1e-6);
         let m = cube_round(a, b, t, -1e-6);
-        let (hp, hm) = (HexId::from_axial(p), HexId::from_axial(m));
+        let (hp, hm) = (grid.at(p), grid.at(m));
         match (hp, hm) {
             (Some(x), Some(y)) if x == y => out.push(LosStep::Hex(x)),
             (Some(x), Some(y)) => out.push(LosStep::Along(x, y)),
