@@ -128,7 +128,12 @@ impl Bar {
                 let box_id = charts_box(scen, info.dir)?;
                 let files: Vec<(&str, Option<String>)> = charts::FILES
                     .iter()
-                    .map(|f| (*f, builtin(&format!("{box_id}/charts/{f}")).map(str::to_string)))
+                    .map(|f| {
+                        (
+                            *f,
+                            builtin(&format!("{box_id}/charts/{f}")).map(str::to_string),
+                        )
+                    })
                     .collect();
                 let charts = charts::Charts::parse(&box_id, &files)?;
                 Bar::from_texts(map, oob, scen, Arc::new(charts), info.dir)

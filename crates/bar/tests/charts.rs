@@ -2,6 +2,7 @@
 //! them; a copy with one printed datum broken fails, naming the file and the field. Worked
 //! examples that read a chart are checked against the Prague charts.
 use bar::charts::{CcCell, ChangeCost, Charts, Cost, FILES, FireResult, LeaderLossResult};
+use engine::Half;
 use std::path::PathBuf;
 use toml::Value;
 
@@ -786,11 +787,11 @@ fn r13_3f_charge_through_clear_village_clear_costs_4() {
     // E46: charge range 4: clear (1), village (2), clear (1) reaches, with a DC (A).
     let c = prague();
     let t = &c.tec.terrain;
-    let cost: u8 = ["clear", "village", "clear"]
+    let cost: Half = ["clear", "village", "clear"]
         .iter()
-        .map(|k| t[*k].scm.halves().expect("allowed"))
+        .map(|k| t[*k].scm.points().expect("allowed"))
         .sum();
-    assert_eq!(cost, 2 * 4);
+    assert_eq!(cost, Half::whole(4));
     assert!(t["village"].dc_a);
     assert_eq!(
         c.movement
@@ -811,22 +812,22 @@ fn r8_4c_cavalry_march_column_to_3_hex_line_turning_right_costs_5() {
         let ChangeCost::Mp { base, per_hex } = r.cost else {
             panic!("an MP cost")
         };
-        let total = base + r.diagram[1].halves().expect("allowed") + 2 * per_hex;
-        assert_eq!(total, 2 * 5, "{army}");
+        let total = base + r.diagram[1].points().expect("allowed") + per_hex + per_hex;
+        assert_eq!(total, Half::whole(5), "{army}");
     }
 }
 
 #[test]
 fn c4_costs_come_in_half_points() {
     let c = prague();
-    assert_eq!(c.tec.road.mp_road_column.0, 1);
+    assert_eq!(c.tec.road.mp_road_column, Half::HALF);
     assert_eq!(c.tec.terrain["pond"].mp_line, Cost::Prohibited);
-    assert_eq!(Cost::Halves(3).show(), "1.5");
+    assert_eq!(Cost::Points(Half::from_halves(3)).show(), "1½");
     assert_eq!(
         ChangeCost::parse("1+1/hex"),
         Ok(ChangeCost::Mp {
-            base: 2,
-            per_hex: 2
+            base: Half::ONE,
+            per_hex: Half::ONE
         })
     );
     assert!(ChangeCost::parse("1.3").is_err());

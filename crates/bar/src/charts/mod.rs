@@ -25,7 +25,7 @@ pub mod tec;
 pub use checks::{CheckCharts, SpecialOutcome, SpecialRow};
 pub use combat::{CcCell, CcSide, CombatCharts};
 pub use command::{CommandCharts, IsrEffect, IsrRow, LeaderLossResult, LossLevelTable};
-pub use cost::{Cost, Halves};
+pub use cost::Cost;
 pub use fire::{FireCharts, FireResult};
 pub use movement::{ChangeCost, MovementCharts};
 pub use tec::{HexsideRow, RoadRow, Stacking, Tec, TerrainRow};

@@ -1,10 +1,11 @@
 //! T10 (formation change diagrams and the single-hex facing change costs, per army: "may differ
 //! for each army and for each battle", 8.1) and T11 (charge ranges, 13.1e). T9's arcs are
 //! geometry and live with the formations (`hexmap`), not in a chart.
-use super::cost::{Cost, halves_of};
+use super::cost::Cost;
 use super::fire::prov;
 use super::{FORMATIONS, Printed};
 use crate::data::Provenance;
+use engine::Half;
 use serde::Deserialize;
 use serde::de::{self, Deserializer};
 use std::collections::BTreeMap;
@@ -31,12 +32,12 @@ pub struct MovementCharts {
 /// A formation change's MP cost.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ChangeCost {
-    /// `base` plus `per_hex` for each hex of difference in length, in half points (`"1+1/hex"`).
+    /// `base` plus `per_hex` for each hex of difference in length (`"1+1/hex"`).
     Mp {
-        /// Half points.
-        base: u8,
-        /// Half points per hex of length difference.
-        per_hex: u8,
+        /// Points.
+        base: Half,
+        /// Points per hex of length difference.
+        per_hex: Half,
     },
     /// The unit's entire MA (`"whole_ma"`, 8.4f–g).
     WholeMa,
@@ -49,9 +50,8 @@ impl ChangeCost {
     pub fn parse(s: &str) -> Result<ChangeCost, String> {
         let num = |t: &str| {
             t.trim()
-                .parse::<f64>()
-                .map_err(|_| format!("{s:?}: not a cost"))
-                .and_then(halves_of)
+                .parse::<Half>()
+                .map_err(|_| format!("{s:?}: not a cost in whole or half points"))
         };
         match s.trim() {
             "whole_ma" => Ok(ChangeCost::WholeMa),
@@ -60,9 +60,9 @@ impl ChangeCost {
                 let (base, per) = match t.strip_suffix("/hex") {
                     Some(b) => match b.split_once('+') {
                         Some((base, per)) => (num(base)?, num(per)?),
-                        None => (0, num(b)?),
+                        None => (Half::ZERO, num(b)?),
                     },
-                    None => (num(t)?, 0),
+                    None => (num(t)?, Half::ZERO),
                 };
                 Ok(ChangeCost::Mp { base, per_hex: per })
             }
@@ -71,13 +71,12 @@ impl ChangeCost {
 
     /// As written.
     pub fn show(&self) -> String {
-        let h = |v: u8| Cost::Halves(v).show();
         match self {
             ChangeCost::WholeMa => "whole_ma".into(),
             ChangeCost::RemainingMa => "remaining_ma".into(),
-            ChangeCost::Mp { base, per_hex: 0 } => h(*base),
-            ChangeCost::Mp { base: 0, per_hex } => format!("{}/hex", h(*per_hex)),
-            ChangeCost::Mp { base, per_hex } => format!("{}+{}/hex", h(*base), h(*per_hex)),
+            ChangeCost::Mp { base, per_hex } if *per_hex == Half::ZERO => base.to_string(),
+            ChangeCost::Mp { base, per_hex } if *base == Half::ZERO => format!("{per_hex}/hex"),
+            ChangeCost::Mp { base, per_hex } => format!("{base}+{per_hex}/hex"),
         }
     }
 }
@@ -196,7 +195,7 @@ impl MovementCharts {
                 .iter()
                 .find(|r| r.from == "march_column" && r.to == "line")
             {
-                Some(r) if r.diagram.get(1) != Some(&Cost::Halves(6)) => p.push(format!(
+                Some(r) if r.diagram.get(1) != Some(&Cost::Points(Half::whole(3))) => p.push(format!(
                     "{file}: change.{army}.march_column→line.diagram: turning right costs {} but the BAR 8.4c example reads 3",
                     r.diagram.get(1).map_or("nothing".into(), |c| c.show())
                 )),

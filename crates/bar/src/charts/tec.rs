@@ -4,9 +4,10 @@
 //! general order (8.4i), non-clear (8.7, 19.8f), prohibitions (7.1, 11.2a, 11.6), stacking limits
 //! (10.1c), fire defence (12.1), LOS (12.6a, 12.6c, 12.7a), CV (13.11c), charge (13.8b) and morale
 //! (19.8h). Roads are map data; their movement and command values are the `road` row (7.3b, 11.2c).
-use super::cost::{Cost, Halves};
+use super::cost::Cost;
 use super::{FORMATIONS, Printed};
 use crate::data::{Arm, Provenance};
+use engine::Half;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -173,10 +174,10 @@ pub struct RoadRow {
     pub name: String,
     /// MP per road hex for a road column using road movement (11.2c a).
     #[serde(default)]
-    pub mp_road_column: Halves,
+    pub mp_road_column: Half,
     /// Command-range points per road hex of a LOC (7.3b: ½).
     #[serde(default)]
-    pub loc: Halves,
+    pub loc: Half,
     /// Road movement ignores every hex and hexside cost (11.2c a).
     #[serde(default)]
     pub ignores_terrain: bool,
@@ -216,13 +217,13 @@ impl Tec {
                 if c.non_clear {
                     p.push(format!("{file}: terrain.clear.non_clear: must be false"));
                 }
-                if c.mp_line != Cost::Halves(2) {
+                if c.mp_line != Cost::Points(Half::ONE) {
                     p.push(format!(
                         "{file}: terrain.clear.mp_line: {} but BAR 11.5e and the 11.7 example cost a clear hex 1 MP",
                         c.mp_line.show()
                     ));
                 }
-                if c.scm != Cost::Halves(2) {
+                if c.scm != Cost::Points(Half::ONE) {
                     p.push(format!(
                         "{file}: terrain.clear.scm: {} but BAR 13.1f and the 16.2c example cost a clear hex 1 hex of charge range / 1 PP",
                         c.scm.show()
@@ -247,7 +248,7 @@ impl Tec {
                 "{file}: terrain.village: missing (BAR 13.3f, 18.2b, 8.4i use it)"
             )),
             Some(v) => {
-                if v.scm != Cost::Halves(4) {
+                if v.scm != Cost::Points(Half::whole(2)) {
                     p.push(format!(
                         "{file}: terrain.village.scm: {} but BAR 13.3f: a village costs cavalry 2 hexes of its charge range",
                         v.scm.show()
@@ -279,14 +280,14 @@ impl Tec {
             ));
         }
         if let Some(s) = self.hexside.get("slope")
-            && s.mp_line != Cost::Halves(2)
+            && s.mp_line != Cost::Points(Half::ONE)
         {
             p.push(format!(
                 "{file}: hexside.slope.mp_line: {} but the BAR 9.4b example adds 1 MP for a slope (3 → 4)",
                 s.mp_line.show()
             ));
         }
-        if self.road.loc != Halves(1) {
+        if self.road.loc != Half::HALF {
             p.push(format!(
                 "{file}: road.loc: must be 0.5 (BAR 7.3b: a road hex counts ½ point)"
             ));
