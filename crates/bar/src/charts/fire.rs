@@ -588,8 +588,9 @@ impl FireCharts {
             match self.multiplier(nation, kind, range) {
                 Some(v) if (v - m).abs() < 1e-6 => {}
                 other => p.push(format!(
-                    "{file}: weapon.{nation}.{kind}.multipliers: {} at {range} hexes but BAR {rule}",
-                    other.map_or("none".into(), |v| format!("×{v}"))
+                    "{file}: weapon.{nation}.{kind}.multipliers: {} at {range} {} but BAR {rule}",
+                    other.map_or("none".into(), |v| format!("×{v}")),
+                    if range == 1 { "hex" } else { "hexes" }
                 )),
             }
         }
