@@ -162,6 +162,11 @@ impl CommandCharts {
                 "{file}: leader_loss: some result must wound (21.4c)"
             ));
         }
+        if self.loss_levels.is_empty() {
+            p.push(format!(
+                "{file}: loss_levels: no Current Loss Level table (23.1b: one per army)"
+            ));
+        }
         for (k, t) in &self.loss_levels {
             let f = format!("{file}: loss_levels.{k}");
             if t.columns.is_empty() {
@@ -198,6 +203,22 @@ impl CommandCharts {
                         break;
                     }
                     last = r;
+                }
+            }
+            // 23.2c: "at +100 his Morale modifier will increase by 10 on a roll of '9', by 5 on a
+            // roll of '6' to '8' and is unchanged on a '5' or less".
+            match t.columns.iter().position(|&c| c == 100) {
+                None => p.push(format!(
+                    "{f}.columns: no 100+ column (BAR 23.1e, 23.2c example)"
+                )),
+                Some(c) => {
+                    let got: Vec<u8> = (0..=9).map(|d| t.result(c, d)).collect();
+                    let want = [0, 0, 0, 0, 0, 0, 5, 5, 5, 10];
+                    if got != want {
+                        p.push(format!(
+                            "{f}.row: the 100+ column reads {got:?} for dice 0–9 but BAR 23.2c prints 9 → +10, 6–8 → +5, 5 or less → 0"
+                        ));
+                    }
                 }
             }
             if t.prov.source.is_none() && t.prov.reconstructed.is_none() {

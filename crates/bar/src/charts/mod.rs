@@ -8,18 +8,45 @@
 //! charts can replace ours and be tested against the book.
 //!
 //! Files: `tec.toml` (T1), `checks.toml` (T15, T16), `command.toml` (T17, T18, T20), and the
-//! fire, close combat and movement charts of the later packages (`fire.toml`, `combat.toml`,
-//! `movement.toml`, T2–T14, T19), each optional until its package needs it.
+//! fire, close combat and movement charts of the later packages (`fire.toml` T2–T8,
+//! `combat.toml` T13, T14, T19, `movement.toml` T10, T11), each optional until its package needs
+//! it but checked whenever present. T21 (End Turn track) and T22/T23 are scenario data.
 use crate::data::Provenance;
 use std::collections::BTreeMap;
 
 pub mod checks;
+pub mod combat;
 pub mod command;
+pub mod cost;
+pub mod fire;
+pub mod movement;
 pub mod tec;
 
 pub use checks::{CheckCharts, SpecialOutcome, SpecialRow};
+pub use combat::{CcCell, CcSide, CombatCharts};
 pub use command::{CommandCharts, IsrEffect, IsrRow, LeaderLossResult, LossLevelTable};
-pub use tec::{HexsideRow, Tec, TerrainRow};
+pub use cost::Cost;
+pub use fire::{FireCharts, FireResult};
+pub use movement::{ChangeCost, MovementCharts};
+pub use tec::{HexsideRow, RoadRow, Stacking, Tec, TerrainRow};
+
+/// The columns of a row that the series rules print, each with its rule (`"BAR 13.3f"`); the
+/// row's `reconstructed` covers the rest.
+pub type Printed = BTreeMap<String, String>;
+
+/// The formation keys the charts use (8.0, 8.1a–j).
+pub const FORMATIONS: [&str; 10] = [
+    "line",
+    "hook",
+    "attack_column",
+    "march_column",
+    "road_column",
+    "square",
+    "skirmish",
+    "general_order",
+    "limbered",
+    "unlimbered",
+];
 
 /// Every chart of a box.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -32,9 +59,12 @@ pub struct Charts {
     pub checks: CheckCharts,
     /// T17, T18, T20.
     pub command: CommandCharts,
-    /// The raw TOML of the charts the later packages read (`fire.toml`, `combat.toml`,
-    /// `movement.toml`), kept until their typed forms exist.
-    pub later: BTreeMap<String, toml::Value>,
+    /// T2–T8 (`fire.toml`), if the box has it.
+    pub fire: Option<FireCharts>,
+    /// T13, T14, T19 (`combat.toml`), if the box has it.
+    pub combat: Option<CombatCharts>,
+    /// T10, T11 (`movement.toml`), if the box has it.
+    pub movement: Option<MovementCharts>,
 }
 
 /// A file of a box's charts, by name, with its text.
@@ -82,12 +112,21 @@ impl Charts {
                     Ok(t) => charts.command = t,
                     Err(e) => problems.push(format!("{file}: {}", one_line(&e.to_string()))),
                 },
-                other => match toml::from_str::<toml::Value>(text) {
-                    Ok(v) => {
-                        charts.later.insert(other.to_string(), v);
-                    }
+                "fire.toml" => match toml::from_str::<FireCharts>(text) {
+                    Ok(t) => charts.fire = Some(t),
                     Err(e) => problems.push(format!("{file}: {}", one_line(&e.to_string()))),
                 },
+                "combat.toml" => match toml::from_str::<CombatCharts>(text) {
+                    Ok(t) => charts.combat = Some(t),
+                    Err(e) => problems.push(format!("{file}: {}", one_line(&e.to_string()))),
+                },
+                "movement.toml" => match toml::from_str::<MovementCharts>(text) {
+                    Ok(t) => charts.movement = Some(t),
+                    Err(e) => problems.push(format!("{file}: {}", one_line(&e.to_string()))),
+                },
+                other => problems.push(format!(
+                    "{id}/charts/{other}: not a chart file (one of {FILES:?})"
+                )),
             }
         }
         if !problems.is_empty() {
@@ -107,6 +146,15 @@ impl Charts {
             .check(&format!("{id}/charts/checks.toml"), &mut p);
         self.command
             .check(&format!("{id}/charts/command.toml"), &mut p);
+        if let Some(f) = &self.fire {
+            f.check(&format!("{id}/charts/fire.toml"), &mut p);
+        }
+        if let Some(c) = &self.combat {
+            c.check(&format!("{id}/charts/combat.toml"), &mut p);
+        }
+        if let Some(m) = &self.movement {
+            m.check(&format!("{id}/charts/movement.toml"), &mut p);
+        }
         p
     }
 
@@ -121,14 +169,18 @@ impl Charts {
                 n.1 += 1;
             }
         };
-        for r in self.tec.terrain.values() {
-            add(&r.prov);
-        }
-        for r in self.tec.hexside.values() {
-            add(&r.prov);
-        }
+        self.tec.provenance(&mut add);
         self.checks.provenance(&mut add);
         self.command.provenance(&mut add);
+        if let Some(f) = &self.fire {
+            f.provenance(&mut add);
+        }
+        if let Some(c) = &self.combat {
+            c.provenance(&mut add);
+        }
+        if let Some(m) = &self.movement {
+            m.provenance(&mut add);
+        }
         n
     }
 }
