@@ -92,7 +92,10 @@ fn builtin(path: &str) -> Option<&'static str> {
         "bar-drill/scenario.toml",
         "prague/charts/tec.toml",
         "prague/charts/checks.toml",
-        "prague/charts/command.toml"
+        "prague/charts/command.toml",
+        "prague/charts/fire.toml",
+        "prague/charts/combat.toml",
+        "prague/charts/movement.toml"
     )
 }
 
