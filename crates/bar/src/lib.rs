@@ -359,13 +359,13 @@ impl Ruleset for Bar {
     fn render_text(&self, state: &State, _seat: Option<Seat>) -> String {
         let sc = &self.sc;
         let mut out = format!(
-            "{} — turn {} ({}), END TURN box {} of {}, phase {:?}\n",
+            "{} — turn {} ({}), END TURN box {} of {}: {}\n",
             sc.name,
             state.turn,
             sc.clock(state.turn),
             state.end_box,
             sc.end_boxes,
-            std::mem::discriminant(&state.phase)
+            phase_text(sc, state)
         );
         for side in 0..2u8 {
             out += &format!(
@@ -533,6 +533,50 @@ impl Ruleset for Bar {
             }
         }
         v
+    }
+}
+
+/// What the procedure waits for, for people.
+pub fn phase_text(sc: &Scenario, st: &State) -> String {
+    use state::Phase as P;
+    let army = |s: &u8| sc.armies[usize::from(*s)].name.clone();
+    let who = flow::decider(sc, st).map(|s| army(&s)).unwrap_or_default();
+    match &st.phase {
+        P::ArmyMoraleSpend { side } => format!(
+            "army morale (23.2b): {} decides the CR to spend",
+            army(side)
+        ),
+        P::InitiativeChoice { side, wing } => format!(
+            "{} won the initiative (6.1a) and chooses{}",
+            army(side),
+            if *wing {
+                ", a wing activation allowed (6.5a)"
+            } else {
+                ""
+            }
+        ),
+        P::ChooseBrigade { side } => format!("{} activates a brigade (6.1a)", army(side)),
+        P::WingBrigades { wing, .. } => format!(
+            "{who}: brigades joining the wing activation of {} (6.5c)",
+            sc.wings[usize::from(*wing)].name
+        ),
+        P::PlaceLeader { leader } => format!(
+            "{who} places {} (21.5e)",
+            sc.leaders[usize::from(*leader)].name
+        ),
+        P::CommandControl => format!("{who}: command control declarations (6.4, 6.6)"),
+        P::RoutStep { .. } => format!("{who}: the next hex of a rout retreat (20.2g)"),
+        P::AllocateLoss { .. } => format!("{who}: which unit takes a retreat loss (19.7d)"),
+        P::RallyFacing { unit } => format!(
+            "{who}: the facing of {}, rallied (19.5e)",
+            sc.units[usize::from(*unit)].name
+        ),
+        P::Reintegrate { detachment, .. } => format!(
+            "{who}: reintegrate {}? (24.3a)",
+            sc.detachments[usize::from(*detachment)].name
+        ),
+        P::Over => "the game is over".into(),
+        other => format!("{other:?}"),
     }
 }
 
