@@ -431,10 +431,9 @@ pub fn command_control(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
         let map = bl.map(|l| loc_map(sc, st, l, Style::Brigade, sc.leaders[usize::from(l)].range));
         for &u in &br.units {
             let s = &st.units[usize::from(u)];
-            if !s.activated || s.eliminated || s.routed || s.hexes.is_empty() {
-                continue;
-            }
-            if act.attached.contains(&u) || act.arriving.contains(&u) {
+            // Only the units this activation activated (6.3c); arriving units are in command
+            // (22.2–22.3).
+            if !act.units.contains(&u) || s.eliminated || s.routed || s.hexes.is_empty() {
                 continue;
             }
             let by_loc = map
