@@ -383,7 +383,14 @@ pub fn command_control(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
             continue;
         };
         let mut how: Option<String> = None;
-        if !decapitated {
+        // 22.2: a brigade arriving whole with its leader is in command on its arrival turn.
+        let arrives_with_units = sc
+            .reinforcements
+            .iter()
+            .any(|r| r.leaders.contains(&bl) && r.units.iter().any(|u| act.arriving.contains(u)));
+        if arrives_with_units {
+            how = Some("arrives with his brigade, 22.2".into());
+        } else if !decapitated {
             if act.wing.is_some() && br.wing == act.wing {
                 // 6.5c: a brigade joins a wing activation only with a LOC to its wing leader.
                 how = Some("LOC to the activated wing leader (6.5c)".into());
