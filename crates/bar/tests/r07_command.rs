@@ -211,6 +211,14 @@ fn r7_3_example_the_wing_leader_relays_and_a_road_shortens_the_army_leaders_loc(
         "{log:#?}"
     );
     assert_not_logged(&log, "Leader initiative");
+    // 6.6c, 7.3d: a FINISHED wing leader in command still relays.
+    let mut st = e11(&bar);
+    st.leaders[usize::from(leader(&bar, "W"))].finished = true;
+    let log = command(&bar, &mut st, "b2", &[], &[]);
+    assert!(
+        command_line(&log).contains("Blue brigade 2 leader (LOC 3 from Blue wing leader)"),
+        "{log:#?}"
+    );
     // Without W, C must roll (7.4).
     let mut st = e11(&bar);
     wound(&bar, &mut st, "W");
@@ -396,4 +404,19 @@ fn r7_5b_integrity_counts_for_automatic_command_only_with_one_regiment_in_the_st
         command_line(&log).contains("FOR 2 (no LOC from its brigade leader, 7.6a)"),
         "{log:#?}"
     );
+}
+
+#[test]
+fn r7_2d_a_brigade_leader_with_a_two_hex_line_traces_from_either_hex() {
+    // Brigade 3's leader in 0605 with Y 1 in line over 0605–0604; FOR 1 (activated) in 0603:
+    // from 0604 it is ½ away, not ½ + ½.
+    let bar = mini();
+    let mut st = fresh(&bar);
+    put_leader(&bar, &mut st, "L3", "0605");
+    put(&bar, &mut st, "y1", &["0605", "0604"]);
+    put(&bar, &mut st, "for1", &["0603"]);
+    activated(&bar, &mut st, &["y1", "for1"]);
+    let m = loc_map(&bar.sc, &st, leader(&bar, "L3"), Style::Brigade, 4);
+    assert_eq!(m.get(&hex("0604")), Some(&0));
+    assert_eq!(m.get(&hex("0603")), Some(&1));
 }

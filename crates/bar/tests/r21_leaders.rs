@@ -272,3 +272,36 @@ fn r21_7_a_leader_whose_units_are_all_eliminated_is_removed_without_loss_points(
     assert_eq!(status(&bar, &st, "L2"), LeaderStatus::Present);
     assert_eq!(status(&bar, &st, "W"), LeaderStatus::Present);
 }
+
+#[test]
+fn r21_5c_e_an_off_brigade_replacement_comes_with_any_activation_onto_any_unit_in_order() {
+    let bar = mini_with("oob.toml", |t| {
+        t + "\n[[leader]]\nid = \"A2\"\nname = \"Blue second-in-command\"\narmy = \"a\"\nkind = \"army\"\nrange = 6\ncr = 1\nwan = 8\nreplaces = \"A\"\ninvented = \"test\"\n"
+    })
+    .unwrap();
+    let mut st = fresh(&bar);
+    bar::leaders::kill(&bar.sc, &mut st, leader(&bar, "A"));
+    for u in ["x1", "x2", "y1", "i1", "for1", "for2", "pvp1"] {
+        st.units[usize::from(unit(&bar, u))].routed = true;
+    }
+    // Any brigade's activation, any friendly unit not routed.
+    run(&bar, &mut st, Phase::ChooseBrigade { side: 0 }, &[]);
+    act(&bar, &mut st, &["activate:b1"], &[]);
+    assert_eq!(
+        st.phase,
+        Phase::PlaceLeader {
+            leader: leader(&bar, "A2")
+        }
+    );
+    assert_eq!(legal(&bar, &st), ["place:A2:ams1", "place:A2:ams2"]);
+    let log = act(&bar, &mut st, &["place:A2:ams2"], &[]);
+    assert_logged(
+        &log,
+        "Blue second-in-command takes over from Blue army leader at 0405 (21.5)",
+    );
+    // He is the army leader now: no decapitation (21.6a), his CR for the initiative.
+    assert_eq!(
+        bar::command::army_leader(&bar.sc, &st, 0),
+        Some(leader(&bar, "A2"))
+    );
+}
