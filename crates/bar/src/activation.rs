@@ -42,6 +42,7 @@ pub fn begin(
             }
             if !s.hexes.is_empty() && !s.routed {
                 s.activated = true;
+                act.units.push(u);
             }
         }
     }

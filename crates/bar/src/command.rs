@@ -429,7 +429,14 @@ pub fn command_control(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
             continue;
         };
         let mut how: Option<String> = None;
-        if !decapitated {
+        // 22.2: a brigade arriving whole with its leader is in command on its arrival turn.
+        let arrives_with_units = sc
+            .reinforcements
+            .iter()
+            .any(|r| r.leaders.contains(&bl) && r.units.iter().any(|u| act.arriving.contains(u)));
+        if arrives_with_units {
+            how = Some("arrives with his brigade, 22.2".into());
+        } else if !decapitated {
             if act.wing.is_some() && br.wing == act.wing {
                 // 6.5c: a brigade joins a wing activation only with a LOC to its wing leader.
                 how = Some("LOC to the activated wing leader (6.5c)".into());
@@ -477,10 +484,9 @@ pub fn command_control(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
         let map = bl.map(|l| loc_map(sc, st, l, Style::Brigade, sc.leaders[usize::from(l)].range));
         for &u in &br.units {
             let s = &st.units[usize::from(u)];
-            if !s.activated || s.eliminated || s.routed || s.hexes.is_empty() {
-                continue;
-            }
-            if act.attached.contains(&u) || act.arriving.contains(&u) {
+            // Only the units this activation activated (6.3c); arriving units are in command
+            // (22.2–22.3).
+            if !act.units.contains(&u) || s.eliminated || s.routed || s.hexes.is_empty() {
                 continue;
             }
             let by_loc = map

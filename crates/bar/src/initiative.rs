@@ -120,6 +120,7 @@ pub fn roll(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) -> Phase {
     let zero = [dice[0] == 0, dice[1] == 0];
     let isr_open = sc.isr_limit.is_none_or(|l| st.isr < l);
     let mut next = Phase::Initiative;
+    let mut after = Vec::new();
     let outcome = if zero[0] && zero[1] {
         InitiativeOutcome::DoubleZero
     } else if (zero[0] || zero[1]) && isr_open {
@@ -131,7 +132,8 @@ pub fn roll(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) -> Phase {
             Some(r) => (r.text.clone(), r.effect),
             None => ("no result: roll again".to_string(), IsrEffect::Reroll),
         };
-        next = special(sc, st, side, effect, ev, has);
+        // The result's effects are logged after the roll that calls for it.
+        next = special(sc, st, side, effect, &mut after, has);
         InitiativeOutcome::Special { side, die, text }
     } else if leaders[0] != leaders[1] {
         let w = if leaders[0] { 0 } else { 1 };
@@ -166,6 +168,7 @@ pub fn roll(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) -> Phase {
         end_box,
         end_boxes: sc.end_boxes,
     });
+    ev.append(&mut after);
     next
 }
 

@@ -45,11 +45,8 @@ pub fn disorder_recovery(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
                 && !s.routed
                 && !s.hexes.is_empty()
         })
-        .filter(|&u| {
-            st.activation
-                .as_ref()
-                .is_some_and(|a| a.side == sc.units[usize::from(u)].side)
-        })
+        // 18.6a: only units of this activation, not those activated earlier in the turn (6.3c).
+        .filter(|&u| st.activation.as_ref().is_some_and(|a| a.includes(u)))
         .collect();
     for stack in stacks(st, &units) {
         for &u in &stack {

@@ -114,10 +114,25 @@ pub struct Activation {
     pub leaders: Vec<LeaderIx>,
     /// Independent units activated with it (6.6).
     pub independents: Vec<UnitIx>,
+    /// Units of its brigades it activated: not those activated earlier in the turn by attachment
+    /// to another brigade (6.3c, 6.4d).
+    #[serde(default)]
+    pub units: Vec<UnitIx>,
     /// Units attached to it (6.4).
     pub attached: Vec<UnitIx>,
     /// Units arriving as reinforcements with it (22.2–22.3).
     pub arriving: Vec<UnitIx>,
+}
+
+impl Activation {
+    /// Whether a unit takes part in this activation: a unit of its brigades it activated, an
+    /// attached, independent or arriving unit (6.3c, 6.4, 6.6, 22.2).
+    pub fn includes(&self, u: UnitIx) -> bool {
+        self.units.contains(&u)
+            || self.attached.contains(&u)
+            || self.independents.contains(&u)
+            || self.arriving.contains(&u)
+    }
 }
 
 /// A step the procedure must still take, in order; decisions stop it.

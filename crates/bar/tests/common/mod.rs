@@ -38,3 +38,121 @@ fn tempdir() -> PathBuf {
     let _ = std::fs::remove_dir_all(&d);
     d
 }
+
+use bar::scenario::{BrigadeIx, LeaderIx, UnitIx};
+use bar::state::{LeaderStatus, Phase, State};
+use engine::Ruleset;
+use hexmap::HexId;
+
+/// A hex from its printed id.
+pub fn hex(s: &str) -> HexId {
+    s.parse().unwrap() // test hexes are well formed
+}
+
+/// A unit's index by id.
+pub fn unit(bar: &Bar, id: &str) -> UnitIx {
+    bar.sc.units.iter().position(|u| u.id == id).unwrap() as UnitIx // fixture ids
+}
+
+/// A leader's index by id.
+pub fn leader(bar: &Bar, id: &str) -> LeaderIx {
+    bar.sc.leaders.iter().position(|l| l.id == id).unwrap() as LeaderIx // fixture ids
+}
+
+/// A brigade's index by id.
+pub fn brigade(bar: &Bar, id: &str) -> BrigadeIx {
+    bar.sc.brigades.iter().position(|b| b.id == id).unwrap() as BrigadeIx // fixture ids
+}
+
+/// A fresh first turn (seed 0), the procedure reset to the initiative roll of turn 1 with the
+/// END TURN marker on box 0 and nothing activated: the position is then set by the test.
+pub fn fresh(bar: &Bar) -> State {
+    let mut ev = Vec::new();
+    let mut st = bar.start(0, &mut ev);
+    st.phase = Phase::Initiative;
+    st.stack.clear();
+    st.jobs.clear();
+    st.activation = None;
+    st.end_box = 0;
+    st.isr = 0;
+    st
+}
+
+/// Put a unit on hexes (a position set by the test).
+pub fn put(bar: &Bar, st: &mut State, id: &str, hexes: &[&str]) {
+    let u = usize::from(unit(bar, id));
+    st.units[u].hexes = hexes.iter().map(|h| hex(h)).collect();
+}
+
+/// Put a leader on a hex.
+pub fn put_leader(bar: &Bar, st: &mut State, id: &str, h: &str) {
+    let l = usize::from(leader(bar, id));
+    st.leaders[l].hex = Some(hex(h));
+    st.leaders[l].status = LeaderStatus::Present;
+}
+
+/// Take a leader off the map (wounded for the rest of the game).
+pub fn wound(bar: &Bar, st: &mut State, id: &str) {
+    let l = usize::from(leader(bar, id));
+    st.leaders[l].hex = None;
+    st.leaders[l].status = LeaderStatus::Wounded(99);
+}
+
+/// Load the dice, set the phase and run to the next decision; the log lines.
+pub fn run(bar: &Bar, st: &mut State, phase: Phase, dice: &[u8]) -> Vec<String> {
+    st.loaded = dice.to_vec();
+    st.phase = phase;
+    let mut ev = Vec::new();
+    bar::flow::advance(&bar.sc, st, &mut ev);
+    ev.iter().map(|e| e.to_string()).collect()
+}
+
+/// Apply actions by id with loaded dice; the log lines.
+pub fn act(bar: &Bar, st: &mut State, ids: &[&str], dice: &[u8]) -> Vec<String> {
+    st.loaded = dice.to_vec();
+    let mut ev = Vec::new();
+    for id in ids {
+        if let Err(e) = bar.apply_id(st, id, &mut ev) {
+            panic!(
+                "{id}: {e:?}; legal: {:?}; log: {:#?}",
+                legal(bar, st),
+                ev.iter().map(|e| e.to_string()).collect::<Vec<_>>()
+            );
+        }
+    }
+    ev.iter().map(|e| e.to_string()).collect()
+}
+
+/// The legal action ids now.
+pub fn legal(bar: &Bar, st: &State) -> Vec<String> {
+    bar.legal_actions(st)
+        .iter()
+        .map(|a| bar.action_id(a))
+        .collect()
+}
+
+/// Whether some log line contains `s`.
+pub fn logged(log: &[String], s: &str) -> bool {
+    log.iter().any(|l| l.contains(s))
+}
+
+/// Assert that some log line contains `s`.
+#[track_caller]
+pub fn assert_logged(log: &[String], s: &str) {
+    assert!(logged(log, s), "no line with {s:?} in {log:#?}");
+}
+
+/// Assert that no log line contains `s`.
+#[track_caller]
+pub fn assert_not_logged(log: &[String], s: &str) {
+    assert!(!logged(log, s), "a line with {s:?} in {log:#?}");
+}
+
+/// Mark every brigade of a side activated (no brigade left to activate).
+pub fn all_activated(bar: &Bar, st: &mut State, side: u8) {
+    for (i, b) in bar.sc.brigades.iter().enumerate() {
+        if b.side == side {
+            st.brigades[i].activated = true;
+        }
+    }
+}
