@@ -51,7 +51,7 @@ fn r7_2d_example_range_4_and_a_routed_unit_costs_2_so_for_2_is_out_of_command() 
     let mut costs = st.clone();
     activated(&bar, &mut costs, &["ams1", "ams2", "for1", "pvp1", "for2"]);
     let m = loc_map(&bar.sc, &costs, leader(&bar, "L1"), Style::Brigade, 4);
-    let half = |h: &str| m.get(&hex(h)).copied();
+    let half = |h: &str| m.get(&hex(h));
     // In half points: 0 (7.2d), 1 (empty hex), 1 (into an occupied hex from an empty one),
     // ½, ½ (between activated occupied hexes).
     assert_eq!(
@@ -90,7 +90,7 @@ fn r7_2b_c_unactivated_and_routed_hexes_cost_2_mixed_1_integrity_0() {
     activated(&bar, &mut st, &["y1", "for1", "pvp1"]);
     let l3 = leader(&bar, "L3");
     let m = loc_map(&bar.sc, &st, l3, Style::Brigade, 8);
-    let half = |m: &std::collections::HashMap<hexmap::HexId, u16>, h: &str| m.get(&hex(h)).copied();
+    let half = |m: &bar::command::LocMap<'_>, h: &str| m.get(&hex(h));
     // ½ between activated hexes; 2 into the unactivated AMS 2; 1 into the mixed stack; 1 empty.
     assert_eq!(half(&m, "0603"), Some(1));
     assert_eq!(half(&m, "0604"), Some(5));
@@ -141,7 +141,7 @@ fn r7_1_no_loc_into_enemy_hexes_empty_ezoc_or_impassable_terrain() {
     activated(&clear, &mut st2, &["y1"]);
     assert_eq!(
         loc_map(&clear.sc, &st2, l3, Style::Brigade, 2).get(&hex("0304")),
-        Some(&4)
+        Some(4)
     );
     // An enemy unit in 0603 between 0602 and 0604.
     let mut st = fresh(&bar);
@@ -177,13 +177,13 @@ fn r7_3b_army_and_wing_leaders_count_a_road_half_brigade_leaders_do_not() {
     put_leader(&bar, &mut st, "A", "0101");
     put_leader(&bar, &mut st, "L3", "0101");
     let a = loc_map(&bar.sc, &st, leader(&bar, "A"), Style::ArmyWing, 8);
-    assert_eq!(a.get(&hex("0801")), Some(&7), "7 road hexes at ½");
+    assert_eq!(a.get(&hex("0801")), Some(7), "7 road hexes at ½");
     let b = loc_map(&bar.sc, &st, leader(&bar, "L3"), Style::Brigade, 8);
-    assert_eq!(b.get(&hex("0801")), Some(&14));
+    assert_eq!(b.get(&hex("0801")), Some(14));
     // The first road hex entered from off the road counts 1.
     put_leader(&bar, &mut st, "A", "0102");
     let a = loc_map(&bar.sc, &st, leader(&bar, "A"), Style::ArmyWing, 8);
-    assert_eq!(a.get(&hex("0101")), Some(&2));
+    assert_eq!(a.get(&hex("0101")), Some(2));
 }
 
 /// E11's field: the army leader in 0214, the wing leader in 0206 (8 hexes), brigade leader C
@@ -417,6 +417,6 @@ fn r7_2d_a_brigade_leader_with_a_two_hex_line_traces_from_either_hex() {
     put(&bar, &mut st, "for1", &["0603"]);
     activated(&bar, &mut st, &["y1", "for1"]);
     let m = loc_map(&bar.sc, &st, leader(&bar, "L3"), Style::Brigade, 4);
-    assert_eq!(m.get(&hex("0604")), Some(&0));
-    assert_eq!(m.get(&hex("0603")), Some(&1));
+    assert_eq!(m.get(&hex("0604")), Some(0));
+    assert_eq!(m.get(&hex("0603")), Some(1));
 }
