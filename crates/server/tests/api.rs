@@ -114,6 +114,16 @@ async fn scenarios_and_boards() {
     assert_eq!(board.status, StatusCode::OK);
     let b = board.json();
     assert!(b["map"]["hexes"].as_array().is_some_and(|h| h.len() > 100));
+    // Issue 19.4: the game's tables, read-only, each row with its provenance (a reconstructed CRT
+    // row says so).
+    let crt = b["tables"]["crt"]["rows"].as_array().expect("the CRT");
+    assert!(crt.iter().any(|r| r["reconstructed"].is_string()));
+    assert!(crt.iter().any(|r| r["source"] == "printed"));
+    assert!(
+        b["tables"]["terrain"]
+            .as_array()
+            .is_some_and(|t| t.len() >= 4)
+    );
     // Cached: the same bytes the second time.
     assert_eq!(
         api.get("/api/scenarios/hastenbeck/board").await.body,
