@@ -3,12 +3,18 @@
 import { $, SIDE_CLASS, el, absolute, store, copyButton } from './dom.js';
 import { api, errorText } from './api.js';
 
+// Each option's name and one line (the server gives the ids only; a name it sends in the
+// scenario list, `option_names`, wins when present).
 export const OPTION_TEXT = {
-  perception: 'Battle perception (15.3, optional rule)',
-  'armentieres-artillery': 'The 6L gun with Armentières (16.2 option)',
-  'narrow-arc': 'Narrow arc: 45° in all, 22.5° either side (docs/minis.md F1)',
-  'free-gun-fire': 'Guns fire without spending a pip (P2)',
-  'two-hits-a-quarter': 'Two hits take a quarter of effectiveness (F4)',
+  perception: ['Perception of the battle', 'At the end of each turn the players test how each side perceives the battle: the Allies may retreat, the French be halted, and the victory levels change (15.3, optional rule).'],
+  'armentieres-artillery': ['The 6L gun with Armentières', 'A 6-pounder joins Armentières\'s formation, with Champagne in 1307 (16.2 option).'],
+  'strict-activation': ['Strict activation roll', 'A formation activates on a roll less than its value, as 5.1 literally says (by default: less or equal, as the scenario sheets print; docs/editions.md A8).'],
+  'fortify-lauffeld': ['Fortified Lauffeld', 'A redoubt in Lauffeld (17.2 option 1).'],
+  'fortify-both': ['Fortified Lauffeld and Vlitingen', 'Redoubts in both villages; the brilliant French victory needs both (17.2 option 2).'],
+  'austrians-fight': ['The Austrians want to fight', 'The Austrian activation value is 3 instead of 2 (17.2 option 5).'],
+  'narrow-arc': ['Narrow arc', 'Fire within 22.5° either side of straight ahead, 45° in all (docs/minis.md F1).'],
+  'free-gun-fire': ['Free gun fire', 'Guns fire without spending a pip (P2).'],
+  'two-hits-a-quarter': ['Two hits a quarter', 'Two hits take a quarter of effectiveness (F4).'],
 };
 
 export function remember(created, scenarioName, mode, human) {
@@ -135,16 +141,46 @@ export async function lobby() {
     for (const g of recent) {
       const links = g.links || {};
       const mine = g.human ? links[g.human] : firstSeatLink(links);
+      const state = el('span', { class: 'game-state' });
       $('#recent').append(
         el(
           'li',
-          {},
+          { 'data-game': g.game },
           el('a', { href: absolute(mine || links.spectator), text: g.name }),
-          ` — ${g.mode}${g.human ? ', ' + g.human : ''}, ${g.when}`,
+          ` — ${g.mode}${g.human ? ', ' + g.human : ''}, ${g.when} `,
+          state,
         ),
       );
+      gameState(g, state);
     }
   }
+}
+
+// "Your move", "waiting for …" or "over" beside a game of this browser, asked of the server with
+// the seat's token kept here.
+async function gameState(g, box) {
+  const tokens = store.get('tokens.' + g.game, {});
+  const token = g.human ? tokens[g.human] : Object.values(tokens)[0];
+  if (!token) return;
+  const r = await api('GET', '/api/games/' + encodeURIComponent(g.game) + '?token=' + encodeURIComponent(token));
+  if (!r.ok) {
+    box.textContent = r.status === 404 ? '(no longer on the server)' : '';
+    return;
+  }
+  const d = r.body;
+  if (d.outcome) box.textContent = '(over)';
+  else if (d.decider && (d.mode === 'hotseat' || d.decider === d.seat)) box.append(el('span', { class: 'your-move', text: 'your move' }));
+  else if (d.decider) box.textContent = `(waiting for ${d.decider})`;
+  else box.textContent = '(not started)';
+}
+
+// The play page keeps this browser's list of games up to date (whose move it is).
+export function markMyGame(g, mine) {
+  const recent = store.get('recent', []);
+  const it = recent.find((x) => x.game === g.game);
+  if (!it || it.yourMove === mine) return;
+  it.yourMove = mine;
+  store.set('recent', recent);
 }
 
 export function showOptions(s) {
@@ -152,8 +188,16 @@ export function showOptions(s) {
   box.textContent = '';
   if (!s.options || !s.options.length) box.append(el('em', { text: 'none' }));
   for (const o of s.options || []) {
+    const [name, line] = (s.option_names && s.option_names[o]) || OPTION_TEXT[o] || [o, ''];
     box.append(
-      el('label', { class: 'choice' }, el('input', { type: 'checkbox', name: 'option', value: o }), ' ', OPTION_TEXT[o] || o),
+      el(
+        'label',
+        { class: 'choice option', title: o },
+        el('input', { type: 'checkbox', name: 'option', value: o }),
+        ' ',
+        el('strong', { text: name }),
+        line ? el('span', { class: 'option-line', text: ' — ' + line }) : null,
+      ),
     );
   }
 }

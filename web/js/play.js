@@ -8,6 +8,10 @@ import { renderAll, showLinks } from './panels.js';
 import { waitingSeeds, seedGate } from './seeds.js';
 import { startReplay, stopReplay, replayTo, exportRecord } from './replay.js';
 import { drawingFor } from './registry.js';
+import { whatHappened } from './recent.js';
+import { filterLog } from './log.js';
+import { setupTables } from './tables.js';
+import { markMyGame } from './lobby.js';
 
 export async function play(id, token) {
   P.id = id;
@@ -40,6 +44,11 @@ export async function play(id, token) {
   $('#title').textContent = P.board.name || g.body.scenario;
   document.title = 'tricorne — ' + (P.board.name || g.body.scenario);
   R.build();
+  const key = $('#key-pane');
+  key.textContent = '';
+  if (R.legend) R.legend(key);
+  $('#key-tab').hidden = !R.legend;
+  setupTables(P.board);
   attachMapEvents();
   setupTools();
   fitMap();
@@ -74,23 +83,84 @@ export async function refetch() {
 }
 
 export function acceptGame(g) {
-  // Hot-seat: the page holds both seats' tokens and follows whoever decides.
+  // Hot-seat: the page holds both seats' tokens and follows whoever decides, but never shows one
+  // seat's view to the other: it covers the page and asks for the screen to be passed first.
   if (g.mode === 'hotseat' && g.decider && g.seat && g.decider !== g.seat && P.tokens[g.decider]) {
-    P.token = P.tokens[g.decider];
-    const u = new URL(location.href);
-    u.searchParams.set('token', P.token);
-    history.replaceState(null, '', u);
-    refetch();
+    handOver(g.seat, g.decider);
     return;
   }
   const first = !P.game;
+  // An error about a decision is gone once the game has moved on (or the decision changed).
+  if (P.game && (P.game.version !== g.version || P.game.decider !== g.decider)) $('#action-error').textContent = '';
+  if ($('#status').className === 'error') setStatus('');
   P.game = g;
+  exportState(g);
   document.body.dataset.version = g.version;
   document.body.dataset.started = waitingSeeds(g) ? 'no' : 'yes';
   seedGate(g);
   if (!P.replay) P.view = g.view;
   renderAll();
   P.R.afterAccept(first);
+  yourMove(g);
+  whatHappened(g);
+}
+
+// The record holds the hidden stacks and the dice's seed: the server gives it during play only to
+// the seats of a hot-seat game, to anyone once the game is over (docs/api.md). Say so rather than
+// fail.
+function exportState(g) {
+  const b = $('#export');
+  const can = g.mode === 'hotseat' || !!g.outcome;
+  b.disabled = !can;
+  b.title = can
+    ? 'Download the game record'
+    : 'The record is given once the game is over: it holds the hidden stacks and the dice\'s seed, which the ' +
+      (g.mode === 'ai' ? 'computer' : 'other player') +
+      ' must not see before';
+}
+
+// The hand-over between the seats of a hot-seat game: the page is covered (the seat that just
+// decided no longer sees its view either) until the next player says they sit at the screen.
+function handOver(from, to) {
+  if (P.handover === to) return;
+  P.handover = to;
+  hideMenu();
+  document.body.classList.add('handing-over');
+  const box = $('#handover');
+  box.hidden = false;
+  $('#handover-text').textContent = `The ${to} player decides now. Pass the screen: the ${from} view stays hidden until the ${to} player shows theirs.`;
+  const go = $('#handover-go');
+  go.textContent = `I am the ${to} player: show my view`;
+  go.onclick = () => {
+    box.hidden = true;
+    document.body.classList.remove('handing-over');
+    P.handover = null;
+    P.token = P.tokens[to];
+    P.selected = null;
+    P.selUnit = null;
+    const u = new URL(location.href);
+    u.searchParams.set('token', P.token);
+    history.replaceState(null, '', u);
+    refetch();
+  };
+}
+
+// The tab's title says when the player is to move; a browser notification too when the page is
+// not in sight (if the player allowed them).
+function yourMove(g) {
+  const name = (P.board && P.board.name) || g.scenario;
+  const mine = !!(g.seat && g.decider === g.seat && !g.outcome);
+  document.title = (mine ? '▶ Your move — ' : g.outcome ? 'Game over — ' : '') + 'tricorne — ' + name;
+  document.body.dataset.yourMove = mine ? 'yes' : 'no';
+  if (mine && P.wasMine === false && document.hidden && g.mode !== 'hotseat' && window.Notification && Notification.permission === 'granted') {
+    try {
+      new Notification('tricorne: your move', { body: `${name}: ${g.decision || ''}`, tag: 'tricorne-' + P.id });
+    } catch (_) {
+      /* notifications refused by the browser */
+    }
+  }
+  P.wasMine = mine;
+  markMyGame(g, mine);
 }
 
 
@@ -143,6 +213,9 @@ export async function submit(actionId) {
   document.querySelectorAll('#actions button, #selection button').forEach((b) => (b.disabled = false));
   if (r.ok) {
     setStatus('');
+    // This seat's own decision: what happens after it is "the other side's" (whatHappened).
+    P.myLast[P.game.seat] = P.game.version + 1;
+    askNotifications();
   } else if (r.status === 409) {
     setStatus('the game moved on: reloaded', 'warn');
   } else {
@@ -168,6 +241,7 @@ export function setupTools() {
     store.set('hexNumbers', nums.checked);
   };
   $('#export').onclick = exportRecord;
+  for (const id of ['log-this-turn', 'log-combat', 'log-mine']) $('#' + id).onchange = filterLog;
   $('#share').onclick = showLinks;
   for (const t of document.querySelectorAll('#tabs-box .tab')) {
     t.onclick = () => {
@@ -195,4 +269,16 @@ export function setupTools() {
     if (e.target.id === 'share') return;
     if (!$('#menu').hidden && !$('#menu').contains(e.target) && !$('#map').contains(e.target)) hideMenu();
   });
+}
+
+// Ask once, on the player's own click, whether the page may notify them of their move (not in
+// hot-seat, where both players sit at the screen).
+function askNotifications() {
+  if (!window.Notification || Notification.permission !== 'default' || P.game.mode === 'hotseat' || P.asked) return;
+  P.asked = true;
+  try {
+    Notification.requestPermission();
+  } catch (_) {
+    /* an old browser */
+  }
 }

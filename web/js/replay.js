@@ -7,20 +7,23 @@ import { refetch, hideMenu } from './play.js';
 import { renderAll } from './panels.js';
 import { renderLog } from './log.js';
 
-export async function startReplay() {
-  P.replay = { upto: P.game.version, total: P.game.version };
+// The replay viewer, at action `at` (the latest by default).
+export async function startReplay(at) {
+  const start = Number.isInteger(at) ? at : P.game.version;
+  P.replay = { upto: start, total: P.game.version };
   $('#replay-bar').hidden = false;
   $('#replay-toggle').classList.add('on');
   $('#replay-toggle').textContent = 'Leave replay';
   document.body.classList.add('replaying');
   hideMenu();
-  await replayTo(P.game.version);
+  await replayTo(start);
 }
 
 export function stopReplay() {
   P.replay = null;
   P.decisionKey = null;
   $('#replay-bar').hidden = true;
+  $('#rp-events').hidden = true;
   $('#replay-toggle').classList.remove('on');
   $('#replay-toggle').textContent = 'Replay';
   document.body.classList.remove('replaying');
@@ -49,7 +52,12 @@ export async function replayTo(n) {
   const slider = $('#rp-slider');
   slider.max = d.total;
   slider.value = d.upto;
-  $('#rp-info').textContent = `${d.upto} / ${d.total}` + (d.action ? ' — ' + d.action : ' — the start');
+  $('#rp-info').textContent = `${d.upto} / ${d.total}` + (d.action ? ' — ' + d.action : d.upto ? '' : ' — the start');
+  // What that action did, as this seat saw it.
+  const ev = $('#rp-events');
+  ev.textContent = '';
+  for (const line of d.events || []) ev.append(el('div', { text: line }));
+  ev.hidden = !(d.events || []).length;
   renderAll();
   renderLog(d.log || [], false);
   $('#log-pane').scrollTop = $('#log-pane').scrollHeight;

@@ -21,4 +21,8 @@ export const P = {
   refetchAgain: false,
   cam: { x: 0, y: 0, k: 30 }, // centre of the view (map units) and pixels per unit
   layers: {},
+  handover: null, // hot-seat: the seat the screen is being passed to
+  wasMine: null, // whether it was this seat's move at the last drawing
+  myLast: {}, // seat -> the version its last own decision made
+  recent: null, // what the other side did since: {from, to, steps: [{upto, view, events}]}
 };

@@ -57,7 +57,7 @@ function buildMap() {
   const root = svg('g', { id: 'viewport' });
   map.append(defs, root);
   const L = {};
-  for (const name of ['terrain', 'sides', 'roads', 'water', 'grid', 'labels', 'hl', 'units', 'cmds', 'numbers', 'hit']) {
+  for (const name of ['terrain', 'sides', 'roads', 'water', 'grid', 'labels', 'hl', 'recent', 'units', 'cmds', 'numbers', 'hit']) {
     L[name] = svg('g', { class: 'layer-' + name });
     root.append(L[name]);
   }
@@ -129,9 +129,10 @@ function buildMap() {
     }
   }
 
-  // Objectives and place names.
+  // Objectives and place names. A name is written on a hex of its place that holds no unit
+  // (placed again at each drawing, placeNames), so that it never hides under a counter.
   const objectives = P.board.objectives || {};
-  const objectiveHexes = new Set(Object.values(objectives).flat());
+  P.placeLabels = [];
   for (const p of P.board.map.places || []) {
     const hs = (p.hexes || []).map((id) => P.hexIndex.get(id)).filter(Boolean);
     if (!hs.length) continue;
@@ -139,15 +140,12 @@ function buildMap() {
     const cy = hs.reduce((s, h) => s + h.y, 0) / hs.length;
     const name = p.name.replace(/\s*\(.*\)\s*$/, '');
     const big = objectives[p.name] || hs.length > 10;
-    const onObj = hs.some((h) => objectiveHexes.has(h.id));
-    L.labels.append(
-      svg('text', {
-        x: cx,
-        y: onObj ? cy + 0.78 : cy + 0.1,
-        class: 'place' + (big ? ' big' : '') + (onObj ? ' objective' : ''),
-        text: name,
-      }),
-    );
+    const obj = !!objectives[p.name];
+    const text = svg('text', { x: cx, y: cy, class: 'place' + (big ? ' big' : '') + (obj ? ' objective' : ''), text: name });
+    L.labels.append(text);
+    // The place's hexes, nearest its middle first.
+    hs.sort((a, b) => Math.hypot(a.x - cx, a.y - cy) - Math.hypot(b.x - cx, b.y - cy));
+    P.placeLabels.push({ text, hexes: hs, cx, cy, many: hs.length > 1 });
   }
   for (const [name, hexes] of Object.entries(objectives)) {
     for (const id of hexes) {
@@ -246,6 +244,50 @@ function unitLine(u) {
   return bits.join(' ');
 }
 
+// A unit's card: its printed values beside its current ones, and its state.
+function unitCard(u) {
+  const p = printed(u);
+  const form = ((P.view && P.view.formations) || []).find((f) => f.id === u.formation);
+  const card = el('div', { class: 'unit-card ' + (SIDE_CLASS[u.side] || ''), 'data-unit': u.id });
+  card.append(
+    el('div', { class: 'card-head' }, el('strong', { text: u.name }), ` — ${u.side}, ${kindName(u.kind)}${form ? ', ' + form.name : ''}`),
+  );
+  const t = el('table', { class: 'card-values' });
+  t.append(el('tr', {}, el('th', {}), el('th', { text: 'printed' }), el('th', { text: 'now' })));
+  const row = (name, printedV, now, rule, base = printedV) => {
+    if (printedV === undefined && now === undefined) return;
+    const changed = base !== undefined && now !== undefined && String(base) !== String(now);
+    t.append(
+      el(
+        'tr',
+        { class: changed ? 'changed' : '' },
+        el('th', { text: name, title: rule || '' }),
+        el('td', { text: printedV === undefined ? '—' : String(printedV) }),
+        el('td', { text: now === undefined ? '—' : String(now) }),
+      ),
+    );
+  };
+  if (u.kind === 'Artillery') row('calibre', p.calibre ? p.calibre + ' lb' : undefined, p.calibre ? p.calibre + ' lb' : undefined, '9');
+  if (u.kind !== 'Redoubt' && u.kind !== 'Artillery') {
+    row('combat points', p.cp_reduced !== undefined ? `${p.cp} (reduced ${p.cp_reduced})` : p.cp, u.cp, '1.3', p.cp);
+    row('morale', p.morale, u.morale, '12');
+    row('movement points', p.mp, u.mp, '5');
+  }
+  if (p.steps) row('steps', p.steps, u.steps, '11');
+  card.append(t);
+  const state = [];
+  if (u.routed) state.push('routed (12.3)');
+  else if (u.facing) state.push('facing ' + u.facing);
+  if (u.disorganised) state.push('disorganised');
+  if (u.out_of_command) state.push('out of command (6.4)');
+  if (u.activated) state.push('activated');
+  if (u.column) state.push('march column (14)');
+  if (p.grenadiers) state.push('grenadiers');
+  if (p.crossed_swords) state.push('crossed swords');
+  if (state.length) card.append(el('div', { class: 'card-state', text: state.join(' · ') }));
+  return card;
+}
+
 function commanderLine(c) {
   const bits = [c.name, '(' + c.side + (c.army ? ', army commander' : ', formation commander') + ')'];
   if (c.flipped) bits.push('activated this turn');
@@ -281,7 +323,26 @@ function formationColumn(fid) {
 
 // ---------------------------------------------------------------- counters
 
+// Each place name on the free hex of its place nearest its middle (a one-hex place: in the
+// hex's upper corner when a unit is there), never under a counter or a commander.
+function placeNames() {
+  const taken = new Set(stacks().map((st) => st.hex));
+  for (const c of (P.view && P.view.commanders) || []) taken.add(c.hex);
+  for (const l of P.placeLabels || []) {
+    const free = l.hexes.find((h) => !taken.has(h.id));
+    let x = l.cx;
+    let y = l.cy + 0.12;
+    if (l.many && free) [x, y] = [free.x, free.y + 0.12];
+    else if (taken.has(l.hexes[0].id)) [x, y] = [l.hexes[0].x, l.hexes[0].y - 0.66];
+    else if (!l.many) y = l.cy + 0.12;
+    l.text.setAttribute('x', x.toFixed(3));
+    l.text.setAttribute('y', y.toFixed(3));
+    l.text.classList.toggle('above', taken.has(l.hexes[0].id) && !(l.many && free));
+  }
+}
+
 function drawUnits() {
+  placeNames();
   const L = P.layers;
   L.units.textContent = '';
   L.cmds.textContent = '';
@@ -319,6 +380,10 @@ function drawUnits() {
   }
 }
 
+// A counter, upright whatever its facing: the facing is the arrow on its edge that points at the
+// vertex it faces (none when routed). Its printing: the unit type, a short name, and the values
+// (combat points–morale–movement points; guns: their calibre); its steps as dots on the left.
+// Markers stand beside it, on the right, never over its values.
 function counter(u, x, y, top) {
   const side = SIDE_CLASS[u.side] || 'neutral';
   const p = printed(u);
@@ -326,25 +391,31 @@ function counter(u, x, y, top) {
     class: `counter ${side}${u.routed ? ' routed' : ''}${u.disorganised ? ' disorg' : ''}${top ? ' top' : ''}`,
     transform: `translate(${x.toFixed(3)} ${y.toFixed(3)})`,
     'data-unit': u.id,
+    'data-facing': u.routed ? '' : u.facing || '',
   });
-  const angle = u.routed || !u.facing ? 0 : FACING[u.facing] || 0;
-  const face = svg('g', { transform: angle ? `rotate(${angle})` : '' });
   const s = 0.56;
-  face.append(svg('rect', { x: -s, y: -s, width: 2 * s, height: 2 * s, rx: 0.06, class: 'cbody' }));
-  if (!u.routed && u.facing) face.append(svg('rect', { x: -s, y: -s + 0.02, width: 2 * s, height: 0.1, class: 'front' }));
-  // The counter turns to its vertex; its printing turns back half a turn when it would be upside down.
-  const print = svg('g', { transform: angle > 90 && angle < 270 ? 'rotate(180)' : '' });
-  print.append(symbol(u.kind, 0, -0.2));
-  print.append(svg('text', { x: 0, y: 0.18, class: 'cname', text: shortName(u.name) }));
-  print.append(svg('text', { x: 0, y: 0.45, class: 'cvals', text: values(u) }));
+  g.append(svg('rect', { x: -s, y: -s, width: 2 * s, height: 2 * s, rx: 0.06, class: 'cbody' }));
+  if (!u.routed && u.facing) g.append(facingArrow(FACING[u.facing] || 0, s));
+  g.append(symbol(u.kind, 0.04, -0.27));
+  g.append(svg('text', { x: 0.04, y: 0.12, class: 'cname', text: shortName(u.name) }));
+  g.append(svg('text', { x: 0.04, y: 0.45, class: 'cvals' + (values(u).length > 6 ? ' long' : ''), text: values(u) }));
   // Steps: filled pips for the steps left, hollow for the steps lost.
   const total = Math.max(p.steps || u.steps || 0, u.steps || 0);
   for (let i = 0; i < total && i < 6; i++) {
-    print.append(svg('circle', { cx: -0.46, cy: -0.33 + i * 0.13, r: 0.045, class: i < u.steps ? 'pip' : 'pip lost' }));
+    g.append(svg('circle', { cx: -0.45, cy: -0.36 + i * 0.14, r: 0.05, class: i < u.steps ? 'pip' : 'pip lost' }));
   }
-  face.append(print);
-  g.append(face);
-  // Markers stay upright, on the counter's lower right.
+  markers(u, p).forEach(([t, cls, title], i) => {
+    const mg = svg('g', { class: 'marker ' + cls, transform: `translate(${s + 0.03} ${-s + i * 0.29})` });
+    mg.append(svg('title', { text: title }));
+    mg.append(svg('rect', { x: 0, y: 0, width: 0.42, height: 0.26, rx: 0.05 }));
+    mg.append(svg('text', { x: 0.21, y: 0.19, text: t }));
+    g.append(mg);
+  });
+  return g;
+}
+
+// The markers of a unit: [text, class, meaning].
+function markers(u, p) {
   const marks = [];
   if (u.routed) marks.push(['ROUT', 'm-routed', 'routed (12.3)']);
   if (u.disorganised) marks.push(['DIS', 'm-disorg', 'disorganised']);
@@ -353,22 +424,30 @@ function counter(u, x, y, top) {
   const lost = (p.steps || 0) - (u.steps || 0);
   if (lost > 0 && !isGuns(u)) marks.push([`−${lost}`, 'm-loss', `${lost} step(s) lost`]);
   if (u.column || (u.formation && formationColumn(u.formation))) marks.push(['COL', 'm-col', 'march column (14)']);
-  marks.forEach(([t, cls, title], i) => {
-    const mg = svg('g', { class: 'marker ' + cls, transform: `translate(${0.2} ${0.3 - i * 0.3})` });
-    mg.append(svg('title', { text: title }));
-    mg.append(svg('rect', { x: 0, y: 0, width: 0.56, height: 0.26, rx: 0.05 }));
-    mg.append(svg('text', { x: 0.28, y: 0.19, text: t }));
-    g.append(mg);
-  });
-  return g;
+  return marks;
+}
+
+// The facing: an arrowhead on the counter's edge toward the vertex faced (0° north, clockwise).
+function facingArrow(angle, s) {
+  const a = (angle * Math.PI) / 180;
+  const dx = Math.sin(a);
+  const dy = -Math.cos(a);
+  // Where the ray from the centre leaves the square.
+  const t = s / Math.max(Math.abs(dx), Math.abs(dy));
+  const [ex, ey] = [dx * t, dy * t];
+  const w = 0.15;
+  const [px, py] = [-dy * w, dx * w];
+  const tip = [ex + dx * 0.16, ey + dy * 0.16];
+  const back = [ex - dx * 0.1, ey - dy * 0.1];
+  const pts = [tip, [back[0] + px, back[1] + py], [back[0] - px, back[1] - py]];
+  return svg('polygon', { points: pts.map((q) => q[0].toFixed(3) + ',' + q[1].toFixed(3)).join(' '), class: 'facing' });
 }
 
 function hiddenCounter(x, y, side, facing) {
   const g = svg('g', { class: `counter hidden ${SIDE_CLASS[side] || ''}`, transform: `translate(${x} ${y})` });
-  const face = svg('g', { transform: facing ? `rotate(${FACING[facing] || 0})` : '' });
-  face.append(svg('rect', { x: -0.56, y: -0.56, width: 1.12, height: 1.12, rx: 0.06, class: 'cbody' }));
-  face.append(svg('text', { x: 0, y: 0.15, class: 'cvals', text: '?' }));
-  g.append(face);
+  g.append(svg('rect', { x: -0.56, y: -0.56, width: 1.12, height: 1.12, rx: 0.06, class: 'cbody' }));
+  if (facing) g.append(facingArrow(FACING[facing] || 0, 0.56));
+  g.append(svg('text', { x: 0, y: 0.15, class: 'cvals', text: '?' }));
   return g;
 }
 
@@ -576,7 +655,7 @@ function renderSelection() {
   box.textContent = '';
   const st = stackAt(hex);
   if (st) {
-    for (const u of st.units) box.append(el('div', { class: 'unit-line ' + (SIDE_CLASS[u.side] || '') }, unitLine(u)));
+    for (const u of st.units) box.append(unitCard(u));
     if (hiddenCount(st)) box.append(el('div', { class: 'unit-line', text: '…and more units hidden under the top counter (3.6)' }));
   }
   for (const c of commandersAt(hex)) box.append(el('div', { class: 'unit-line cmd ' + (SIDE_CLASS[c.side] || '') }, commanderLine(c)));
@@ -748,7 +827,90 @@ function onHover(ev, tip) {
   showTip(tip, ev, lines);
 }
 
+// What the other side did (recent.js): each unit that moved, with its path through the hexes it
+// stood in after each of their decisions, and each unit that changed (steps, order, facing) or
+// that their decisions' lines name (it fired, fought, was fired at), ringed.
+function markRecent(recent) {
+  const L = P.layers.recent;
+  if (!L) return;
+  L.textContent = '';
+  if (!recent || !recent.steps.length) return;
+  const where = (view) => {
+    const m = new Map();
+    for (const st of (view && view.stacks) || []) for (const u of st.units) m.set(u.id, { hex: st.hex, u });
+    return m;
+  };
+  const maps = recent.steps.map((s) => where(s.view));
+  const first = maps[0];
+  const last = maps[maps.length - 1];
+  const lines = recent.steps.slice(1).flatMap((s) => s.events || []);
+  const strip = (u) => JSON.stringify({ ...u, activated: null });
+  for (const [id, end] of last) {
+    const path = [];
+    for (const m of maps) {
+      const at = m.get(id);
+      if (at && path[path.length - 1] !== at.hex) path.push(at.hex);
+    }
+    const start = first.get(id);
+    const changed = !start || strip(start.u) !== strip(end.u);
+    const named = end.u.name && lines.some((l) => l.includes(end.u.name));
+    if (path.length < 2 && !changed && !named) continue;
+    const hs = path.map((h) => P.hexIndex.get(h)).filter(Boolean);
+    const side = SIDE_CLASS[end.u.side] || 'neutral';
+    if (hs.length > 1) {
+      L.append(
+        svg('polyline', {
+          points: hs.map((h) => h.x.toFixed(2) + ',' + h.y.toFixed(2)).join(' '),
+          class: 'recent recent-path ' + side,
+          'data-unit': id,
+        }),
+      );
+      L.append(svg('circle', { cx: hs[0].x, cy: hs[0].y, r: 0.16, class: 'recent recent-start ' + side }));
+    }
+    const h = P.hexIndex.get(end.hex);
+    if (h) L.append(svg('polygon', { points: pointsAttr(corners(h.x, h.y, 0.94)), class: 'recent recent-ring ' + side, 'data-unit': id }));
+  }
+}
+
+// The key: every symbol and marker of the map, drawn as on the map.
+function legend(box) {
+  const sample = (draw, text) => {
+    const pic = svg('svg', { viewBox: '-0.8 -0.8 1.9 1.6' });
+    pic.append(draw);
+    return el('li', {}, pic, el('span', { text }));
+  };
+  const unit = (extra) => ({ id: 'key', name: 'Régiment', side: 'French', kind: 'Infantry', cp: 4, morale: 4, mp: 6, steps: 3, facing: 'N', ...extra });
+  // The sample unit's printed values (3 steps), for its step dots.
+  P.unitIndex.set('key', { steps: 3, cp: 4, morale: 4, mp: 6 });
+  const list = el('ul', { class: 'legend-list' });
+  list.append(
+    sample(counter(unit({}), 0, 0, true), 'A French unit (blue; Allied units are red): type, name, combat points–morale–movement points; the dots on the left are its steps (hollow: lost); the black arrow on its edge points at the vertex it faces.'),
+    sample(symbol('Infantry', 0, 0), 'Infantry ✕ (light infantry: underlined)'),
+    sample(symbol('HeavyCavalry', 0, 0), 'Cavalry ╱ (light cavalry: underlined)'),
+    sample(symbol('Artillery', 0, 0), 'Artillery ● (its value is its calibre)'),
+    sample(symbol('Redoubt', 0, 0), 'Redoubt'),
+    sample(counter(unit({ disorganised: true }), -0.2, 0, true), 'DIS: disorganised'),
+    sample(counter(unit({ routed: true }), -0.2, 0, true), 'ROUT: routed (12.3); a routed unit has no facing'),
+    sample(counter(unit({ out_of_command: true }), -0.2, 0, true), 'OoC: out of command (6.4)'),
+    sample(counter(unit({ activated: true }), -0.2, 0, true), 'ACT: activated this turn'),
+    sample(counter(unit({ column: true }), -0.2, 0, true), 'COL: march column (14)'),
+    sample(hiddenCounter(0, 0, 'Allies', 'S'), 'An enemy stack shows only its top counter: "1+?" above it means hidden units under it (3.6)'),
+    sample(commanderToken({ name: 'Chevert', side: 'French', army: false }, 0, -0.2), 'A formation commander (faded: activated this turn)'),
+    sample(commanderToken({ name: "d'Estrées", side: 'French', army: true }, 0, -0.2), 'The army commander (gold ring, star)'),
+    sample(svg('polygon', { points: pointsAttr(corners(0, 0, 0.7)), class: 'objective-ring' }), 'A victory place (dashed ring)'),
+    sample(svg('polygon', { points: pointsAttr(corners(0, 0, 0.7)), class: 'hl' }), 'A hex where you may act (click it)'),
+    sample(
+      svg('g', {}, svg('polyline', { points: '-0.6,0.4 0.5,-0.3', class: 'recent-path allies' }), svg('polygon', { points: pointsAttr(corners(0.5, -0.3, 0.5)), class: 'recent-ring' })),
+      "What the other side just did: a unit's path and where it stands now",
+    ),
+  );
+  list.append(sample(counter(unit({ steps: 2 }), -0.2, 0, true), '−n: steps lost'));
+  box.append(list);
+}
+
 export const drawing = {
+  legend,
+  markRecent,
   build: buildMap,
   tracks: renderTracks,
   actions: renderActions,
@@ -765,5 +927,5 @@ export const drawing = {
   },
   click: onClick,
   hover: onHover,
-  zoom: { min: 8, max: 160, far: 22 },
+  zoom: { min: 8, max: 160, far: 30 },
 };
