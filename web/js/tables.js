@@ -18,9 +18,18 @@ const TITLES = {
   modifiers: 'Modifiers',
 };
 const PROV = new Set(['source', 'reconstructed']);
+const FIRST = ['terrain', 'crt', 'artillery', 'unit_type', 'hexsides', 'heights', 'redoubt', 'abattis'];
+const rank = (k) => (FIRST.includes(k) ? FIRST.indexOf(k) : FIRST.length);
 
 const title = (k) => TITLES[k] || k.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
-const plain = (v) => (v === null || v === undefined ? '' : Array.isArray(v) ? v.map(plain).join(' ') : typeof v === 'object' ? JSON.stringify(v) : String(v));
+const plain = (v) =>
+  v === null || v === undefined
+    ? ''
+    : Array.isArray(v)
+      ? v.map(plain).join(v.some(Array.isArray) ? ' · ' : ' ')
+      : typeof v === 'object'
+        ? JSON.stringify(v)
+        : String(v);
 const isRow = (v) => v && typeof v === 'object' && !Array.isArray(v);
 
 // A provenance mark: ✱ for a reconstructed row or value, its reason in the tooltip.
@@ -32,6 +41,8 @@ function prov(o) {
 function rowsTable(rows) {
   const cols = [];
   for (const r of rows) for (const k of Object.keys(r)) if (!PROV.has(k) && !cols.includes(k)) cols.push(k);
+  // The row's key first (a terrain's name, a die roll).
+  cols.sort((a, b) => ['name', 'die'].includes(b) - ['name', 'die'].includes(a));
   const t = el('table', { class: 'game-table' });
   t.append(el('tr', {}, cols.map((c) => el('th', { text: c.replace(/_/g, ' ') })), el('th', { text: '' })));
   for (const r of rows) {
@@ -87,7 +98,9 @@ export function setupTables(board) {
     const body = $('#tables-body');
     if (!body.children.length) {
       body.append(el('p', { class: 'hint', text: 'As the scenario data prints them. ✱ marks a row or value the book does not print (reconstructed): hover it for the reason.' }));
-      for (const [k, v] of Object.entries(tables)) body.append(section(k, v, 0));
+      // The tables a player looks up most first, then the rest as the data lists them.
+      const keys = Object.keys(tables).sort((a, b) => rank(a) - rank(b));
+      for (const k of keys) body.append(section(k, tables[k], 0));
     }
     panel.hidden = false;
   };

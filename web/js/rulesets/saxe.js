@@ -875,7 +875,7 @@ function markRecent(recent) {
 // The key: every symbol and marker of the map, drawn as on the map.
 function legend(box) {
   const sample = (draw, text) => {
-    const pic = svg('svg', { viewBox: '-0.8 -0.8 1.9 1.6' });
+    const pic = svg('svg', { viewBox: '-0.95 -0.95 2.1 1.9' });
     pic.append(draw);
     return el('li', {}, pic, el('span', { text }));
   };
@@ -885,10 +885,10 @@ function legend(box) {
   const list = el('ul', { class: 'legend-list' });
   list.append(
     sample(counter(unit({}), 0, 0, true), 'A French unit (blue; Allied units are red): type, name, combat points–morale–movement points; the dots on the left are its steps (hollow: lost); the black arrow on its edge points at the vertex it faces.'),
-    sample(symbol('Infantry', 0, 0), 'Infantry ✕ (light infantry: underlined)'),
-    sample(symbol('HeavyCavalry', 0, 0), 'Cavalry ╱ (light cavalry: underlined)'),
-    sample(symbol('Artillery', 0, 0), 'Artillery ● (its value is its calibre)'),
-    sample(symbol('Redoubt', 0, 0), 'Redoubt'),
+    sample(counter(unit({ kind: 'Infantry' }), -0.2, 0, true), 'Infantry ✕ (light infantry: underlined)'),
+    sample(counter(unit({ kind: 'HeavyCavalry' }), -0.2, 0, true), 'Cavalry ╱ (light cavalry: underlined)'),
+    sample(counter(unit({ kind: 'Artillery' }), -0.2, 0, true), 'Artillery ● (its value is its calibre)'),
+    sample(counter(unit({ kind: 'Redoubt' }), -0.2, 0, true), 'Redoubt'),
     sample(counter(unit({ disorganised: true }), -0.2, 0, true), 'DIS: disorganised'),
     sample(counter(unit({ routed: true }), -0.2, 0, true), 'ROUT: routed (12.3); a routed unit has no facing'),
     sample(counter(unit({ out_of_command: true }), -0.2, 0, true), 'OoC: out of command (6.4)'),
