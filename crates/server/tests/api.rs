@@ -3,6 +3,7 @@
 
 mod common;
 
+use axum::http::header::CACHE_CONTROL;
 use axum::http::{Method, StatusCode};
 use common::{Api, Created, Rng};
 use http_body_util::BodyExt;
@@ -40,6 +41,61 @@ async fn the_page_and_its_files() {
         assert!(r.content_type.starts_with(ty), "{uri}: {}", r.content_type);
     }
     assert!(api.get("/").await.body.contains("<html"));
+}
+
+/// Issue 19.9: the page is ES modules. Every module `/app.js` imports, and each ruleset's drawing
+/// module (loaded by id), is served as a script, never cached stale; and the page loads `/app.js`
+/// as a module.
+#[tokio::test]
+async fn every_module_of_the_page_is_served() {
+    let api = Api::sqlite().await;
+    assert!(
+        api.get("/")
+            .await
+            .body
+            .contains(r#"<script type="module" src="/app.js">"#)
+    );
+    let mut todo = vec![
+        "/app.js".to_string(),
+        "/js/rulesets/saxe.js".to_string(),
+        "/js/rulesets/minis.js".to_string(),
+    ];
+    let mut seen = std::collections::BTreeSet::new();
+    while let Some(path) = todo.pop() {
+        if !seen.insert(path.clone()) {
+            continue;
+        }
+        let r = api.get(&path).await;
+        assert_eq!(r.status, StatusCode::OK, "{path}");
+        assert!(
+            r.content_type.starts_with("text/javascript"),
+            "{path}: {}",
+            r.content_type
+        );
+        assert_eq!(r.headers[CACHE_CONTROL], "no-cache", "{path}");
+        let dir = &path[..path.rfind('/').map_or(0, |i| i + 1)];
+        for line in r.body.lines().filter(|l| l.starts_with("import ")) {
+            let Some(from) = line.split('\'').nth(1) else {
+                continue;
+            };
+            let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+            for p in from.split('/') {
+                match p {
+                    "." => {}
+                    ".." => {
+                        parts.pop();
+                    }
+                    p => parts.push(p),
+                }
+            }
+            todo.push(format!("/{}", parts.join("/")));
+        }
+    }
+    assert!(seen.len() > 10, "{seen:?}");
+    assert_eq!(
+        api.get("/js/nothing.js").await.status,
+        StatusCode::NOT_FOUND
+    );
 }
 
 #[tokio::test]
