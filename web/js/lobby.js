@@ -78,6 +78,8 @@ export async function lobby() {
     // Only a hot-seat game takes a chosen seed: elsewhere the dice are drawn from the server's
     // committed seed and each player's own seed (docs/server.md).
     $('#seed-label').hidden = mode !== 'hotseat';
+    // Issue 20: the computer's level, for a game against it only.
+    $('#level-choice').hidden = mode !== 'ai';
   };
   document.querySelectorAll('input[name=mode]').forEach((i) => i.addEventListener('change', sideChoice));
   sideChoice();
@@ -99,6 +101,7 @@ export async function lobby() {
     // The server refuses a chosen seed but in hot-seat (whoever chose it could foresee the dice).
     if (seed !== '' && mode === 'hotseat') body.seed = Number(seed);
     if (mode !== 'hotseat') body.human = human;
+    if (mode === 'ai') body.ai_level = $('#ai-level').value;
     $('#create').disabled = true;
     const res = await api('POST', '/api/games', body);
     $('#create').disabled = false;

@@ -114,14 +114,45 @@ impl Agent for HeuristicAgent {
 /// The agents [`agent`] knows.
 pub const AGENTS: [&str; 3] = ["random", "heuristic", "search"];
 
+/// The levels a player can choose ([`agent`] builds them by name), weakest first, each with a
+/// line a player can read: `easy` is the heuristic, `normal` the default search, `hard` a
+/// longer search. Each decides within 2 s at its slowest on one core (docs/ai.md, "Levels").
+pub const LEVELS: [(&str, &str); 3] = [
+    (
+        "easy",
+        "plays the best-looking move at once (the heuristic)",
+    ),
+    ("normal", "searches each plan a little ahead (the default)"),
+    (
+        "hard",
+        "searches each plan with twice the playouts; slower to answer",
+    ),
+];
+
+/// The level the server and the lobby offer when none is chosen.
+pub const DEFAULT_LEVEL: &str = "normal";
+
+/// The search of the `hard` level: twice the playouts over the same four candidates (a wider
+/// search lost games, docs/ai.md), bounded to 20,000 playout actions a decision so that its
+/// slowest decision stays within the time budget.
+pub fn hard_config() -> SearchConfig {
+    SearchConfig {
+        iterations: 48,
+        max_actions: 20_000,
+        ..SearchConfig::default()
+    }
+}
+
 /// Build an agent by name: `random`, `heuristic`, `search` (default budget), `search:N` (N
 /// playouts per searched decision), `search:N:C:H` or `search:N:C:H:W` (also C candidates, a
-/// horizon of H progress steps and at most W playout actions per decision; [`SearchConfig`]).
+/// horizon of H progress steps and at most W playout actions per decision; [`SearchConfig`]),
+/// or a level of [`LEVELS`] (`easy`, `normal`, `hard`).
 pub fn agent(name: &str, seed: u64) -> Result<Box<dyn Agent>, String> {
     match name {
         "random" => Ok(Box::new(RandomAgent::new(seed))),
-        "heuristic" => Ok(Box::new(HeuristicAgent::new(seed))),
-        "search" => Ok(Box::new(SearchAgent::new(seed, SearchConfig::default()))),
+        "heuristic" | "easy" => Ok(Box::new(HeuristicAgent::new(seed))),
+        "search" | "normal" => Ok(Box::new(SearchAgent::new(seed, SearchConfig::default()))),
+        "hard" => Ok(Box::new(SearchAgent::new(seed, hard_config()))),
         other => {
             if let Some(spec) = other.strip_prefix("search:")
                 && let Some(config) = search_config(spec)
@@ -130,7 +161,7 @@ pub fn agent(name: &str, seed: u64) -> Result<Box<dyn Agent>, String> {
             }
             Err(format!(
                 "unknown agent {other:?} (known: random, heuristic, search, search:N, \
-                 search:N:C:H, search:N:C:H:W)"
+                 search:N:C:H, search:N:C:H:W, and the levels easy, normal, hard)"
             ))
         }
     }

@@ -97,6 +97,24 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
+    /// Every pair of agents plays N games on every scenario (sides swapped every other game):
+    /// Elo ratings per scenario and over all, with 95% intervals (docs/ai.md, "The ladder").
+    Ladder {
+        /// Scenarios (repeat the flag); default: every scenario of the catalogue.
+        #[arg(long = "scenario")]
+        scenarios: Vec<String>,
+        /// The agents and levels on the ladder.
+        #[arg(long, default_value = "random,easy,normal,hard")]
+        agents: String,
+        /// Games per pairing and scenario.
+        #[arg(long, default_value_t = 20)]
+        games: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Print the table as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Validate a scenario's data: all problems, provenance counts, printed totals.
     Validate { scenario: String },
     /// Serve the game in the browser (see docs/server.md): against the AI, hot-seat, or a friend.
@@ -110,8 +128,9 @@ enum Cmd {
         /// Address to listen on; the default serves this machine only.
         #[arg(long, default_value = "127.0.0.1")]
         host: std::net::IpAddr,
-        /// The agent that plays the computer's seat: search (default), search:N, heuristic, random.
-        #[arg(long, default_value = "search")]
+        /// The computer's strength when a game does not choose one: a level (easy, normal, hard;
+        /// default normal) or an agent (search, search:N, heuristic, random).
+        #[arg(long, default_value = "normal")]
         ai: String,
         /// The address players reach the server at (`https://games.example.org`): the secret
         /// links in the answers are built on it. Unset: relative links (`/play/…`), never the
@@ -574,6 +593,30 @@ fn run(cli: Cli) -> Result<()> {
                 options: &options,
                 data_dir: dd,
                 agents: [a.clone(), b.clone()],
+                games,
+                seed,
+                json,
+            })?;
+        }
+        Cmd::Ladder {
+            scenarios,
+            agents,
+            games,
+            seed,
+            json,
+        } => {
+            let scenarios = if scenarios.is_empty() {
+                catalog::scenarios()
+                    .into_iter()
+                    .map(|s| s.id.to_string())
+                    .collect()
+            } else {
+                scenarios
+            };
+            tournament::ladder(tournament::LadderOptions {
+                scenarios,
+                data_dir: dd,
+                agents: agents.split(',').map(|s| s.trim().to_string()).collect(),
                 games,
                 seed,
                 json,

@@ -253,3 +253,332 @@ pub fn run(o: Options) -> Result<()> {
     }
     Ok(())
 }
+
+/// What the ladder plays.
+pub struct LadderOptions<'a> {
+    pub scenarios: Vec<String>,
+    pub data_dir: Option<&'a Path>,
+    pub agents: Vec<String>,
+    /// Games per pairing and scenario (sides swapped every other game).
+    pub games: u64,
+    pub seed: u64,
+    pub json: bool,
+}
+
+/// One ladder game: scenario index, the two agents' indices and the first one's score.
+struct LadderGame {
+    scenario: usize,
+    a: usize,
+    b: usize,
+    /// Score of agent `a`: 1 won, 0.5 drawn, 0 lost.
+    score: f64,
+    seconds: [f64; 2],
+    decisions: [u64; 2],
+    max_seconds: [f64; 2],
+}
+
+/// `tricorne ladder`: every pair of agents plays `games` games on every scenario; Elo ratings per
+/// scenario and over all of them, each with its 95% interval.
+pub fn ladder(o: LadderOptions) -> Result<()> {
+    if o.agents.len() < 2 {
+        bail!("the ladder needs two agents or more");
+    }
+    for n in &o.agents {
+        ai::agent(n, 0).map_err(|e| anyhow!(e))?;
+    }
+    for sc in &o.scenarios {
+        catalog::open(sc, &[], o.data_dir, o.seed).map_err(|e| anyhow!("{e}"))?;
+    }
+    let mut jobs = Vec::new();
+    for s in 0..o.scenarios.len() {
+        for a in 0..o.agents.len() {
+            for b in a + 1..o.agents.len() {
+                for i in 0..o.games {
+                    jobs.push((s, a, b, i));
+                }
+            }
+        }
+    }
+    let pb = ProgressBar::new(jobs.len() as u64);
+    pb.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games {elapsed_precise} eta {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let results: Vec<Result<LadderGame>> = jobs
+        .par_iter()
+        .map(|&(s, a, b, i)| {
+            let opts = Options {
+                scenario: &o.scenarios[s],
+                options: &[],
+                data_dir: o.data_dir,
+                agents: [o.agents[a].clone(), o.agents[b].clone()],
+                games: o.games,
+                // Each pairing of a scenario plays the same dice.
+                seed: o.seed,
+                json: false,
+            };
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| play_one(&opts, i)))
+                .unwrap_or_else(|_| Err(anyhow!("game {i}: the rules engine panicked")));
+            pb.inc(1);
+            let p = r.map_err(|e| {
+                anyhow!(
+                    "{} {} vs {}: {e:#}",
+                    o.scenarios[s],
+                    o.agents[a],
+                    o.agents[b]
+                )
+            })?;
+            // Seat s was played by agent (first_agent + s) % 2 of the pairing [a, b].
+            let score = match p.winner_seat {
+                None => 0.5,
+                Some(w) if (p.first_agent + usize::from(w & 1)) % 2 == 0 => 1.0,
+                Some(_) => 0.0,
+            };
+            Ok(LadderGame {
+                scenario: s,
+                a,
+                b,
+                score,
+                seconds: p.seconds,
+                decisions: p.decisions,
+                max_seconds: p.max_seconds,
+            })
+        })
+        .collect();
+    pb.finish_and_clear();
+    let mut games = Vec::new();
+    let mut errors = Vec::new();
+    for r in results {
+        match r {
+            Ok(g) => games.push(g),
+            Err(e) => errors.push(format!("{e:#}")),
+        }
+    }
+    let k = o.agents.len();
+    let mut columns: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
+    for (s, name) in o.scenarios.iter().enumerate() {
+        let pairs: Vec<(usize, usize, f64)> = games
+            .iter()
+            .filter(|g| g.scenario == s)
+            .map(|g| (g.a, g.b, g.score))
+            .collect();
+        columns.push((name.clone(), elo(k, &pairs)));
+    }
+    let all: Vec<(usize, usize, f64)> = games.iter().map(|g| (g.a, g.b, g.score)).collect();
+    columns.push(("all".into(), elo(k, &all)));
+    // Timing per agent over every game it played.
+    let mut dec = vec![0u64; k];
+    let mut secs = vec![0f64; k];
+    let mut maxs = vec![0f64; k];
+    for g in &games {
+        for (side, who) in [(0, g.a), (1, g.b)] {
+            dec[who] += g.decisions[side];
+            secs[who] += g.seconds[side];
+            maxs[who] = maxs[who].max(g.max_seconds[side]);
+        }
+    }
+    if o.json {
+        let rows: Vec<_> = (0..k)
+            .map(|a| {
+                let ratings: serde_json::Map<String, serde_json::Value> = columns
+                    .iter()
+                    .map(|(c, r)| {
+                        (
+                            c.clone(),
+                            serde_json::json!({"elo": r[a].0.round(), "ci95": r[a].1.round()}),
+                        )
+                    })
+                    .collect();
+                serde_json::json!({"agent": o.agents[a], "ratings": ratings,
+                    "mean_ms": 1000.0 * secs[a] / dec[a].max(1) as f64, "max_ms": 1000.0 * maxs[a]})
+            })
+            .collect();
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({
+                "games_per_pairing": o.games, "seed": o.seed, "games": games.len(),
+                "agents": rows, "errors": errors,
+            }))?
+        );
+    } else {
+        println!(
+            "ladder: {} games ({} per pairing and scenario, sides swapped), seed {}; Elo with 95% \
+             intervals, the pool's mean at 1500",
+            games.len(),
+            o.games,
+            o.seed
+        );
+        println!();
+        let mut head = "| agent |".to_string();
+        let mut rule = "|---|".to_string();
+        for (c, _) in &columns {
+            head.push_str(&format!(" {c} |"));
+            rule.push_str("---|");
+        }
+        head.push_str(" mean ms | longest ms |");
+        rule.push_str("---|---|");
+        println!("{head}");
+        println!("{rule}");
+        for a in 0..k {
+            let mut row = format!("| {} |", o.agents[a]);
+            for (_, r) in &columns {
+                row.push_str(&format!(" {:.0} ± {:.0} |", r[a].0, r[a].1));
+            }
+            row.push_str(&format!(
+                " {:.2} | {:.0} |",
+                1000.0 * secs[a] / dec[a].max(1) as f64,
+                1000.0 * maxs[a]
+            ));
+            println!("{row}");
+        }
+    }
+    if !errors.is_empty() {
+        for e in &errors {
+            eprintln!("{e}");
+        }
+        bail!("{} of {} games failed", errors.len(), jobs.len());
+    }
+    Ok(())
+}
+
+/// Elo ratings (the pool's mean at 1500) and their 95% half-intervals from games `(a, b, score of
+/// a)`: the Bradley–Terry model fitted by Newton's method, with one virtual draw per pair that
+/// met (so that a pairing one side always won has a finite rating gap) and the intervals from the
+/// inverse of the information matrix.
+pub fn elo(k: usize, games: &[(usize, usize, f64)]) -> Vec<(f64, f64)> {
+    // (a, b, score, weight)
+    let mut obs: Vec<(usize, usize, f64, f64)> =
+        games.iter().map(|&(a, b, s)| (a, b, s, 1.0)).collect();
+    for a in 0..k {
+        for b in a + 1..k {
+            if games
+                .iter()
+                .any(|&(x, y, _)| (x, y) == (a, b) || (x, y) == (b, a))
+            {
+                obs.push((a, b, 0.5, 1.0));
+            }
+        }
+    }
+    // θ in natural units; a weak prior (a ridge) keeps a player who met nobody at the mean.
+    let ridge = 1e-3;
+    let mut theta = vec![0.0f64; k];
+    let mut info = vec![vec![0.0f64; k]; k];
+    for _ in 0..100 {
+        let mut grad: Vec<f64> = theta.iter().map(|t| -ridge * t).collect();
+        info = vec![vec![0.0f64; k]; k];
+        for (i, row) in info.iter_mut().enumerate() {
+            row[i] = ridge;
+        }
+        for &(a, b, s, w) in &obs {
+            let p = 1.0 / (1.0 + (theta[b] - theta[a]).exp());
+            grad[a] += w * (s - p);
+            grad[b] -= w * (s - p);
+            let v = w * p * (1.0 - p);
+            info[a][a] += v;
+            info[b][b] += v;
+            info[a][b] -= v;
+            info[b][a] -= v;
+        }
+        let Some(step) = solve(&info, &grad) else {
+            break;
+        };
+        let mut change = 0.0f64;
+        for i in 0..k {
+            theta[i] += step[i];
+            change = change.max(step[i].abs());
+        }
+        if change < 1e-9 {
+            break;
+        }
+    }
+    let mean = theta.iter().sum::<f64>() / k as f64;
+    let scale = 400.0 / std::f64::consts::LN_10;
+    let cov = invert(&info);
+    (0..k)
+        .map(|i| {
+            // The variance of θ_i less the pool's mean.
+            let var = cov.as_ref().map_or(f64::NAN, |c| {
+                let n = k as f64;
+                let row: f64 = c[i].iter().sum::<f64>() / n;
+                let all: f64 = c.iter().flatten().sum::<f64>() / (n * n);
+                c[i][i] - 2.0 * row + all
+            });
+            (
+                1500.0 + scale * (theta[i] - mean),
+                1.96 * scale * var.max(0.0).sqrt(),
+            )
+        })
+        .collect()
+}
+
+/// `m x = v` by Gauss–Jordan elimination with partial pivoting; `None` when `m` is singular.
+fn solve(m: &[Vec<f64>], v: &[f64]) -> Option<Vec<f64>> {
+    let n = v.len();
+    let mut a: Vec<Vec<f64>> = m
+        .iter()
+        .zip(v)
+        .map(|(row, &x)| {
+            let mut r = row.clone();
+            r.push(x);
+            r
+        })
+        .collect();
+    for c in 0..n {
+        let p = (c..n).max_by(|&i, &j| a[i][c].abs().total_cmp(&a[j][c].abs()))?;
+        if a[p][c].abs() < 1e-12 {
+            return None;
+        }
+        a.swap(c, p);
+        let d = a[c][c];
+        for x in a[c].iter_mut() {
+            *x /= d;
+        }
+        let pivot = a[c].clone();
+        for (r, row) in a.iter_mut().enumerate() {
+            let f = row[c];
+            if r != c && f != 0.0 {
+                for (x, q) in row.iter_mut().zip(&pivot).skip(c) {
+                    *x -= f * q;
+                }
+            }
+        }
+    }
+    Some(a.into_iter().map(|r| r[n]).collect())
+}
+
+/// The inverse of `m`, column by column.
+fn invert(m: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
+    let n = m.len();
+    let mut cols = Vec::with_capacity(n);
+    for j in 0..n {
+        let mut e = vec![0.0; n];
+        e[j] = 1.0;
+        cols.push(solve(m, &e)?);
+    }
+    // cols[j][i] = inverse[i][j]; the inverse of a symmetric matrix is symmetric.
+    Some(cols)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::elo;
+
+    #[test]
+    fn elo_of_an_even_match_is_equal_and_a_stronger_player_rates_higher() {
+        let even: Vec<(usize, usize, f64)> = (0..40).map(|i| (0, 1, f64::from(i % 2))).collect();
+        let r = elo(2, &even);
+        assert!((r[0].0 - r[1].0).abs() < 1e-6, "{r:?}");
+        assert!(r[0].1 > 50.0 && r[0].1 < 400.0, "{r:?}");
+        // 30 of 40: a 75% score is about 190 Elo apart (less for the virtual draw).
+        let strong: Vec<(usize, usize, f64)> = (0..40)
+            .map(|i| (0, 1, if i < 30 { 1.0 } else { 0.0 }))
+            .collect();
+        let r = elo(2, &strong);
+        let gap = r[0].0 - r[1].0;
+        assert!(gap > 150.0 && gap < 200.0, "{r:?}");
+        // A clean sweep still has a finite gap.
+        let sweep: Vec<(usize, usize, f64)> = (0..40).map(|_| (1, 0, 1.0)).collect();
+        let r = elo(2, &sweep);
+        assert!(r[1].0 > r[0].0 + 300.0 && r[1].0.is_finite(), "{r:?}");
+    }
+}

@@ -74,8 +74,8 @@ impl Saxe {
     }
 
     /// The expected score of the French (win 1, draw 0.5, loss 0) from 15.1/15.2 and the progress
-    /// towards them: control of Hastenbeck and Afferde, formation losses against their
-    /// demoralisation values (13.1, 13.3), troops at the objectives, and the turns left.
+    /// towards them, read from the scenario's own victory conditions: Hastenbeck's (15.2) here,
+    /// Fontenoy's and Lauffeld's (16.1, 16.2, 15.1) in [`Saxe::ai_fl_french_value`].
     pub fn ai_french_value(&self, s: &State) -> f64 {
         if let Some((w, _, _)) = &s.result {
             return match w {
@@ -84,20 +84,30 @@ impl Saxe {
                 None => 0.5,
             };
         }
-        let att = self.ai_attacker();
+        if self.sc.objective_ix("fontenoy").is_some() || self.sc.objective_ix("lauffeld").is_some()
+        {
+            return self.ai_fl_french_value(s);
+        }
+        self.ai_hastenbeck_value(s)
+    }
+
+    /// Each side's formations by their progress toward demoralisation (13.1), worst first, at
+    /// least four entries (0 beyond the side's formations).
+    fn ai_progress_by_side(&self, s: &State) -> [Vec<f64>; 2] {
         let mut prog: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
         for (i, f) in self.sc.formations.iter().enumerate() {
             prog[f.side.ix()].push(self.ai_morale_progress(s, i as u8));
         }
         for p in prog.iter_mut() {
             p.sort_by(|a, b| b.total_cmp(a));
-            p.resize(4, 0.0);
+            p.resize(p.len().max(4), 0.0);
         }
-        let (fr, al) = (&prog[Side::French.ix()], &prog[Side::Allies.ix()]);
-        // 13.3: the army breaks at its count of demoralised formations.
-        let f_need = usize::from(self.sc.army_demoralisation[0]).clamp(1, 4);
-        let a_need = usize::from(self.sc.army_demoralisation[1]).clamp(1, 4);
-        let [hast, aff] = self.ai_objectives();
+        prog
+    }
+
+    /// Per side: combat units (not routed, not guns) in the first objective and next to it.
+    fn ai_presence(&self, s: &State) -> ([f64; 2], [f64; 2]) {
+        let key = self.ai_objectives()[0];
         let mut near = [0.0f64; 2];
         let mut inside = [0.0f64; 2];
         for (i, us) in s.units.iter().enumerate() {
@@ -107,25 +117,19 @@ impl Saxe {
                 continue;
             }
             let sd = self.side_of(u).ix();
-            if hast.contains(&h) {
+            if key.contains(&h) {
                 inside[sd] += 1.0;
-            } else if hast.iter().any(|&o| o.distance(h) <= 1) {
+            } else if key.iter().any(|&o| o.distance(h) <= 1) {
                 near[sd] += 1.0;
             }
         }
-        let holds = |i: usize| s.control.get(i) == Some(&Side::French);
-        let mut x = -2.4;
-        x += if holds(0) { 2.4 } else { 0.0 };
-        x += if holds(1) { 0.6 } else { 0.0 };
-        x += 2.4 * al[0] + 1.0 * al[1] + 0.6 * al[a_need.saturating_sub(1).max(1)];
-        x -= 2.6 * fr[f_need - 1] + 0.9 * fr[f_need.saturating_sub(2)] + 0.3 * fr[0];
-        let fi = Side::French.ix();
-        let ai = Side::Allies.ix();
-        x += 0.35 * inside[fi].min(4.0) + 0.12 * near[fi].min(6.0);
-        x -= 0.35 * inside[ai].min(4.0) + 0.05 * near[ai].min(6.0);
-        let _ = (hast, aff, att);
-        // Where the attacker's troops stand: their mean distance to their goals (objectives and
-        // contact), so that a search sees an advance before its combat.
+        (inside, near)
+    }
+
+    /// How far the attacker's infantry stands from its goals (objectives and contact): its mean
+    /// goal distance over [`FAR`], times 0.8 — so that a search sees an advance before its combat.
+    fn ai_attacker_distance(&self, s: &State) -> f64 {
+        let att = self.ai_attacker();
         let field = goal_field(self, s, att, false);
         let mut dsum = 0.0;
         let mut n = 0.0;
@@ -140,16 +144,12 @@ impl Saxe {
                 n += 1.0;
             }
         }
-        if n > 0.0 {
-            let closeness = 0.8 * (dsum / n) / FAR;
-            x -= if att == Side::French {
-                closeness
-            } else {
-                -closeness
-            };
-        }
-        let shaped = 1.0 / (1.0 + (-x).exp());
-        // The standing of 15.2 if the game ended now weighs more as the end nears.
+        if n > 0.0 { 0.8 * (dsum / n) / FAR } else { 0.0 }
+    }
+
+    /// The shaped estimate leans on the standing of 15.2 "if the game ended now" as the last turn
+    /// nears.
+    fn ai_lean_on_standing(&self, s: &State, shaped: f64) -> f64 {
         let (w, _) = self.standing(s);
         let now = match w {
             Some(Side::French) => 1.0,
@@ -161,6 +161,121 @@ impl Saxe {
             ((f64::from(s.turn) - 1.0 + if s.second { 0.5 } else { 0.0 }) / turns).clamp(0.0, 1.0);
         let k = t * t * t;
         (1.0 - k) * shaped + k * (0.6 * now + 0.4 * shaped)
+    }
+
+    /// Hastenbeck (15.2): a logistic of control of Hastenbeck and Afferde, formation losses against
+    /// their demoralisation values (13.1, 13.3), troops at the objectives, and the turns left.
+    fn ai_hastenbeck_value(&self, s: &State) -> f64 {
+        let att = self.ai_attacker();
+        let [fr, al] = self.ai_progress_by_side(s);
+        // 13.3: the army breaks at its count of demoralised formations.
+        let f_need = usize::from(self.sc.army_demoralisation[0]).clamp(1, 4);
+        let a_need = usize::from(self.sc.army_demoralisation[1]).clamp(1, 4);
+        let (inside, near) = self.ai_presence(s);
+        let holds = |i: usize| s.control.get(i) == Some(&Side::French);
+        let mut x = -2.4;
+        x += if holds(0) { 2.4 } else { 0.0 };
+        x += if holds(1) { 0.6 } else { 0.0 };
+        x += 2.4 * al[0] + 1.0 * al[1] + 0.6 * al[a_need.saturating_sub(1).max(1)];
+        x -= 2.6 * fr[f_need - 1] + 0.9 * fr[f_need.saturating_sub(2)] + 0.3 * fr[0];
+        let fi = Side::French.ix();
+        let ai = Side::Allies.ix();
+        x += 0.35 * inside[fi].min(4.0) + 0.12 * near[fi].min(6.0);
+        x -= 0.35 * inside[ai].min(4.0) + 0.05 * near[ai].min(6.0);
+        let closeness = self.ai_attacker_distance(s);
+        x -= if att == Side::French {
+            closeness
+        } else {
+            -closeness
+        };
+        self.ai_lean_on_standing(s, 1.0 / (1.0 + (-x).exp()))
+    }
+
+    /// Fontenoy and Lauffeld (16.1, 16.2, 15.1): the chance of each side's victory as their
+    /// conditions state it, from the chance that the attacker holds each objective at the end and
+    /// the chance that each army has its count of demoralised formations (13.1, 13.3), less the
+    /// risk to Louis XV and Cumberland (15.1: either one killed ends the game).
+    ///
+    /// - Fontenoy (16.1; the Allies attack): the Allies win holding Fontenoy with two French
+    ///   formations demoralised, or Fontenoy and the pontoon bridge with the French army
+    ///   demoralised, their own army not; the French win holding Fontenoy with an Allied
+    ///   formation demoralised and their army not; anything else is forfeited.
+    /// - Lauffeld (16.2; the French attack): the French win holding Lauffeld with their army not
+    ///   demoralised (a brilliant victory also needs the Allied army demoralised, and with 17.2
+    ///   option 2 Vlitingen: the same score); the Allies win when the French army is demoralised
+    ///   and theirs is not.
+    pub fn ai_fl_french_value(&self, s: &State) -> f64 {
+        let att = self.ai_attacker();
+        let (a, d) = (att.ix(), att.other().ix());
+        let prog = self.ai_progress_by_side(s);
+        let (fr, al) = (&prog[Side::French.ix()], &prog[Side::Allies.ix()]);
+        let need = |side: Side| usize::from(self.sc.army_demoralisation[side.ix()]).clamp(1, 4);
+        // P(at least k formations demoralised) ≈ the progress of the k-th worst.
+        let f_army = fr[need(Side::French) - 1];
+        let a_army = al[need(Side::Allies) - 1];
+        let (inside, near) = self.ai_presence(s);
+        let distance = self.ai_attacker_distance(s);
+        // The attacker's hold on objective i at the end: held now, troops in and around the first
+        // objective, the attacker's distance to its goals, and how battered each army is.
+        let hold = |i: usize| -> f64 {
+            let mut x = if s.control.get(i) == Some(&att) {
+                1.2
+            } else {
+                -1.2
+            };
+            if i == 0 {
+                x += 0.35 * inside[a].min(4.0) + 0.12 * near[a].min(6.0);
+                x -= 0.35 * inside[d].min(4.0) + 0.05 * near[d].min(6.0);
+                x -= distance;
+                x += 0.8 * prog[d][0] - 0.8 * prog[a][0];
+            }
+            1.0 / (1.0 + (-x).exp())
+        };
+        let (french, allies) = if self.sc.objective_ix("fontenoy").is_some() {
+            // The Allies attack Fontenoy (objective 0) and the pontoon bridge (objective 1).
+            let fontenoy = hold(0);
+            let pontoon = self.sc.objective_ix("pontoon").map(hold).unwrap_or(0.0);
+            let allies = fontenoy * (1.0 - a_army) * (pontoon * f_army).max(fr[1]);
+            let french = (1.0 - fontenoy) * (1.0 - f_army) * al[0];
+            (french, allies)
+        } else {
+            let lauffeld = hold(0);
+            (lauffeld * (1.0 - f_army), f_army * (1.0 - a_army))
+        };
+        let mut v = french + 0.5 * (1.0 - french - allies);
+        // 15.1: Louis XV or Cumberland next to an enemy combat unit may die in its combat.
+        let [king, duke] = self.ai_commanders_at_risk(s);
+        v = (1.0 - king - duke) * v + duke;
+        self.ai_lean_on_standing(s, v.clamp(0.0, 1.0))
+    }
+
+    /// 15.1: the chance, roughly, that Louis XV (French) and the Allied army commander (Allies) die
+    /// soon: 0.06 each while an enemy combat unit stands within one hex.
+    fn ai_commanders_at_risk(&self, s: &State) -> [f64; 2] {
+        let mut risk = [0.0; 2];
+        for (i, c) in self.sc.commanders.iter().enumerate() {
+            let slot = if c.king {
+                0
+            } else if c.army && c.side == Side::Allies && s.commanders[i].army {
+                1
+            } else {
+                continue;
+            };
+            let Some(h) = s.commanders[i].hex else {
+                continue;
+            };
+            let threatened = std::iter::once(h)
+                .chain(h.neighbours().map(|(_, nb)| nb))
+                .any(|nb| {
+                    self.combat_units_at(s, nb)
+                        .iter()
+                        .any(|&u| self.side_of(u) != c.side && !self.has(s, u, flag::ROUTED))
+                });
+            if threatened {
+                risk[slot] = 0.06;
+            }
+        }
+        risk
     }
 
     /// [`AgentHooks::evaluate`] for a side.
@@ -321,15 +436,14 @@ impl Saxe {
                 None => side.name().to_string(),
             }
         };
+        // The scenario's own objectives by their names on the map (15, 16.1, 16.2).
         let goal_name = |h: HexId| -> String {
-            let [hast, aff] = self.ai_objectives();
-            if hast.iter().any(|&o| o.distance(h) <= 2) {
-                "Hastenbeck".into()
-            } else if aff.iter().any(|&o| o.distance(h) <= 2) {
-                "Afferde".into()
-            } else {
-                format!("{h}")
-            }
+            self.sc
+                .objectives
+                .iter()
+                .find(|o| o.hexes.iter().any(|&x| x.distance(h) <= 2))
+                .map(|o| o.name.clone())
+                .unwrap_or_else(|| format!("{h}"))
         };
         match a {
             Action::Activate { formation } | Action::ActivateAuto { formation } => {

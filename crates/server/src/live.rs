@@ -710,7 +710,7 @@ impl Hub {
         let mut events = Lines::default();
         let version = live.version();
         play_ai(
-            &self.agent,
+            live.meta.agent(&self.agent),
             live.game.as_mut(),
             live.meta.ai_seat,
             live.meta.seed,

@@ -226,6 +226,33 @@ async fn against_the_ai_the_server_answers_every_move() {
     );
 }
 
+/// Issue 20: the level chosen at creation plays the computer's seat and is kept with the game:
+/// `easy` is the heuristic, whose explanations carry no search figures ("best of 4 plans"), which
+/// the default level's do.
+#[tokio::test]
+async fn the_computer_plays_at_the_level_chosen_for_the_game() {
+    let api = Api::sqlite().await;
+    let mut searched = Vec::new();
+    for level in ["easy", "normal"] {
+        let c = api
+            .create(json!({"scenario": "hastenbeck", "mode": "ai", "human": "Allies", "ai_level": level}))
+            .await;
+        assert_eq!(c.raw["ai_level"], level, "{}", c.raw);
+        let g = api.game(&c, &c.spectator).await;
+        let lines: Vec<String> = g["log"]
+            .as_array()
+            .expect("log")
+            .iter()
+            .filter_map(|l| l.as_str())
+            .filter(|l| l.contains("(computer): "))
+            .map(String::from)
+            .collect();
+        assert!(!lines.is_empty(), "{level}: the computer opened");
+        searched.push(lines.iter().any(|l| l.contains("best of")));
+    }
+    assert_eq!(searched, [false, true]);
+}
+
 #[tokio::test]
 async fn friend_games_take_no_seed_and_both_seats_play_once_the_invitation_is_claimed() {
     let api = Api::sqlite().await;
@@ -479,6 +506,14 @@ async fn refusals(api: Api) {
         (
             json!({"scenario": "hastenbeck", "mode": "ai", "human": "Prussians"}),
             "Prussians",
+        ),
+        (
+            json!({"scenario": "hastenbeck", "mode": "ai", "ai_level": "grandmaster"}),
+            "grandmaster",
+        ),
+        (
+            json!({"scenario": "hastenbeck", "mode": "hotseat", "ai_level": "easy"}),
+            "ai_level",
         ),
         (
             json!({"scenario": "hastenbeck", "mode": "hotseat", "seed": -3}),

@@ -26,6 +26,7 @@ fn meta(id: &str, seed: u64) -> GameMeta {
         },
         created: 1_764_000_000,
         dice: None,
+        ai_level: Some("hard".into()),
     }
 }
 

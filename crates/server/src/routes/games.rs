@@ -72,6 +72,8 @@ struct NewGame {
     seed: Option<u64>,
     mode: String,
     human: Option<String>,
+    /// The computer's level (`ai::LEVELS`), mode `ai` only; default: the server's.
+    ai_level: Option<String>,
 }
 
 fn seat_index(names: &[String; 2], name: &str) -> Result<u8, ApiError> {
@@ -146,6 +148,7 @@ fn created_json(live: &Live, tokens: &Tokens, base: &str) -> Value {
         "scenario": live.meta.scenario,
         "mode": live.meta.mode.as_str(),
         "ai_seat": live.meta.ai_seat.map(|s| names[usize::from(s & 1)].clone()),
+        "ai_level": live.meta.ai_level,
         "version": live.version(),
         "seats": seats,
         "spectator": tokens.spectator,
@@ -249,8 +252,25 @@ async fn create(
         Mode::Friend => (None, tokens_for([human == 0, human == 1], Some(1 - human))?),
     };
     let started = dice.is_none();
+    // Issue 20: a level a player chose in the lobby (easy, normal, hard).
+    if let Some(level) = &body.ai_level {
+        if mode != Mode::Ai {
+            return Err(ApiError::BadRequest(
+                "ai_level is for a game against the computer (mode \"ai\")".into(),
+            ));
+        }
+        if !ai::LEVELS.iter().any(|(l, _)| l == level) {
+            return Err(ApiError::BadRequest(format!(
+                "unknown ai_level {level:?} ({})",
+                ai::LEVELS.map(|(l, _)| l).join(", ")
+            )));
+        }
+    }
     // The computer's first moves (a search takes time: off the async workers).
-    let agent = st.hub().agent().to_string();
+    let agent = body
+        .ai_level
+        .clone()
+        .unwrap_or_else(|| st.hub().agent().to_string());
     let (game, actions, events) = tokio::task::spawn_blocking(move || {
         let mut actions = Vec::new();
         let mut events = Lines::default();
@@ -278,6 +298,7 @@ async fn create(
         tokens: tokens.digests(),
         created: now(),
         dice: None,
+        ai_level: body.ai_level,
     };
     meta.dice = dice;
     let mut log = Log::default();
@@ -542,7 +563,7 @@ async fn act(
     {
         // The computer answers (a search takes time: off the async workers; the game's lock is
         // held, so no other submission for this game runs meanwhile).
-        let agent = st.hub().agent().to_string();
+        let agent = live.meta.agent(st.hub().agent()).to_string();
         let seed = live.meta.seed;
         let (n, more, evs) = tokio::task::spawn_blocking(move || {
             let mut more = Vec::new();
@@ -724,7 +745,7 @@ async fn add_seed(
     // The game with its dice, and the computer's first moves (off the async workers).
     let started = if starts {
         let dd = st.hub().data_dir().map(|p| p.to_path_buf());
-        let agent = st.hub().agent().to_string();
+        let agent = after.agent(st.hub().agent()).to_string();
         let m = after.clone();
         Some(
             tokio::task::spawn_blocking(move || -> Result<_, ApiError> {
@@ -981,6 +1002,7 @@ async fn import(
         tokens: tokens.digests(),
         created: now(),
         dice: None,
+        ai_level: None,
     };
     let live = Live::new(
         meta,

@@ -130,9 +130,17 @@ pub struct GameMeta {
     /// Verifiable dice (modes `ai` and `friend`); `None`: a seed chosen openly (hot-seat, import,
     /// and every game stored before verifiable dice).
     pub dice: Option<DiceSeeds>,
+    /// The computer's level chosen for this game (`ai::LEVELS`, mode `ai`); `None`: the server's
+    /// own (`tricorne serve --ai`).
+    pub ai_level: Option<String>,
 }
 
 impl GameMeta {
+    /// The agent that plays the computer's seat: the game's level, else the server's agent.
+    pub fn agent<'a>(&'a self, server: &'a str) -> &'a str {
+        self.ai_level.as_deref().unwrap_or(server)
+    }
+
     /// The seats whose client seed the dice still wait for (a person's seat without one).
     pub fn waiting(&self) -> Vec<u8> {
         match &self.dice {
@@ -334,6 +342,7 @@ pub(crate) fn decode_meta(
     tokens: &str,
     created: i64,
     dice: Option<&str>,
+    ai_level: Option<String>,
 ) -> Result<GameMeta, StoreError> {
     let dice: Option<DiceSeeds> = dice
         .map(serde_json::from_str)
@@ -361,6 +370,7 @@ pub(crate) fn decode_meta(
         tokens,
         created,
         dice,
+        ai_level,
     })
 }
 

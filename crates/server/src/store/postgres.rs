@@ -104,7 +104,7 @@ async fn listen(url: String, own: String, out: mpsc::Sender<Notice>) {
     }
 }
 
-const SCHEMA: [&str; 3] = [
+const SCHEMA: [&str; 4] = [
     "CREATE TABLE IF NOT EXISTS games (
         id TEXT PRIMARY KEY,
         ruleset TEXT NOT NULL,
@@ -124,6 +124,8 @@ const SCHEMA: [&str; 3] = [
     )",
     // Added with verifiable dice; NULL (a plain seed) in the rows of an older tricorne.
     "ALTER TABLE games ADD COLUMN IF NOT EXISTS dice TEXT",
+    // Issue 20: the computer's level per game; NULL (the server's own) in older rows.
+    "ALTER TABLE games ADD COLUMN IF NOT EXISTS ai_level TEXT",
 ];
 
 /// Issue 13 (expiry of abandoned games): each action's time, and a mark on the games found over.
@@ -200,8 +202,8 @@ impl Store for PostgresStore {
     async fn create(&self, meta: &GameMeta, actions: &[String]) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await.map_err(|e| db_error(e, &meta.id))?;
         sqlx::query(
-            "INSERT INTO games (id, ruleset, scenario, options, seed, mode, ai_seat, tokens, created, dice)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+            "INSERT INTO games (id, ruleset, scenario, options, seed, mode, ai_seat, tokens, created, dice, ai_level)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
         )
         .bind(&meta.id)
         .bind(&meta.ruleset)
@@ -213,6 +215,7 @@ impl Store for PostgresStore {
         .bind(encode_tokens(&meta.tokens))
         .bind(meta.created)
         .bind(encode_dice(&meta.dice))
+        .bind(meta.ai_level.as_deref())
         .execute(&mut *tx)
         .await
         .map_err(|e| db_error(e, &meta.id))?;
@@ -306,7 +309,7 @@ impl Store for PostgresStore {
             .await
             .map_err(|e| db_error(e, game))?;
         let row = sqlx::query(
-            "SELECT id, ruleset, scenario, options, seed, mode, ai_seat, tokens, created, dice
+            "SELECT id, ruleset, scenario, options, seed, mode, ai_seat, tokens, created, dice, ai_level
              FROM games WHERE id = $1",
         )
         .bind(game)
@@ -328,6 +331,7 @@ impl Store for PostgresStore {
             row.try_get::<Option<String>, _>("dice")
                 .map_err(get)?
                 .as_deref(),
+            row.try_get("ai_level").map_err(get)?,
         )?;
         let actions: Vec<String> =
             sqlx::query_scalar("SELECT action FROM actions WHERE game_id = $1 ORDER BY seq")

@@ -36,7 +36,8 @@ const SCHEMA: [&str; 2] = [
         ai_seat INTEGER,
         tokens TEXT NOT NULL,
         created INTEGER NOT NULL,
-        dice TEXT
+        dice TEXT,
+        ai_level TEXT
     )",
     "CREATE TABLE IF NOT EXISTS actions (
         game_id TEXT NOT NULL REFERENCES games(id),
@@ -90,6 +91,17 @@ async fn migrate(conn: &mut SqliteConnection) -> Result<(), sqlx::Error> {
             .await?;
     if has_dice == 0 {
         sqlx::query("ALTER TABLE games ADD COLUMN dice TEXT")
+            .execute(&mut *conn)
+            .await?;
+    }
+    // Issue 20: the computer's level per game (NULL: the server's own).
+    let has_level: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM pragma_table_info('games') WHERE name = 'ai_level'",
+    )
+    .fetch_one(&mut *conn)
+    .await?;
+    if has_level == 0 {
+        sqlx::query("ALTER TABLE games ADD COLUMN ai_level TEXT")
             .execute(&mut *conn)
             .await?;
     }
@@ -380,8 +392,8 @@ async fn create_game(
     actions: &[String],
 ) -> Result<(), StoreError> {
     sqlx::query(
-        "INSERT INTO games (id, ruleset, scenario, options, seed, mode, ai_seat, tokens, created, dice)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO games (id, ruleset, scenario, options, seed, mode, ai_seat, tokens, created, dice, ai_level)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     )
     .bind(&meta.id)
     .bind(&meta.ruleset)
@@ -393,6 +405,7 @@ async fn create_game(
     .bind(encode_tokens(&meta.tokens))
     .bind(meta.created)
     .bind(encode_dice(&meta.dice))
+    .bind(meta.ai_level.as_deref())
     .execute(&mut *conn)
     .await
     .map_err(|e| db_error(e, &meta.id))?;
@@ -473,7 +486,7 @@ impl Store for SqliteStore {
         // One read transaction, so the metadata and the actions are of the same moment.
         let mut tx = self.reader.begin().await.map_err(|e| db_error(e, game))?;
         let row = sqlx::query(
-            "SELECT id, ruleset, scenario, options, seed, mode, ai_seat, tokens, created, dice
+            "SELECT id, ruleset, scenario, options, seed, mode, ai_seat, tokens, created, dice, ai_level
              FROM games WHERE id = ?",
         )
         .bind(game)
@@ -543,5 +556,6 @@ fn meta_of(row: &sqlx::sqlite::SqliteRow) -> Result<GameMeta, StoreError> {
         row.try_get::<Option<String>, _>("dice")
             .map_err(get)?
             .as_deref(),
+        row.try_get("ai_level").map_err(get)?,
     )
 }
