@@ -56,6 +56,9 @@ pub struct ActionInfo {
     /// The map places (hex ids) the action points at, for a front end's map clicks.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hexes: Vec<String>,
+    /// [`Ruleset::odds`]: for an attack or a fire, what may come of it, before committing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub odds: Option<serde_json::Value>,
 }
 
 /// Errors of applying an action.
@@ -70,6 +73,21 @@ pub enum ApplyError {
     /// The rules engine reached a state it cannot continue from (a bug).
     #[error("rules engine error: {0}")]
     Internal(String),
+}
+
+/// Why an action may not be taken back (issue 19: a player may take back his own decisions until
+/// a die is rolled, something hidden is revealed, or the other side decides).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum UndoBlock {
+    /// The action rolled a die.
+    #[error("a die was rolled")]
+    DiceRolled,
+    /// The action showed a side something the rules hid from it.
+    #[error("something hidden was revealed")]
+    Revealed,
+    /// The ruleset does not say whether its actions roll dice ([`Ruleset::dice`]).
+    #[error("this game's rules do not say whether a die was rolled")]
+    Unknown,
 }
 
 /// A game's rules: the hooks a ruleset provides. Procedures run by themselves until a seat must
@@ -165,6 +183,33 @@ pub trait Ruleset {
     /// every problem found. The default checks nothing beyond the invariants' preconditions.
     fn validate_state(&self, _state: &Self::State) -> Vec<String> {
         Vec::new()
+    }
+
+    /// The dice in the state, for undo (issue 19): an action that moved them rolled a die, and
+    /// may not be taken back. Default: `None`, "this ruleset does not say" — its actions are never
+    /// undone.
+    fn dice<'s>(&self, _state: &'s Self::State) -> Option<&'s Dice> {
+        None
+    }
+
+    /// Whether going from `before` to `after` showed a side something the rules had hidden from
+    /// it (3.6 in the French series: a unit under the top of a stack comes to the top or moves
+    /// out alone), so that the action may not be taken back. Default: some name or id hidden
+    /// from a seat before is no longer hidden from it after ([`Ruleset::hidden_from`]).
+    fn revealed(&self, before: &Self::State, after: &Self::State) -> bool {
+        [Seat(0), Seat(1)].into_iter().any(|seat| {
+            let now = self.hidden_from(after, seat);
+            self.hidden_from(before, seat)
+                .iter()
+                .any(|name| !now.contains(name))
+        })
+    }
+
+    /// What a player may read before committing to an action (issue 19): for an attack or a fire,
+    /// the ratio, every modifier with its rule, the chance of each result over the die's faces —
+    /// as JSON the page draws. Default: none.
+    fn odds(&self, _state: &Self::State, _action: &Self::Action) -> Option<serde_json::Value> {
+        None
     }
 
     /// Apply the action with this id if it is legal; otherwise an error and the state untouched.
@@ -321,6 +366,12 @@ pub trait DynGame: Send {
     fn apply_index_quiet(&mut self, i: usize) -> Result<(), ApplyError>;
     /// Id and label of the `i`-th legal action.
     fn action_info(&self, i: usize) -> Option<ActionInfo>;
+    /// Whether the action `id`, applied to this state, could be taken back (issue 19): `Ok(None)`
+    /// if it rolls no die and reveals nothing hidden ([`Ruleset::dice`], [`Ruleset::revealed`]);
+    /// the state is untouched. An error if `id` is not legal now.
+    fn undo_blocker(&self, id: &str) -> Result<Option<UndoBlock>, ApplyError>;
+    /// [`Ruleset::odds`] of the `i`-th legal action.
+    fn odds(&self, i: usize) -> Option<serde_json::Value>;
     /// Apply the legal action with the best [`AgentHooks::action_scores`] (ties broken by `salt`),
     /// without rendering events; its index. One pass over the legal actions: a search's playouts.
     fn apply_best(&mut self, salt: u64) -> Result<usize, ApplyError>;
@@ -422,6 +473,7 @@ where
                 id: self.rules.action_id(a),
                 label: self.rules.action_label(&self.state, a),
                 hexes: self.rules.action_hexes(&self.state, a),
+                odds: self.rules.odds(&self.state, a),
             })
             .collect()
     }
@@ -545,6 +597,26 @@ where
             .apply_legal(&mut self.state, &legal[best], &mut ev);
         Ok(best)
     }
+    fn undo_blocker(&self, id: &str) -> Result<Option<UndoBlock>, ApplyError> {
+        let mut after = self.state.clone();
+        let mut ev = Vec::new();
+        self.rules.apply_id(&mut after, id, &mut ev)?;
+        let (Some(d0), Some(d1)) = (self.rules.dice(&self.state), self.rules.dice(&after)) else {
+            return Ok(Some(UndoBlock::Unknown));
+        };
+        if d0 != d1 {
+            return Ok(Some(UndoBlock::DiceRolled));
+        }
+        if self.rules.revealed(&self.state, &after) {
+            return Ok(Some(UndoBlock::Revealed));
+        }
+        Ok(None)
+    }
+    fn odds(&self, i: usize) -> Option<serde_json::Value> {
+        self.decider()?;
+        let legal = self.rules.legal_actions(&self.state);
+        legal.get(i).and_then(|a| self.rules.odds(&self.state, a))
+    }
     fn action_info(&self, i: usize) -> Option<ActionInfo> {
         self.decider()?;
         let legal = self.rules.legal_actions(&self.state);
@@ -552,6 +624,8 @@ where
             id: self.rules.action_id(a),
             label: self.rules.action_label(&self.state, a),
             hexes: self.rules.action_hexes(&self.state, a),
+            // Agents ask for ids and labels: the odds are for people ([`DynGame::odds`]).
+            odds: None,
         })
     }
     fn apply_index(&mut self, i: usize) -> Result<(String, Vec<String>), ApplyError> {

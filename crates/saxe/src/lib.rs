@@ -815,6 +815,12 @@ impl Ruleset for Saxe {
     fn validate_state(&self, state: &State) -> Vec<String> {
         self.validate_loaded(state)
     }
+    fn dice<'s>(&self, state: &'s State) -> Option<&'s engine::Dice> {
+        Some(&state.dice)
+    }
+    fn odds(&self, state: &State, action: &Action) -> Option<serde_json::Value> {
+        self.odds_json(state, action)
+    }
 }
 
 #[cfg(test)]

@@ -499,11 +499,9 @@ impl Hub {
                 if let Some(tx) = tx {
                     // A change of seats keeps the version: the streams are woken all the same
                     // (as on the server that wrote it).
-                    tx.send_if_modified(|v| {
-                        let wake = version >= *v;
-                        *v = (*v).max(version);
-                        wake
-                    });
+                    // An action taken back lowers the version (issue 19): the streams are told
+                    // the store's number, whatever it is.
+                    tx.send_replace(version);
                 }
             }
         }
@@ -579,6 +577,9 @@ impl Hub {
             }
             live.meta = meta;
         } else {
+            // Actions were taken back (issue 19): the replay snapshots past the start may be of
+            // actions the game no longer has.
+            self.forget_replays_after(id, 0);
             *live = self.load_live(id).await?;
         }
         let v = live.version();
@@ -869,6 +870,24 @@ impl Hub {
         }
         s.last = Some(snapshot(upto, &rb));
         Ok(rb)
+    }
+
+    /// Forget a game's replay snapshots after its first `keep` actions (issue 19: the actions
+    /// after them were taken back, and others may follow).
+    pub fn forget_replays_after(&self, id: &str, keep: usize) {
+        let snaps = self
+            .replays
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(id)
+            .cloned();
+        if let Some(snaps) = snaps {
+            let mut s = snaps.lock().unwrap_or_else(|p| p.into_inner());
+            s.kept.retain(|&at, _| at <= keep);
+            if s.last.as_ref().is_some_and(|l| l.at > keep) {
+                s.last = None;
+            }
+        }
     }
 
     /// The replay snapshots of a game (kept for the [`REPLAY_GAMES`] most recently replayed).

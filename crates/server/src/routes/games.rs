@@ -26,6 +26,7 @@ pub fn router() -> Router<AppState> {
         .route("/api/games", post(create))
         .route("/api/games/{id}", get(show))
         .route("/api/games/{id}/actions", post(act))
+        .route("/api/games/{id}/undo", post(undo))
         .route("/api/games/{id}/claim", post(claim))
         .route("/api/games/{id}/seed", post(add_seed))
         .route("/api/games/{id}/events", get(events))
@@ -278,6 +279,7 @@ async fn create(
         tokens: tokens.digests(),
         created: now(),
         dice: None,
+        undone: 0,
     };
     meta.dice = dice;
     let mut log = Log::default();
@@ -599,6 +601,107 @@ struct ActAnswer<'a> {
     events: &'a [String],
     decider: Option<&'a str>,
     outcome: Option<OutcomeAnswer<'a>>,
+}
+
+// ---------------------------------------------------------------------------------- undo
+
+/// `POST /api/games/{id}/undo` body.
+#[derive(Deserialize)]
+struct Undo {
+    token: String,
+    version: u64,
+}
+
+/// Take back the seat's last action (issue 19), as Rally the Troops does: only while no die was
+/// rolled, nothing hidden was revealed and the other side has not decided since (in hot-seat,
+/// either seat's last action, under the same limits). The engine says what an action rolled or
+/// revealed (`DynGame::undo_blocker`). The action leaves the stored list in one transaction
+/// (`Store::take_back`), so the record is still the game and a restarted server rebuilds the
+/// game without it.
+async fn undo(
+    State(st): State<AppState>,
+    id: IdPath,
+    JsonBody(body): JsonBody<Undo>,
+) -> Result<Response, ApiError> {
+    let id = id_of(id)?;
+    let slot = st.hub().get(&id).await?;
+    let mut live = slot.live.lock().await;
+    let role = live.role(Some(&body.token))?;
+    let Role::Seat(seat) = role else {
+        return Err(ApiError::Forbidden(
+            "the spectators' link cannot undo".into(),
+        ));
+    };
+    let version = live.version();
+    if body.version != version {
+        return Err(ApiError::Conflict(format!(
+            "stale version {}: the game is at version {version} (fetch the game again)",
+            body.version
+        )));
+    }
+    if !live.meta.started() || version == 0 {
+        return Err(ApiError::Conflict("nothing to undo".into()));
+    }
+    if live.game.decider().is_none() {
+        return Err(ApiError::Conflict("the game is over".into()));
+    }
+    // The game before its last action: from the replay snapshots (off the async workers).
+    let (meta, actions) = (live.meta.clone(), live.actions.clone());
+    let keep = actions.len() - 1;
+    let hub = st.clone();
+    let rb = tokio::task::spawn_blocking(move || hub.hub().replay(&meta, &actions, keep))
+        .await?
+        .map_err(internal)?;
+    let last = live.actions[keep].clone();
+    let who = rb.game.decider();
+    let hotseat = live.meta.mode == Mode::Hotseat;
+    if who != Some(seat) && !hotseat {
+        return Err(ApiError::Conflict(
+            "the other side has decided since".into(),
+        ));
+    }
+    match rb.game.undo_blocker(&last) {
+        Ok(None) => {}
+        Ok(Some(why)) => return Err(ApiError::Conflict(why.to_string())),
+        Err(e) => {
+            return Err(ApiError::Internal(format!(
+                "the last action does not apply to the game before it: {e}"
+            )));
+        }
+    }
+    let label = rb
+        .game
+        .legal()
+        .into_iter()
+        .find(|a| a.id == last)
+        .map(|a| a.label);
+    if let Err(e) = st.store().take_back(&id, version, keep as u64).await {
+        if matches!(e, StoreError::Conflict(_)) {
+            st.hub().forget(&id, &slot);
+        }
+        return Err(e.into());
+    }
+    st.hub().forget_replays_after(&id, keep);
+    let names = rb.game.seat_names();
+    let mut log = rb.log;
+    crate::live::prepend_dice_lines(&mut log, &live.meta, &names);
+    live.game = rb.game;
+    live.actions.truncate(keep);
+    live.log = log;
+    live.last_events = rb.last_events;
+    live.meta.undone += 1;
+    let now = live.version();
+    slot.version.send_replace(now);
+    let g = live.game.as_ref();
+    let body = serde_json::to_vec(&json!({
+        "version": now,
+        "undone": label,
+        "decider": g.decider().map(|s| seat_name(&names, s)),
+        "outcome": outcome_answer(g.outcome(), &names),
+    }))
+    .map_err(internal)?;
+    drop(live);
+    Ok(json_response(body))
 }
 
 // ---------------------------------------------------------------------------------- claim
@@ -981,6 +1084,7 @@ async fn import(
         tokens: tokens.digests(),
         created: now(),
         dice: None,
+        undone: 0,
     };
     let live = Live::new(
         meta,
