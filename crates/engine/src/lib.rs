@@ -7,10 +7,12 @@
 mod dice;
 pub mod fair;
 mod lines;
+pub mod policy;
 mod record;
 
 pub use dice::Dice;
 pub use lines::{Lines, Viewer};
+pub use policy::Policy;
 pub use record::{GameRecord, RECORD_FORMAT, RECORD_VERSION, RecordError};
 
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
@@ -212,6 +214,19 @@ pub trait Ruleset {
         None
     }
 
+    /// The action a reaction policy (issue 19) takes for `seat` at the decision now: `Some` when
+    /// the decision is a reactive prompt of the rules (8.6, 9.3 in the French series) and the
+    /// policy answers it, `None` to ask the player. Called only when `seat` decides; the action
+    /// must be one of `legal_actions`. Default: always ask.
+    fn policy_answer(
+        &self,
+        _state: &Self::State,
+        _seat: Seat,
+        _policy: &Policy,
+    ) -> Option<Self::Action> {
+        None
+    }
+
     /// Apply the action with this id if it is legal; otherwise an error and the state untouched.
     fn apply_id(
         &self,
@@ -370,6 +385,11 @@ pub trait DynGame: Send {
     /// if it rolls no die and reveals nothing hidden ([`Ruleset::dice`], [`Ruleset::revealed`]);
     /// the state is untouched. An error if `id` is not legal now.
     fn undo_blocker(&self, id: &str) -> Result<Option<UndoBlock>, ApplyError>;
+    /// The reaction policy a seat set ([`Policy`]; the default asks).
+    fn policy(&self, seat: Seat) -> Policy;
+    /// What the decider's reaction policy answers now ([`Ruleset::policy_answer`]): the action's
+    /// id and label, or `None` to ask the player.
+    fn policy_answer(&self) -> Option<ActionInfo>;
     /// [`Ruleset::odds`] of the `i`-th legal action.
     fn odds(&self, i: usize) -> Option<serde_json::Value>;
     /// Apply the legal action with the best [`AgentHooks::action_scores`] (ties broken by `salt`),
@@ -406,6 +426,8 @@ pub struct Game<R: Ruleset> {
     pub rules: R,
     /// The state.
     pub state: R::State,
+    /// Each seat's reaction policy (issue 19), set by `policy:` entries of the action list.
+    pub policies: BySeat<Policy>,
 }
 
 impl<R: Ruleset> Game<R> {
@@ -413,7 +435,38 @@ impl<R: Ruleset> Game<R> {
     pub fn new(rules: R, seed: u64) -> (Self, Vec<R::Event>) {
         let mut ev = Vec::new();
         let state = rules.start(seed, &mut ev);
-        (Self { rules, state }, ev)
+        (
+            Self {
+                rules,
+                state,
+                policies: BySeat::default(),
+            },
+            ev,
+        )
+    }
+
+    /// Apply a `policy:` entry of the action list if `id` is one: the seat's policy changes, and
+    /// the line that says so is written for that seat alone (its opponent may not learn how it
+    /// will answer). `None` if `id` is not a policy entry.
+    fn apply_policy(&mut self, id: &str) -> Option<Result<Lines, ApplyError>> {
+        let (seat, policy) = match Policy::parse_action(id)? {
+            Ok(p) => p,
+            Err(e) => return Some(Err(ApplyError::Illegal(e))),
+        };
+        if self.rules.decider(&self.state).is_none() {
+            return Some(Err(ApplyError::GameOver));
+        }
+        *self.policies.get_mut(seat) = policy;
+        let line = format!(
+            "{} set their reaction policy: {}",
+            self.rules.seat_name(seat),
+            policy.describe()
+        );
+        Some(Ok(Lines::render(|v| match v {
+            Viewer::All => vec![line.clone()],
+            Viewer::Seat(s) if s == seat => vec![line.clone()],
+            Viewer::Seat(_) | Viewer::Spectator => Vec::new(),
+        })))
     }
 }
 
@@ -439,6 +492,7 @@ where
         Box::new(Game {
             rules: self.rules.clone(),
             state: self.state.clone(),
+            policies: self.policies,
         })
     }
     fn state_bytes(&self) -> usize {
@@ -478,11 +532,17 @@ where
             .collect()
     }
     fn apply(&mut self, id: &str) -> Result<Vec<String>, ApplyError> {
+        if let Some(r) = self.apply_policy(id) {
+            return r.map(|l| l.for_viewer(Viewer::All).to_vec());
+        }
         let mut ev = Vec::new();
         self.rules.apply_id(&mut self.state, id, &mut ev)?;
         Ok(self.rules.render_events(&ev, Viewer::All))
     }
     fn apply_lines(&mut self, id: &str) -> Result<Lines, ApplyError> {
+        if let Some(r) = self.apply_policy(id) {
+            return r;
+        }
         let mut ev = Vec::new();
         self.rules.apply_id(&mut self.state, id, &mut ev)?;
         Ok(Lines::render(|v| self.rules.render_events(&ev, v)))
@@ -537,6 +597,7 @@ where
         Box::new(Game {
             rules: self.rules.clone(),
             state: self.rules.determinize(&self.state, seat, seed),
+            policies: self.policies,
         })
     }
     fn worth_searching(&self) -> bool {
@@ -598,6 +659,10 @@ where
         Ok(best)
     }
     fn undo_blocker(&self, id: &str) -> Result<Option<UndoBlock>, ApplyError> {
+        if let Some(p) = Policy::parse_action(id) {
+            // Setting a policy rolls nothing and shows nothing.
+            return p.map(|_| None).map_err(ApplyError::Illegal);
+        }
         let mut after = self.state.clone();
         let mut ev = Vec::new();
         self.rules.apply_id(&mut after, id, &mut ev)?;
@@ -611,6 +676,23 @@ where
             return Ok(Some(UndoBlock::Revealed));
         }
         Ok(None)
+    }
+    fn policy(&self, seat: Seat) -> Policy {
+        *self.policies.get(seat)
+    }
+    fn policy_answer(&self) -> Option<ActionInfo> {
+        let seat = self.rules.decider(&self.state)?;
+        let policy = self.policies.get(seat);
+        if policy.react == policy::React::Ask {
+            return None;
+        }
+        let a = self.rules.policy_answer(&self.state, seat, policy)?;
+        Some(ActionInfo {
+            id: self.rules.action_id(&a),
+            label: self.rules.action_label(&self.state, &a),
+            hexes: self.rules.action_hexes(&self.state, &a),
+            odds: None,
+        })
     }
     fn odds(&self, i: usize) -> Option<serde_json::Value> {
         self.decider()?;

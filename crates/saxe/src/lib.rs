@@ -16,6 +16,7 @@ mod effects;
 pub mod event;
 mod flow;
 mod freesetup;
+mod policy;
 pub mod query;
 pub mod scenario;
 mod setup_check;
@@ -820,6 +821,9 @@ impl Ruleset for Saxe {
     }
     fn odds(&self, state: &State, action: &Action) -> Option<serde_json::Value> {
         self.odds_json(state, action)
+    }
+    fn policy_answer(&self, state: &State, _seat: Seat, policy: &engine::Policy) -> Option<Action> {
+        self.reaction_policy_answer(state, policy)
     }
 }
 

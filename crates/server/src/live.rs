@@ -258,8 +258,11 @@ pub fn rebuild(
     })
 }
 
-/// Let the server's agent play its seat until a person decides or the game ends. Each choice is
-/// seeded by the game's seed and the version, so the same game gets the same answers.
+/// Let the server's agent play its seat, and each side's reaction policy (issue 19,
+/// `DynGame::policy_answer`) answer the prompts it covers, until a person decides or the game
+/// ends. Each of the agent's choices is seeded by the game's seed and the version, so the same
+/// game gets the same answers. A policy's answer is logged as that side's own decision, in a line
+/// written for that side alone (its opponent reads only what the answer did, not the policy).
 pub fn play_ai(
     agent_name: &str,
     game: &mut dyn DynGame,
@@ -269,13 +272,36 @@ pub fn play_ai(
     actions: &mut Vec<String>,
     events: &mut Lines,
 ) -> Result<(), String> {
-    let Some(ai) = ai_seat else { return Ok(()) };
     let mut v = version;
     let mut n = 0;
-    while game.decider() == Some(Seat(ai)) {
+    while let Some(decider) = game.decider() {
         if n >= AI_MAX_ACTIONS {
             return Err(format!("the agent took {n} actions in a row"));
         }
+        if let Some(answer) = game.policy_answer() {
+            let seat = game.seat_names()[usize::from(decider.0 & 1)].clone();
+            let line = format!(
+                "{seat} (policy: {}): {}",
+                game.policy(decider).describe(),
+                answer.label
+            );
+            events.extend(Lines::render(|w| match w {
+                Viewer::All => vec![line.clone()],
+                Viewer::Seat(s) if s == decider => vec![line.clone()],
+                Viewer::Seat(_) | Viewer::Spectator => Vec::new(),
+            }));
+            let ev = game
+                .apply_lines(&answer.id)
+                .map_err(|e| format!("the policy's answer failed: {e}"))?;
+            actions.push(answer.id);
+            events.extend(ev);
+            v += 1;
+            n += 1;
+            continue;
+        }
+        let Some(ai) = ai_seat.filter(|&a| decider == Seat(a)) else {
+            break;
+        };
         let mut agent = ai::agent(agent_name, seed ^ v.wrapping_mul(0x9e37_79b9_7f4a_7c15))?;
         let d = agent.decide(&*game);
         // Issue 4: what the computer intends, as a log line written for each viewer (3.6: its

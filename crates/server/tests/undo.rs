@@ -148,7 +148,7 @@ async fn r19_undo_nothing_to_undo_and_spectators() {
 }
 
 /// The moves that bring Belzunce within reach of the Allies' reaction (8.6, 9.3): after the
-/// last, the Allies decide.
+/// last, the Allies are asked, and may only pass (3.6: they are asked all the same).
 const TO_REACTION: [&str; 4] = [
     "activate-auto:armentieres",
     "move-unit:belzunce",
@@ -156,10 +156,18 @@ const TO_REACTION: [&str; 4] = [
     "step:NW",
 ];
 
-/// 8.6 / 9.3: once the other side has decided (a reaction declined), the mover may not take back
-/// his step; the side that declined may take back its own decision.
+/// The moves that bring Champagne within reach of the redoubt at 1107 (9.3): after the last, the
+/// Allies choose between reaction fire and passing.
+const TO_REACTION_FIRE: [&str; 3] = [
+    "activate-auto:armentieres",
+    "move-unit:champagne",
+    "step:NW",
+];
+
+/// 8.6 / 9.3: once the other side has decided (a reaction fire declined), the mover may not take
+/// back his step; the side that declined may take back its own decision.
 #[tokio::test]
-async fn r8_6_undo_never_past_the_other_sides_decision() {
+async fn r9_3_undo_never_past_the_other_sides_decision() {
     let api = Api::sqlite().await;
     let c = api
         .create(json!({"scenario": "hastenbeck", "mode": "friend", "human": "French"}))
@@ -168,32 +176,55 @@ async fn r8_6_undo_never_past_the_other_sides_decision() {
         c.french.clone().expect("french"),
         c.allies.clone().expect("allies"),
     );
-    play(&api, &c, &TO_REACTION).await;
-    assert_eq!(api.game(&c, &french).await["decider"], "Allies");
+    play(&api, &c, &TO_REACTION_FIRE).await;
+    let g = api.game(&c, &allies).await;
+    assert_eq!(g["decider"], "Allies");
+    assert!(
+        g["legal"].as_array().expect("legal").len() > 1,
+        "{}",
+        g["legal"]
+    );
     // The Allies have not decided yet: the French may take back their step.
-    let r = undo(&api, &c, &french, 4).await;
+    let r = undo(&api, &c, &french, 3).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.body);
     play(&api, &c, &["step:NW", "pass"]).await;
-    let r = undo(&api, &c, &french, 5).await;
+    let r = undo(&api, &c, &french, 4).await;
     assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.body);
     assert_eq!(r.error(), "the other side has decided since");
     // The Allies take back their pass: they are asked again.
-    let r = undo(&api, &c, &allies, 5).await;
+    let r = undo(&api, &c, &allies, 4).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.body);
     assert_eq!(api.game(&c, &allies).await["decider"], "Allies");
-    assert_eq!(stored(&api, &c.id).await.len(), 4);
+    assert_eq!(stored(&api, &c.id).await.len(), 3);
 }
 
-/// Against the computer: its answer to a step is a decision of the other side.
+/// 3.6 / 8.6: an answer that decided nothing (a "pass" that was the only choice) is not a
+/// decision of the other side: the step before it is taken back with it.
 #[tokio::test]
-async fn r8_6_undo_against_the_computer_stops_at_its_answer() {
+async fn r8_6_undo_takes_back_an_answer_that_was_the_only_choice() {
+    let api = Api::sqlite().await;
+    let c = api
+        .create(json!({"scenario": "hastenbeck", "mode": "friend", "human": "French"}))
+        .await;
+    let french = c.french.clone().expect("french");
+    play(&api, &c, &TO_REACTION).await;
+    play(&api, &c, &["pass"]).await;
+    let r = undo(&api, &c, &french, 5).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    assert_eq!(r.json()["version"], 3);
+    assert_eq!(stored(&api, &c.id).await.len(), 3);
+}
+
+/// Against the computer: its choice after a step (fire or pass, 9.3) is a decision of the other
+/// side (or rolled a die): the step stays.
+#[tokio::test]
+async fn r9_3_undo_against_the_computer_stops_at_its_answer() {
     let api = Api::sqlite().await;
     let c = api
         .create(json!({"scenario": "hastenbeck", "mode": "ai", "human": "French"}))
         .await;
     let french = c.french.clone().expect("french");
-    play(&api, &c, &TO_REACTION[..3]).await;
-    // The French step, and the computer's pass after it: the step stays.
+    play(&api, &c, &TO_REACTION_FIRE[..2]).await;
     let g = api.game(&c, &french).await;
     let v = g["version"].as_u64().expect("version");
     let r = api.act(&c, &french, "step:NW", v).await;
@@ -202,7 +233,122 @@ async fn r8_6_undo_against_the_computer_stops_at_its_answer() {
     assert!(after > v + 1, "the computer answered the step");
     let r = undo(&api, &c, &french, after).await;
     assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.body);
-    assert_eq!(r.error(), "the other side has decided since");
+    let why = r.error();
+    assert!(
+        why == "the other side has decided since" || why == "a die was rolled",
+        "{why}"
+    );
+}
+
+/// Issue 19 item 5: a side that never reacts is never asked; its policy declines for it, as its
+/// own decision, in a line only it reads; the mover may take back the step (the policy decided
+/// before, not since).
+#[tokio::test]
+async fn r9_3_a_never_react_policy_asks_nothing() {
+    let api = Api::sqlite().await;
+    let c = api
+        .create(json!({"scenario": "hastenbeck", "mode": "friend", "human": "French"}))
+        .await;
+    let (french, allies) = (
+        c.french.clone().expect("french"),
+        c.allies.clone().expect("allies"),
+    );
+    let r = api
+        .post(
+            &format!("/api/games/{}/policy", c.id),
+            &json!({"token": allies, "version": 0, "policy": {"react": "never"}}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    assert_eq!(api.game(&c, &allies).await["policy"]["react"], "never");
+    // The French do not learn the Allies' policy.
+    let fl = api.game(&c, &french).await;
+    assert!(!fl["log"].to_string().contains("policy"), "{}", fl["log"]);
+    // Champagne's move, then Champagne goes on as long as it can step (at most four steps).
+    let mut moves: Vec<String> = TO_REACTION_FIRE.iter().map(|a| a.to_string()).collect();
+    let mut i = 0;
+    while i < moves.len() + 4 {
+        let g = api.game(&c, &french).await;
+        assert_eq!(
+            g["decider"], "French",
+            "the Allies are asked after {i} moves"
+        );
+        let a = match moves.get(i) {
+            Some(a) => a.clone(),
+            None => match g["legal"]
+                .as_array()
+                .expect("legal")
+                .iter()
+                .filter_map(|l| l["id"].as_str())
+                .find(|id| id.starts_with("step:"))
+            {
+                Some(a) => a.to_string(),
+                None => break,
+            },
+        };
+        let v = g["version"].as_u64().expect("version");
+        let r = api.act(&c, &french, &a, v).await;
+        assert_eq!(r.status, StatusCode::OK, "{a}: {}", r.body);
+        if i >= moves.len() {
+            moves.push(a);
+        }
+        i += 1;
+    }
+    let actions = stored(&api, &c.id).await;
+    assert!(actions.iter().any(|a| a == "pass"), "{actions:?}");
+    let al = api.game(&c, &allies).await;
+    assert!(
+        al["log"].to_string().contains("(policy: never react)"),
+        "{}",
+        al["log"]
+    );
+    // The step before the policy's pass is taken back with it.
+    let v = api.game(&c, &french).await["version"].as_u64().expect("v");
+    let r = undo(&api, &c, &french, v).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    // The policy is in the record: a replay from the store restores it.
+    let r = api
+        .post(
+            &format!("/api/games/{}/policy", c.id),
+            &json!({"token": french, "version": 1, "policy": {"react": "never"}}),
+        )
+        .await;
+    assert_eq!(
+        r.status,
+        StatusCode::CONFLICT,
+        "a stale version: {}",
+        r.body
+    );
+    assert_eq!(api.state.hub().cached(), 1);
+}
+
+/// 9.3, "react when": fire at a unit within the policy's range, else decline.
+#[tokio::test]
+async fn r9_3_a_react_when_policy_fires_within_its_range() {
+    let api = Api::sqlite().await;
+    let c = hotseat(&api, 1).await;
+    let allies = c.allies.clone().expect("allies");
+    let r = api
+        .post(
+            &format!("/api/games/{}/policy", c.id),
+            &json!({"token": allies, "version": 0,
+                    "policy": {"react": "when", "fire_within": 3, "cavalry": "against-cavalry"}}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    play(&api, &c, &TO_REACTION_FIRE).await;
+    let actions = stored(&api, &c.id).await;
+    assert!(
+        actions.iter().any(|a| a.starts_with("reaction-fire:")),
+        "{actions:?}"
+    );
+    // A policy entry is not an action a seat submits (it would set the other's policy).
+    let french = c.french.clone().expect("french");
+    let g = api.game(&c, &french).await;
+    assert_eq!(g["decider"], "French");
+    let v = g["version"].as_u64().expect("version");
+    let r = api.act(&c, &french, "policy:1:never", v).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.body);
 }
 
 /// Hot-seat: either seat's token takes back the last decision, whoever took it (both seats are at
