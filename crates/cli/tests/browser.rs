@@ -122,6 +122,20 @@ fn artifacts() -> PathBuf {
     d
 }
 
+/// A server and a browser of their own in a fresh temporary directory `name`, the lobby open.
+fn lobby(name: &str) -> (PathBuf, Server, Browser, Arc<Tab>) {
+    let dir = temp_dir(name);
+    let server = Server::start(&dir);
+    let browser = launch(dir.join("chromium-profile"));
+    let tab = browser.new_tab().expect("a browser tab");
+    tab.set_default_timeout(WAIT);
+    tab.navigate_to(&server.url("/"))
+        .expect("open the lobby")
+        .wait_until_navigated()
+        .expect("lobby loads");
+    (dir, server, browser, tab)
+}
+
 /// A server and a browser of their own (in a temporary directory named after the scenario); the
 /// lobby filled in for a game of `scenario` against the computer as `side`, the game created, and
 /// the client seed step passed with a seed typed over the one the page made (issue 13: the dice
@@ -132,15 +146,7 @@ fn against_the_computer(
     side: &str,
     seed: &str,
 ) -> (PathBuf, Server, Browser, Arc<Tab>) {
-    let dir = temp_dir(scenario);
-    let server = Server::start(&dir);
-    let browser = launch(dir.join("chromium-profile"));
-    let tab = browser.new_tab().expect("a browser tab");
-    tab.set_default_timeout(WAIT);
-    tab.navigate_to(&server.url("/"))
-        .expect("open the lobby")
-        .wait_until_navigated()
-        .expect("lobby loads");
+    let (dir, server, browser, tab) = lobby(scenario);
     click(&tab, &format!("input[name=scenario][value={scenario}]"));
     click(&tab, "input[name=mode][value=ai]");
     click(&tab, &format!("input[name=human][value={side}]"));
@@ -443,7 +449,10 @@ fn play_hastenbeck_against_the_ai_in_chromium() {
         "activate:",
         "activate-independent:",
     ];
+    // Issue 19.2: play on until the computer has answered with decisions that moved or changed
+    // units, which the page then marks.
     let mut answered = false;
+    let mut marked = 0;
     let mut before = text(&tab, "#log");
     for _ in 0..80 {
         let pick = order
@@ -464,14 +473,63 @@ fn play_hastenbeck_against_the_ai_in_chromium() {
         let n = wait_version_above(&tab, v);
         if n > v + 1 {
             answered = true;
-            break;
+            // The page fetches the computer's decisions one by one to mark them.
+            std::thread::sleep(Duration::from_millis(1500));
+            marked = recent_marks(&tab);
+            if marked > 0 {
+                break;
+            }
         }
         v = n;
         before = text(&tab, "#log");
     }
     assert!(answered, "the AI answered within 80 actions");
+    assert!(
+        marked > 0,
+        "the units the computer moved or changed are marked"
+    );
     let log = text(&tab, "#log");
     assert_ne!(log, before, "the log shows the AI's answer");
+    let recent = text(&tab, "#recent-box");
+    assert!(
+        recent.contains("Allies (the computer) made"),
+        "the page says what the computer did: {recent}"
+    );
+    shots_at_two_sizes(&tab, "hastenbeck-computer-turn");
+
+    // Step through the computer's decisions, one by one.
+    let live = version(&tab).unwrap_or(0);
+    click(&tab, "#recent-step");
+    let from = wait_for(&tab, "the replay at the French decision", || {
+        let info = text(&tab, "#rp-info");
+        let upto: u64 = info.split(" / ").next()?.trim().parse().ok()?;
+        (upto < live).then_some(upto)
+    });
+    // Each ▶ shows the next decision and its lines (a decision of theirs may have none this seat
+    // reads: one of them at least has some).
+    let mut lines = String::new();
+    for n in from + 1..=live {
+        click(&tab, "#rp-next");
+        wait_for(&tab, &format!("decision {n} of the replay"), || {
+            text(&tab, "#rp-info")
+                .starts_with(&format!("{n} / "))
+                .then_some(())
+        });
+        lines.push_str(&text(&tab, "#rp-events"));
+        if !lines.is_empty() {
+            break;
+        }
+    }
+    assert!(
+        !lines.is_empty(),
+        "the decisions stepped through show their lines"
+    );
+    shot(&tab, "hastenbeck-step.png");
+    click(&tab, "#replay-toggle");
+    wait_for(&tab, "the live game again", || {
+        (js(&tab, "document.body.classList.contains('replaying')") == Value::Bool(false))
+            .then_some(())
+    });
     assert!(
         text(&tab, "#decision").contains("You (French)")
             || text(&tab, "#decision").contains("Game over"),
@@ -481,6 +539,99 @@ fn play_hastenbeck_against_the_ai_in_chromium() {
     assert!(text(&tab, "#turn").starts_with("Turn "));
     assert!(text(&tab, "#phase").starts_with("Phase: "));
     shot_of_a_drawn_page(&tab, "hastenbeck.png");
+    drop(tab);
+    drop(browser);
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// How many units the page marks as moved or changed by the other side (issue 19.2).
+fn recent_marks(tab: &Tab) -> u64 {
+    js(tab, "document.querySelectorAll('#map .recent-ring').length")
+        .as_u64()
+        .unwrap_or(0)
+}
+
+/// Issue 19.6: a hot-seat game hands the screen over. The page opens covered, names the seat that
+/// decides and shows its view only when that player says so; when the other seat must decide in
+/// the middle of the first one's move, the page is covered again (the first seat's view hidden,
+/// the second's not yet shown) until the hand-over.
+#[test]
+fn hot_seat_hands_the_screen_over_between_the_seats_in_chromium() {
+    let (dir, server, browser, tab) = lobby("hotseat");
+    click(&tab, "input[name=scenario][value=hastenbeck]");
+    click(&tab, "input[name=mode][value=hotseat]");
+    click(&tab, "#seed");
+    tab.type_str("3").expect("type a seed");
+    click(&tab, "#create");
+    wait_for(&tab, "the play page", || {
+        tab.get_url().contains("/play/").then_some(())
+    });
+    tab.wait_until_navigated().expect("the play page loads");
+    let covered = || {
+        js(
+            &tab,
+            "!document.querySelector('#handover').hidden && getComputedStyle(document.querySelector('#play')).visibility === 'hidden'",
+        ) == Value::Bool(true)
+    };
+    // The first hand-over, when the link of the seat that does not decide first opened the page;
+    // or none, when it is the French link.
+    wait_for(&tab, "the play page", || {
+        (covered() || text(&tab, "#decision").contains("You (French)")).then_some(())
+    });
+    if covered() {
+        assert!(text(&tab, "#handover-text").contains("The French player decides now"));
+        click(&tab, "#handover-go");
+    }
+    wait_for(&tab, "the French view", || {
+        text(&tab, "#decision")
+            .contains("You (French)")
+            .then_some(())
+    });
+    // The French play on (an activation, moves) until the Allies must decide.
+    let order = [
+        "activate-auto:",
+        "move-unit:",
+        "step:",
+        "stop",
+        "end-activation",
+    ];
+    let mut handed = false;
+    let mut v = version(&tab).unwrap_or(0);
+    for _ in 0..60 {
+        if covered() {
+            handed = true;
+            break;
+        }
+        let Some((id, _)) = order
+            .iter()
+            .find_map(|p| action_button(&tab, p))
+            .or_else(|| button(&tab, "#actions button[data-action]"))
+        else {
+            break;
+        };
+        click(&tab, &format!("#actions button[data-action=\"{id}\"]"));
+        wait_for(&tab, "the action to land", || {
+            (covered() || version(&tab).is_some_and(|n| n > v)).then_some(())
+        });
+        v = version(&tab).unwrap_or(v);
+    }
+    assert!(handed, "the Allies had to decide within 60 French actions");
+    let handover = text(&tab, "#handover-text");
+    assert!(
+        handover.contains("The Allies player decides now"),
+        "{handover}"
+    );
+    assert!(
+        !text(&tab, "#decision").contains("You (Allies)"),
+        "the Allied view is not loaded before the hand-over"
+    );
+    shots_at_two_sizes(&tab, "hotseat-handover");
+    click(&tab, "#handover-go");
+    wait_for(&tab, "the Allied view", || {
+        (!covered() && text(&tab, "#decision").contains("You (Allies)")).then_some(())
+    });
+    shot_of_a_drawn_page(&tab, "hotseat-allies.png");
     drop(tab);
     drop(browser);
     drop(server);
@@ -722,15 +873,7 @@ fn a_friend_game_invitation_claim_and_seeds_in_chromium() {
         Path::new(CHROMIUM).exists(),
         "{CHROMIUM} is missing: the browser test needs Debian's Chromium"
     );
-    let dir = temp_dir("friend");
-    let server = Server::start(&dir);
-    let browser = launch(dir.join("chromium-profile"));
-    let tab = browser.new_tab().expect("a browser tab");
-    tab.set_default_timeout(WAIT);
-    tab.navigate_to(&server.url("/"))
-        .expect("open the lobby")
-        .wait_until_navigated()
-        .expect("lobby loads");
+    let (dir, server, browser, tab) = lobby("friend");
     click(&tab, "input[name=scenario][value=hastenbeck]");
     click(&tab, "input[name=mode][value=friend]");
     click(&tab, "input[name=human][value=Allies]");

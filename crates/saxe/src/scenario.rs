@@ -768,6 +768,9 @@ pub struct Scenario {
     pub map: Map,
     /// Tables.
     pub tables: Tables,
+    /// The tables as `tables.toml` prints them, every row with its `source` or `reconstructed`
+    /// (read-only, for a player to consult: the board's `tables`, issue 19.4).
+    pub tables_printed: serde_json::Value,
     /// Provenance counts.
     pub provenance: ProvenanceCount,
 }
@@ -831,6 +834,12 @@ impl Scenario {
         let tab_f: Option<TablesFile> = toml::from_str(&files.tables)
             .map_err(|e| errs.push(format!("tables.toml: {e}")))
             .ok();
+        // The same file for the player to read; it parsed above, so this cannot fail but on a
+        // value JSON cannot hold (then the board just has no tables).
+        let tables_printed = toml::from_str::<toml::Value>(&files.tables)
+            .ok()
+            .and_then(|v| serde_json::to_value(v).ok())
+            .unwrap_or(serde_json::Value::Null);
         let sc_text = match files.scenarios.get(scenario_id) {
             Some(t) => t,
             None => {
@@ -1648,6 +1657,7 @@ impl Scenario {
                 commanders,
                 setup,
                 commander_setup,
+                tables_printed,
                 abattis,
                 map,
                 tables,

@@ -727,6 +727,8 @@ impl Saxe {
             "army_demoralisation": { "French": self.sc.army_demoralisation[0], "Allies": self.sc.army_demoralisation[1] },
             "objectives": self.sc.objectives.iter().map(|o| (o.name.clone(), json!(o.hexes.iter().map(|h| h.to_string()).collect::<Vec<_>>()))).collect::<serde_json::Map<_, _>>(),
             "edition": self.edition.id(), "first_turn": self.sc.first_turn,
+            // The game's tables as tables.toml prints them, each row with its provenance.
+            "tables": self.sc.tables_printed,
         })
     }
 

@@ -12,8 +12,10 @@ use std::sync::{Arc, Mutex as StdMutex, Weak};
 use std::time::Duration;
 use tokio::sync::{Mutex, OnceCell, watch};
 
-/// How many log lines a game keeps and sends.
-pub const LOG_KEEP: usize = 200;
+/// How many log lines a game keeps and sends: the whole game (issue 19.2; a whole game of
+/// Hastenbeck is about 1,100 actions and a few thousand lines), bounded so that a runaway game
+/// cannot grow it without end.
+pub const LOG_KEEP: usize = 100_000;
 /// The agent that plays the server's seat.
 pub const AI_AGENT: &str = "search";
 /// A bound on the actions the agent may take in a row (a runaway would be a rules bug).

@@ -3,6 +3,7 @@
 
 mod common;
 
+use axum::http::header::CACHE_CONTROL;
 use axum::http::{Method, StatusCode};
 use common::{Api, Created, Rng};
 use http_body_util::BodyExt;
@@ -42,6 +43,61 @@ async fn the_page_and_its_files() {
     assert!(api.get("/").await.body.contains("<html"));
 }
 
+/// Issue 19.9: the page is ES modules. Every module `/app.js` imports, and each ruleset's drawing
+/// module (loaded by id), is served as a script, never cached stale; and the page loads `/app.js`
+/// as a module.
+#[tokio::test]
+async fn every_module_of_the_page_is_served() {
+    let api = Api::sqlite().await;
+    assert!(
+        api.get("/")
+            .await
+            .body
+            .contains(r#"<script type="module" src="/app.js">"#)
+    );
+    let mut todo = vec![
+        "/app.js".to_string(),
+        "/js/rulesets/saxe.js".to_string(),
+        "/js/rulesets/minis.js".to_string(),
+    ];
+    let mut seen = std::collections::BTreeSet::new();
+    while let Some(path) = todo.pop() {
+        if !seen.insert(path.clone()) {
+            continue;
+        }
+        let r = api.get(&path).await;
+        assert_eq!(r.status, StatusCode::OK, "{path}");
+        assert!(
+            r.content_type.starts_with("text/javascript"),
+            "{path}: {}",
+            r.content_type
+        );
+        assert_eq!(r.headers[CACHE_CONTROL], "no-cache", "{path}");
+        let dir = &path[..path.rfind('/').map_or(0, |i| i + 1)];
+        for line in r.body.lines().filter(|l| l.starts_with("import ")) {
+            let Some(from) = line.split('\'').nth(1) else {
+                continue;
+            };
+            let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+            for p in from.split('/') {
+                match p {
+                    "." => {}
+                    ".." => {
+                        parts.pop();
+                    }
+                    p => parts.push(p),
+                }
+            }
+            todo.push(format!("/{}", parts.join("/")));
+        }
+    }
+    assert!(seen.len() > 10, "{seen:?}");
+    assert_eq!(
+        api.get("/js/nothing.js").await.status,
+        StatusCode::NOT_FOUND
+    );
+}
+
 #[tokio::test]
 async fn scenarios_and_boards() {
     let api = Api::sqlite().await;
@@ -58,6 +114,16 @@ async fn scenarios_and_boards() {
     assert_eq!(board.status, StatusCode::OK);
     let b = board.json();
     assert!(b["map"]["hexes"].as_array().is_some_and(|h| h.len() > 100));
+    // Issue 19.4: the game's tables, read-only, each row with its provenance (a reconstructed CRT
+    // row says so).
+    let crt = b["tables"]["crt"]["rows"].as_array().expect("the CRT");
+    assert!(crt.iter().any(|r| r["reconstructed"].is_string()));
+    assert!(crt.iter().any(|r| r["source"] == "printed"));
+    assert!(
+        b["tables"]["terrain"]
+            .as_array()
+            .is_some_and(|t| t.len() >= 4)
+    );
     // Cached: the same bytes the second time.
     assert_eq!(
         api.get("/api/scenarios/hastenbeck/board").await.body,

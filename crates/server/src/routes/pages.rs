@@ -1,4 +1,5 @@
-//! The page: `web/index.html`, `web/app.js` and `web/style.css`, embedded in the binary.
+//! The page: `web/index.html` and every script and style under `web/` (the ES modules of
+//! `web/js/`), embedded in the binary by `build.rs`.
 
 use crate::AppState;
 use axum::Router;
@@ -7,16 +8,31 @@ use axum::response::IntoResponse;
 use axum::routing::get;
 
 const INDEX: &str = include_str!("../../../../web/index.html");
-const APP_JS: &str = include_str!("../../../../web/app.js");
-const STYLE: &str = include_str!("../../../../web/style.css");
 
-/// `GET /`, `GET /play/{id}`, `GET /app.js`, `GET /style.css`.
+/// `(URL path, contents, content type)` of each file of the page but `index.html`: `/app.js`,
+/// `/style.css`, `/js/…` (written by `build.rs`).
+pub const FILES: &[(&str, &str, &str)] = include!(concat!(env!("OUT_DIR"), "/web_files.rs"));
+
+/// `GET /`, `GET /play/{id}`, and `GET` of each file of [`FILES`].
 pub fn router() -> Router<AppState> {
-    Router::new()
+    let mut r = Router::new()
         .route("/", get(index))
-        .route("/play/{id}", get(index))
-        .route("/app.js", get(app_js))
-        .route("/style.css", get(style))
+        .route("/play/{id}", get(index));
+    for &(path, body, kind) in FILES {
+        r = r.route(
+            path,
+            get(move || async move {
+                (
+                    [
+                        (header::CONTENT_TYPE, kind),
+                        (header::CACHE_CONTROL, "no-cache"),
+                    ],
+                    body,
+                )
+            }),
+        );
+    }
+    r
 }
 
 async fn index() -> impl IntoResponse {
@@ -28,25 +44,5 @@ async fn index() -> impl IntoResponse {
             (header::REFERRER_POLICY, "no-referrer"),
         ],
         INDEX,
-    )
-}
-
-async fn app_js() -> impl IntoResponse {
-    (
-        [
-            (header::CONTENT_TYPE, "text/javascript; charset=utf-8"),
-            (header::CACHE_CONTROL, "no-cache"),
-        ],
-        APP_JS,
-    )
-}
-
-async fn style() -> impl IntoResponse {
-    (
-        [
-            (header::CONTENT_TYPE, "text/css; charset=utf-8"),
-            (header::CACHE_CONTROL, "no-cache"),
-        ],
-        STYLE,
     )
 }
