@@ -4,7 +4,7 @@ import { $, SIDE_CLASS, el, absolute, store, copyButton } from './dom.js';
 import { api, errorText } from './api.js';
 
 // Each option's name and one line (the server gives the ids only; a name it sends in the
-// scenario list, `option_names`, wins when present).
+// scenario list, `option_details`, wins when present).
 export const OPTION_TEXT = {
   perception: ['Perception of the battle', 'At the end of each turn the players test how each side perceives the battle: the Allies may retreat, the French be halted, and the victory levels change (15.3, optional rule).'],
   'armentieres-artillery': ['The 6L gun with Armentières', 'A 6-pounder joins Armentières\'s formation, with Champagne in 1307 (16.2 option).'],
@@ -191,7 +191,8 @@ export function showOptions(s) {
   box.textContent = '';
   if (!s.options || !s.options.length) box.append(el('em', { text: 'none' }));
   for (const o of s.options || []) {
-    const [name, line] = (s.option_names && s.option_names[o]) || OPTION_TEXT[o] || [o, ''];
+    const given = (s.option_details || []).find((d) => d.id === o);
+    const [name, line] = (given && [given.name, given.about]) || OPTION_TEXT[o] || [o, ''];
     box.append(
       el(
         'label',

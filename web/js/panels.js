@@ -6,6 +6,7 @@ import { P } from './state.js';
 import { hideMenu } from './play.js';
 import { renderLog } from './log.js';
 import { waitingSeeds, diceNote } from './seeds.js';
+import { undoButton } from './undo.js';
 
 export function renderAll() {
   const g = P.game;
@@ -62,9 +63,11 @@ export function renderDecision(g) {
         text: g.decider && g.decider !== seat ? 'Waiting for ' + who + '…' : 'Nothing to decide.',
       }),
     );
+    undoButton(box, g);
     return;
   }
   P.R.actions(box, acts);
+  undoButton(box, g);
 }
 
 export function outcomeText(o) {

@@ -39,6 +39,7 @@ fn drive(
         let g = Game {
             rules: r.clone(),
             state: s.clone(),
+            policies: Default::default(),
         };
         let i = if d == Seat(side.ix() as u8) {
             agent.decide(&g).index
@@ -168,6 +169,7 @@ fn r10_2_heuristic_does_not_attack_at_one_to_three_when_it_need_not() {
     let g = Game {
         rules: r.clone(),
         state: s,
+        policies: Default::default(),
     };
     let d = HeuristicAgent::new(3).decide(&g);
     assert_eq!(legal[d.index], "end-combat", "{:?}", g.action_scores());
@@ -184,6 +186,7 @@ fn r10_2_heuristic_attacks_at_good_odds() {
     let g = Game {
         rules: r.clone(),
         state: s,
+        policies: Default::default(),
     };
     let d = HeuristicAgent::new(3).decide(&g);
     assert!(
@@ -262,6 +265,7 @@ fn r3_6_determinisation_keeps_what_the_side_sees_and_reseeds_the_dice() {
         let g = Game {
             rules: r.clone(),
             state: s.clone(),
+            policies: Default::default(),
         };
         let i = if d == Seat(0) {
             h.decide(&g).index
@@ -308,6 +312,7 @@ fn r12_3_heuristic_attacks_a_routed_unit_it_would_leave_alone_formed() {
         let g = Game {
             rules: r.clone(),
             state: s,
+            policies: Default::default(),
         };
         let d = HeuristicAgent::new(3).decide(&g);
         assert_eq!(

@@ -18,6 +18,86 @@ pub struct ScenarioInfo {
     pub name: &'static str,
     /// Options it accepts.
     pub options: Vec<&'static str>,
+    /// Each option's name and what it does, in the order of `options` (issue 19).
+    pub option_details: Vec<OptionInfo>,
+}
+
+/// A game option as a person reads it (issue 19: the lobby and `tricorne scenarios` show names,
+/// not ids).
+#[derive(Clone, Debug, Serialize)]
+pub struct OptionInfo {
+    /// The id (`--option ID`, the API's `options`).
+    pub id: &'static str,
+    /// A short name.
+    pub name: &'static str,
+    /// One line: what it changes, with its rule.
+    pub about: &'static str,
+}
+
+/// The name and one line of a game option (issue 19); `None` for an unknown id.
+pub fn option_info(id: &str) -> Option<OptionInfo> {
+    let (id, name, about): (&'static str, &'static str, &'static str) = match id {
+        "perception" => (
+            "perception",
+            "Battle perception",
+            "Hastenbeck 15.3 (optional): after 3 or more routs or step losses in a turn, a side tests the Battle Perception Table",
+        ),
+        "armentieres-artillery" => (
+            "armentieres-artillery",
+            "Armentières' artillery",
+            "Hastenbeck 16.2 option: the French may use the 6L artillery with Armentières' formation in 1307",
+        ),
+        "strict-activation" => (
+            "strict-activation",
+            "Strict activation",
+            "5.1 read literally: a formation activates on a die less than its value, not equal (editions A8)",
+        ),
+        "fortify-lauffeld" => (
+            "fortify-lauffeld",
+            "Lauffeld fortified",
+            "Lauffeld 17.2 option 1: a redoubt in Lauffeld",
+        ),
+        "fortify-both" => (
+            "fortify-both",
+            "Both villages fortified",
+            "Lauffeld 17.2 option 2: redoubts in Lauffeld and Vlitingen (a brilliant French victory needs both)",
+        ),
+        "austrians-fight" => (
+            "austrians-fight",
+            "The Austrians fight",
+            "Lauffeld 17.2 option 5: the Austrian formations activate on 3 or less",
+        ),
+        "narrow-arc" => (
+            "narrow-arc",
+            "Narrow fire arc",
+            "Command & Control: fire within 45° of the front (22.5° either side), docs/minis.md F1",
+        ),
+        "free-gun-fire" => (
+            "free-gun-fire",
+            "Free gun fire",
+            "Command & Control: artillery fire costs no command pip (the pips move troops only)",
+        ),
+        "two-hits-a-quarter" => (
+            "two-hits-a-quarter",
+            "Two hits a quarter",
+            "Command & Control: every two hits take a quarter of a unit, for longer games",
+        ),
+        _ => return None,
+    };
+    Some(OptionInfo { id, name, about })
+}
+
+fn details(options: &[&'static str]) -> Vec<OptionInfo> {
+    options
+        .iter()
+        .map(|&id| {
+            option_info(id).unwrap_or(OptionInfo {
+                id,
+                name: id,
+                about: "",
+            })
+        })
+        .collect()
 }
 
 /// Errors opening a game.
@@ -52,12 +132,14 @@ pub fn scenarios() -> Vec<ScenarioInfo> {
             ruleset: "saxe",
             id: s.id,
             name: s.name,
+            option_details: details(&s.options),
             options: s.options,
         })
         .chain(minis::catalogue().into_iter().map(|s| ScenarioInfo {
             ruleset: "minis",
             id: s.id,
             name: s.name,
+            option_details: details(&s.options),
             options: s.options,
         }))
         .chain(bar::catalogue().into_iter().map(|s| ScenarioInfo {
@@ -104,6 +186,14 @@ pub fn open_lines(
         let (g, ev) = Game::new(rules, seed);
         let l = lines(&g.rules, &ev);
         return Ok((Box::new(g), l));
+    }
+    let known = scenarios();
+    if !known.iter().any(|s| s.id == scenario) {
+        // Every ruleset's scenarios, the miniatures' included (issue 19).
+        return Err(CatalogError::Scenario(format!(
+            "unknown scenario {scenario:?} (known: {})",
+            known.iter().map(|s| s.id).collect::<Vec<_>>().join(", ")
+        )));
     }
     let rules = saxe::Saxe::load(scenario, options, data_dir)
         .map_err(|e| CatalogError::Scenario(e.join("; ")))?;

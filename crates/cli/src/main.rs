@@ -32,8 +32,12 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Cmd {
-    /// List the scenarios and their options.
-    Scenarios,
+    /// List the scenarios and their options (a table; `--json` for scripts).
+    Scenarios {
+        /// Print the list as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Start a new game and save it.
     New {
         scenario: String,
@@ -55,8 +59,13 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
-    /// List the legal actions as JSON.
-    Legal { game: PathBuf },
+    /// List the legal actions (id and label; `--json` for scripts).
+    Legal {
+        game: PathBuf,
+        /// Print the actions as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Apply one action by id, save, print the events.
     Apply { game: PathBuf, action: String },
     /// Rebuild the game from scenario + seed + actions and check it equals the saved state.
@@ -245,8 +254,12 @@ fn side_seat(s: &str) -> Result<engine::Seat> {
 fn run(cli: Cli) -> Result<()> {
     let dd = cli.data_dir.as_deref();
     match cli.cmd {
-        Cmd::Scenarios => {
-            println!("{}", serde_json::to_string_pretty(&catalog::scenarios())?);
+        Cmd::Scenarios { json } => {
+            if json {
+                println!("{}", serde_json::to_string_pretty(&catalog::scenarios())?);
+            } else {
+                print!("{}", scenarios_table(&catalog::scenarios()));
+            }
         }
         Cmd::New {
             scenario,
@@ -298,9 +311,13 @@ fn run(cli: Cli) -> Result<()> {
                 }
             }
         }
-        Cmd::Legal { game } => {
+        Cmd::Legal { game, json } => {
             let (_, g) = load(&game, dd)?;
-            println!("{}", serde_json::to_string_pretty(&g.legal())?);
+            if json {
+                println!("{}", serde_json::to_string_pretty(&g.legal())?);
+            } else {
+                print!("{}", legal_table(&g.legal()));
+            }
         }
         Cmd::Apply { game, action } => {
             let (mut rec, mut g) = load(&game, dd)?;
@@ -633,4 +650,34 @@ fn run(cli: Cli) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// `tricorne scenarios` for people (issue 19): id, battle, ruleset, and each option with its name
+/// and what it does.
+fn scenarios_table(list: &[catalog::ScenarioInfo]) -> String {
+    let w = list.iter().map(|s| s.id.len()).max().unwrap_or(2).max(2);
+    let mut out = format!("{:w$}  {:7}  {}\n", "id", "rules", "battle");
+    for s in list {
+        out.push_str(&format!("{:w$}  {:7}  {}\n", s.id, s.ruleset, s.name));
+        for o in &s.option_details {
+            out.push_str(&format!(
+                "{:w$}    --option {}: {} — {}\n",
+                "", o.id, o.name, o.about
+            ));
+        }
+    }
+    out
+}
+
+/// `tricorne legal` for people (issue 19): one action a line, its id then its label.
+fn legal_table(legal: &[engine::ActionInfo]) -> String {
+    let w = legal.iter().map(|a| a.id.len()).max().unwrap_or(0);
+    let mut out = String::new();
+    for a in legal {
+        out.push_str(&format!("{:w$}  {}\n", a.id, a.label));
+    }
+    if legal.is_empty() {
+        out.push_str("(no legal action: the game is over)\n");
+    }
+    out
 }

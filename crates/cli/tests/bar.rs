@@ -124,7 +124,7 @@ fn r4_0_new_legal_apply_replay_round_trip_on_bar_drill() {
     let o = run(&["new", "bar-drill", "--seed", "3", "-o", gs]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     for _ in 0..12 {
-        let o = run(&["legal", gs]);
+        let o = run(&["legal", gs, "--json"]);
         assert!(o.status.success(), "{}", text(&o.stderr));
         let v: Value = serde_json::from_slice(&o.stdout).expect("legal prints JSON");
         let id = v[0]["id"].as_str().expect("an action id").to_string();

@@ -167,7 +167,7 @@ fn bytes(path: &Path) -> Vec<u8> {
 /// `tricorne legal`: the ids, after checking the shape of the answer.
 #[track_caller]
 fn legal_ids(path: &Path) -> Vec<String> {
-    let o = tricorne(&["legal", p(path)]);
+    let o = tricorne(&["legal", p(path), "--json"]);
     let s = ok(&o, "legal");
     let v: Value =
         serde_json::from_str(&s).unwrap_or_else(|e| panic!("legal is not JSON: {e}\n{s}"));
@@ -236,9 +236,59 @@ fn copy_data(dir: &TempDir) -> PathBuf {
 
 // ------------------------------------------------------------------------------ 1. scenarios
 
+/// Issue 19 item 8: `tricorne scenarios` prints a table a person reads — every scenario (the
+/// miniatures' too) with its ruleset and each option's name — and `legal` one action a line.
+#[test]
+fn r19_scenarios_and_legal_print_tables_for_people() {
+    let o = tricorne(&["scenarios"]);
+    let s = ok(&o, "scenarios");
+    assert!(
+        serde_json::from_str::<Value>(&s).is_err(),
+        "not JSON by default: {s}"
+    );
+    for want in [
+        "hastenbeck",
+        "minis-encounter",
+        "--option perception: Battle perception",
+        "--option austrians-fight: The Austrians fight",
+    ] {
+        assert!(s.contains(want), "{want:?} missing from\n{s}");
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let game = dir.path().join("g.json");
+    ok(
+        &tricorne(&["new", "hastenbeck", "--seed", "1", "-o", p(&game)]),
+        "new",
+    );
+    let s = ok(&tricorne(&["legal", p(&game)]), "legal");
+    assert!(
+        s.lines()
+            .any(|l| l.starts_with("activate:chevert") && l.contains("Test Chevert for activation")),
+        "{s}"
+    );
+}
+
+/// Issue 19 item 7: the unknown-scenario message names every scenario, the miniatures' too.
+#[test]
+fn r19_unknown_scenario_lists_every_ruleset() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let game = dir.path().join("g.json");
+    let o = tricorne(&["new", "hastenbek", "-o", p(&game)]);
+    assert!(!o.status.success());
+    let e = err(&o);
+    for want in [
+        "hastenbeck",
+        "lauffeld",
+        "minis-encounter",
+        "minis-fontenoy",
+    ] {
+        assert!(e.contains(want), "{want:?} missing from {e}");
+    }
+}
+
 #[test]
 fn scenarios_lists_hastenbeck_with_perception_option() {
-    let o = tricorne(&["scenarios"]);
+    let o = tricorne(&["scenarios", "--json"]);
     let s = ok(&o, "scenarios");
     assert!(
         o.stderr.is_empty(),

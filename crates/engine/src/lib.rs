@@ -8,11 +8,13 @@ mod dice;
 pub mod fair;
 mod lines;
 pub mod points;
+pub mod policy;
 mod record;
 
 pub use dice::{Dice, Percentile};
 pub use lines::{Lines, Viewer};
 pub use points::{Half, drop_fraction, round_half_up};
+pub use policy::Policy;
 pub use record::{GameRecord, RECORD_FORMAT, RECORD_VERSION, RecordError};
 
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
@@ -58,6 +60,9 @@ pub struct ActionInfo {
     /// The map places (hex ids) the action points at, for a front end's map clicks.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hexes: Vec<String>,
+    /// [`Ruleset::odds`]: for an attack or a fire, what may come of it, before committing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub odds: Option<serde_json::Value>,
 }
 
 /// Errors of applying an action.
@@ -72,6 +77,21 @@ pub enum ApplyError {
     /// The rules engine reached a state it cannot continue from (a bug).
     #[error("rules engine error: {0}")]
     Internal(String),
+}
+
+/// Why an action may not be taken back (issue 19: a player may take back his own decisions until
+/// a die is rolled, something hidden is revealed, or the other side decides).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum UndoBlock {
+    /// The action rolled a die.
+    #[error("a die was rolled")]
+    DiceRolled,
+    /// The action showed a side something the rules hid from it.
+    #[error("something hidden was revealed")]
+    Revealed,
+    /// The ruleset does not say whether its actions roll dice ([`Ruleset::dice`]).
+    #[error("this game's rules do not say whether a die was rolled")]
+    Unknown,
 }
 
 /// A game's rules: the hooks a ruleset provides. Procedures run by themselves until a seat must
@@ -167,6 +187,46 @@ pub trait Ruleset {
     /// every problem found. The default checks nothing beyond the invariants' preconditions.
     fn validate_state(&self, _state: &Self::State) -> Vec<String> {
         Vec::new()
+    }
+
+    /// The dice in the state, for undo (issue 19): an action that moved them rolled a die, and
+    /// may not be taken back. Default: `None`, "this ruleset does not say" — its actions are never
+    /// undone.
+    fn dice<'s>(&self, _state: &'s Self::State) -> Option<&'s Dice> {
+        None
+    }
+
+    /// Whether going from `before` to `after` showed a side something the rules had hidden from
+    /// it (3.6 in the French series: a unit under the top of a stack comes to the top or moves
+    /// out alone), so that the action may not be taken back. Default: some name or id hidden
+    /// from a seat before is no longer hidden from it after ([`Ruleset::hidden_from`]).
+    fn revealed(&self, before: &Self::State, after: &Self::State) -> bool {
+        [Seat(0), Seat(1)].into_iter().any(|seat| {
+            let now = self.hidden_from(after, seat);
+            self.hidden_from(before, seat)
+                .iter()
+                .any(|name| !now.contains(name))
+        })
+    }
+
+    /// What a player may read before committing to an action (issue 19): for an attack or a fire,
+    /// the ratio, every modifier with its rule, the chance of each result over the die's faces —
+    /// as JSON the page draws. Default: none.
+    fn odds(&self, _state: &Self::State, _action: &Self::Action) -> Option<serde_json::Value> {
+        None
+    }
+
+    /// The action a reaction policy (issue 19) takes for `seat` at the decision now: `Some` when
+    /// the decision is a reactive prompt of the rules (8.6, 9.3 in the French series) and the
+    /// policy answers it, `None` to ask the player. Called only when `seat` decides; the action
+    /// must be one of `legal_actions`. Default: always ask.
+    fn policy_answer(
+        &self,
+        _state: &Self::State,
+        _seat: Seat,
+        _policy: &Policy,
+    ) -> Option<Self::Action> {
+        None
     }
 
     /// Apply the action with this id if it is legal; otherwise an error and the state untouched.
@@ -323,6 +383,17 @@ pub trait DynGame: Send {
     fn apply_index_quiet(&mut self, i: usize) -> Result<(), ApplyError>;
     /// Id and label of the `i`-th legal action.
     fn action_info(&self, i: usize) -> Option<ActionInfo>;
+    /// Whether the action `id`, applied to this state, could be taken back (issue 19): `Ok(None)`
+    /// if it rolls no die and reveals nothing hidden ([`Ruleset::dice`], [`Ruleset::revealed`]);
+    /// the state is untouched. An error if `id` is not legal now.
+    fn undo_blocker(&self, id: &str) -> Result<Option<UndoBlock>, ApplyError>;
+    /// The reaction policy a seat set ([`Policy`]; the default asks).
+    fn policy(&self, seat: Seat) -> Policy;
+    /// What the decider's reaction policy answers now ([`Ruleset::policy_answer`]): the action's
+    /// id and label, or `None` to ask the player.
+    fn policy_answer(&self) -> Option<ActionInfo>;
+    /// [`Ruleset::odds`] of the `i`-th legal action.
+    fn odds(&self, i: usize) -> Option<serde_json::Value>;
     /// Apply the legal action with the best [`AgentHooks::action_scores`] (ties broken by `salt`),
     /// without rendering events; its index. One pass over the legal actions: a search's playouts.
     fn apply_best(&mut self, salt: u64) -> Result<usize, ApplyError>;
@@ -357,6 +428,8 @@ pub struct Game<R: Ruleset> {
     pub rules: R,
     /// The state.
     pub state: R::State,
+    /// Each seat's reaction policy (issue 19), set by `policy:` entries of the action list.
+    pub policies: BySeat<Policy>,
 }
 
 impl<R: Ruleset> Game<R> {
@@ -364,7 +437,38 @@ impl<R: Ruleset> Game<R> {
     pub fn new(rules: R, seed: u64) -> (Self, Vec<R::Event>) {
         let mut ev = Vec::new();
         let state = rules.start(seed, &mut ev);
-        (Self { rules, state }, ev)
+        (
+            Self {
+                rules,
+                state,
+                policies: BySeat::default(),
+            },
+            ev,
+        )
+    }
+
+    /// Apply a `policy:` entry of the action list if `id` is one: the seat's policy changes, and
+    /// the line that says so is written for that seat alone (its opponent may not learn how it
+    /// will answer). `None` if `id` is not a policy entry.
+    fn apply_policy(&mut self, id: &str) -> Option<Result<Lines, ApplyError>> {
+        let (seat, policy) = match Policy::parse_action(id)? {
+            Ok(p) => p,
+            Err(e) => return Some(Err(ApplyError::Illegal(e))),
+        };
+        if self.rules.decider(&self.state).is_none() {
+            return Some(Err(ApplyError::GameOver));
+        }
+        *self.policies.get_mut(seat) = policy;
+        let line = format!(
+            "{} set their reaction policy: {}",
+            self.rules.seat_name(seat),
+            policy.describe()
+        );
+        Some(Ok(Lines::render(|v| match v {
+            Viewer::All => vec![line.clone()],
+            Viewer::Seat(s) if s == seat => vec![line.clone()],
+            Viewer::Seat(_) | Viewer::Spectator => Vec::new(),
+        })))
     }
 }
 
@@ -390,6 +494,7 @@ where
         Box::new(Game {
             rules: self.rules.clone(),
             state: self.state.clone(),
+            policies: self.policies,
         })
     }
     fn state_bytes(&self) -> usize {
@@ -424,15 +529,22 @@ where
                 id: self.rules.action_id(a),
                 label: self.rules.action_label(&self.state, a),
                 hexes: self.rules.action_hexes(&self.state, a),
+                odds: self.rules.odds(&self.state, a),
             })
             .collect()
     }
     fn apply(&mut self, id: &str) -> Result<Vec<String>, ApplyError> {
+        if let Some(r) = self.apply_policy(id) {
+            return r.map(|l| l.for_viewer(Viewer::All).to_vec());
+        }
         let mut ev = Vec::new();
         self.rules.apply_id(&mut self.state, id, &mut ev)?;
         Ok(self.rules.render_events(&ev, Viewer::All))
     }
     fn apply_lines(&mut self, id: &str) -> Result<Lines, ApplyError> {
+        if let Some(r) = self.apply_policy(id) {
+            return r;
+        }
         let mut ev = Vec::new();
         self.rules.apply_id(&mut self.state, id, &mut ev)?;
         Ok(Lines::render(|v| self.rules.render_events(&ev, v)))
@@ -487,6 +599,7 @@ where
         Box::new(Game {
             rules: self.rules.clone(),
             state: self.rules.determinize(&self.state, seat, seed),
+            policies: self.policies,
         })
     }
     fn worth_searching(&self) -> bool {
@@ -547,6 +660,47 @@ where
             .apply_legal(&mut self.state, &legal[best], &mut ev);
         Ok(best)
     }
+    fn undo_blocker(&self, id: &str) -> Result<Option<UndoBlock>, ApplyError> {
+        if let Some(p) = Policy::parse_action(id) {
+            // Setting a policy rolls nothing and shows nothing.
+            return p.map(|_| None).map_err(ApplyError::Illegal);
+        }
+        let mut after = self.state.clone();
+        let mut ev = Vec::new();
+        self.rules.apply_id(&mut after, id, &mut ev)?;
+        let (Some(d0), Some(d1)) = (self.rules.dice(&self.state), self.rules.dice(&after)) else {
+            return Ok(Some(UndoBlock::Unknown));
+        };
+        if d0 != d1 {
+            return Ok(Some(UndoBlock::DiceRolled));
+        }
+        if self.rules.revealed(&self.state, &after) {
+            return Ok(Some(UndoBlock::Revealed));
+        }
+        Ok(None)
+    }
+    fn policy(&self, seat: Seat) -> Policy {
+        *self.policies.get(seat)
+    }
+    fn policy_answer(&self) -> Option<ActionInfo> {
+        let seat = self.rules.decider(&self.state)?;
+        let policy = self.policies.get(seat);
+        if policy.react == policy::React::Ask {
+            return None;
+        }
+        let a = self.rules.policy_answer(&self.state, seat, policy)?;
+        Some(ActionInfo {
+            id: self.rules.action_id(&a),
+            label: self.rules.action_label(&self.state, &a),
+            hexes: self.rules.action_hexes(&self.state, &a),
+            odds: None,
+        })
+    }
+    fn odds(&self, i: usize) -> Option<serde_json::Value> {
+        self.decider()?;
+        let legal = self.rules.legal_actions(&self.state);
+        legal.get(i).and_then(|a| self.rules.odds(&self.state, a))
+    }
     fn action_info(&self, i: usize) -> Option<ActionInfo> {
         self.decider()?;
         let legal = self.rules.legal_actions(&self.state);
@@ -554,6 +708,8 @@ where
             id: self.rules.action_id(a),
             label: self.rules.action_label(&self.state, a),
             hexes: self.rules.action_hexes(&self.state, a),
+            // Agents ask for ids and labels: the odds are for people ([`DynGame::odds`]).
+            odds: None,
         })
     }
     fn apply_index(&mut self, i: usize) -> Result<(String, Vec<String>), ApplyError> {

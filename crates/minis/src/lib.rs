@@ -524,6 +524,9 @@ impl Ruleset for Minis {
             ),
         ]
     }
+    fn dice<'s>(&self, st: &'s State) -> Option<&'s engine::Dice> {
+        Some(&st.dice)
+    }
     fn validate_state(&self, st: &State) -> Vec<String> {
         let mut bad = Vec::new();
         if st.units.len() != self.sc.file.units.len() {

@@ -2,7 +2,7 @@
 //! results in the order of 11.1, losses chosen by their owner, retreats (11.2), advance (11.3).
 use crate::Saxe;
 use crate::event::Event;
-use crate::scenario::{Kind, Terrain, UnitIx, side_bits};
+use crate::scenario::{Kind, Side, Terrain, UnitIx, side_bits};
 use crate::state::*;
 use hexmap::{Arc, HexId};
 
@@ -1166,5 +1166,259 @@ impl Saxe {
         s.units[usize::from(r.unit)]
             .hex
             .is_some_and(|h| u32::from(r.left) > self.sc.map.edge_distance(r.side, h))
+    }
+}
+
+/// What a player may read before declaring an attack or a fire (issue 19): the numbers the table
+/// announces (3.6, 10.2), counted only from what the decider sees.
+impl Saxe {
+    /// The combat units of hex `h` that `side` sees: all of its own; of an enemy stack only the
+    /// top counter (3.6), which is a combat unit unless it is a gun (3.5.3).
+    fn visible_combat_units(&self, s: &State, h: HexId, side: Side) -> Vec<UnitIx> {
+        let here = self.units_at(s, h);
+        let all = self.combat_units_at(s, h);
+        match here.first() {
+            Some(&top) if self.side_of(top) != side => {
+                all.into_iter().filter(|&u| u == top).collect()
+            }
+            _ => all,
+        }
+    }
+
+    /// Whether `side` sees every combat unit of hex `h` (3.6).
+    fn sees_all_of(&self, s: &State, h: HexId, side: Side) -> bool {
+        self.visible_combat_units(s, h, side).len() == self.combat_units_at(s, h).len()
+    }
+
+    /// 10.1–10.3: the odds of an attack as its attacker may read them before declaring it: the CP
+    /// ratio and every modifier (as `combat_modifiers` computes them when it is resolved), each
+    /// face of the die with the CRT's results, and whether the attack is mandatory (10.1).
+    /// Hidden defenders (3.6) are not counted, and the answer says so.
+    pub fn attack_odds(
+        &self,
+        s: &State,
+        attackers: &[HexId],
+        defenders: &[HexId],
+    ) -> serde_json::Value {
+        let side = s.active;
+        let c = Combat {
+            attackers: attackers.to_vec(),
+            defenders: defenders.to_vec(),
+            att_units: attackers
+                .iter()
+                .flat_map(|&h| self.combat_units_at(s, h))
+                .collect(),
+            def_units: defenders
+                .iter()
+                .flat_map(|&h| self.visible_combat_units(s, h, side))
+                .collect(),
+            stage: 0,
+            result: None,
+            losses_left: [0, 0],
+            lost_steps: Vec::new(),
+            lost_hexes: Vec::new(),
+            evaded: Vec::new(),
+            evade_queue: Vec::new(),
+            disorg_cav_before: Vec::new(),
+        };
+        let (drm, mods) = self.combat_modifiers(s, &c);
+        let hidden = defenders.iter().any(|&h| !self.sees_all_of(s, h, side));
+        let mandatory = attackers.iter().any(|&a| {
+            self.mandatory_targets(s, a)
+                .iter()
+                .any(|t| defenders.contains(t))
+        });
+        let faces: Vec<(i32, String, String)> = (1..=6)
+            .map(|die| {
+                let (_, ao, dout) = self.sc.tables.crt(die + drm);
+                (die, ao.to_string(), dout.to_string())
+            })
+            .collect();
+        let mut results: Vec<serde_json::Value> = Vec::new();
+        let mut seen: Vec<(String, String)> = Vec::new();
+        for (_, a, d) in &faces {
+            if seen.contains(&(a.clone(), d.clone())) {
+                continue;
+            }
+            seen.push((a.clone(), d.clone()));
+            let on: Vec<i32> = faces
+                .iter()
+                .filter(|f| (&f.1, &f.2) == (a, d))
+                .map(|f| f.0)
+                .collect();
+            results.push(serde_json::json!({
+                "attacker": a,
+                "defender": d,
+                "faces": on,
+                "chance": format!("{}/6", on.len()),
+            }));
+        }
+        let mut notes = Vec::new();
+        if hidden {
+            notes.push(
+                "the defending stack has units under its top counter (3.6): their strength, \
+                 morale and type are not counted here; they count when the attack is resolved"
+                    .to_string(),
+            );
+        }
+        if mandatory {
+            notes.push("a mandatory attack (10.1): both stacks in clear terrain".to_string());
+        }
+        serde_json::json!({
+            "kind": "attack",
+            "rule": "10.2, 10.3, Combat Results Table",
+            "die": "1d6",
+            "modifiers": mods
+                .iter()
+                .map(|(t, v)| serde_json::json!({"text": t, "value": v}))
+                .collect::<Vec<_>>(),
+            "drm": drm,
+            "faces": faces
+                .iter()
+                .map(|(die, a, d)| serde_json::json!({
+                    "die": die, "total": die + drm, "attacker": a, "defender": d,
+                }))
+                .collect::<Vec<_>>(),
+            "results": results,
+            "mandatory": mandatory,
+            "hidden": hidden,
+            "notes": notes,
+        })
+    }
+}
+
+impl Saxe {
+    /// 9.2: the odds of `gun`'s fire at hex `target` as its side may read them before firing: the
+    /// Artillery Table's modifiers (`fire_modifiers`, as the fire is resolved) and each face of
+    /// the die. The unit that takes the result is the stack's top combat unit; when the side
+    /// does not see it (under a gun, 3.6) the modifiers that depend on it are left out, and the
+    /// answer says so.
+    pub fn fire_odds(&self, s: &State, gun: UnitIx, target: HexId) -> Option<serde_json::Value> {
+        let from = s.units[usize::from(gun)].hex?;
+        let side = self.side_of(gun);
+        let here = self.result_units_at(s, target);
+        let visible = self.visible_combat_units(s, target, side);
+        let hidden = !self.sees_all_of(s, target, side);
+        // The unit that takes the result first: the top combat unit if seen, else the top.
+        let top = visible
+            .first()
+            .copied()
+            .or_else(|| self.units_at(s, target).first().copied())?;
+        let mut mods = self.fire_modifiers(s, gun, from, target, top);
+        if hidden && visible.is_empty() {
+            // The top counter is a gun: whether the units under it are light troops or face
+            // away is not the firer's to know.
+            mods.retain(|(t, _)| t != "light target" && t != "flank fire (9.4.1)");
+        }
+        let drm: i32 = mods.iter().map(|m| m.1).sum();
+        let faces: Vec<(i32, String)> = (1..=6)
+            .map(|die| (die, self.sc.tables.artillery(die + drm).1.to_string()))
+            .collect();
+        let mut results: Vec<serde_json::Value> = Vec::new();
+        let mut seen: Vec<&String> = Vec::new();
+        for (_, r) in &faces {
+            if seen.contains(&r) {
+                continue;
+            }
+            seen.push(r);
+            let on: Vec<i32> = faces.iter().filter(|f| &f.1 == r).map(|f| f.0).collect();
+            results.push(serde_json::json!({
+                "target": r, "faces": on, "chance": format!("{}/6", on.len()),
+            }));
+        }
+        let mut notes = Vec::new();
+        if here.is_empty() {
+            notes.push("no unit in the hex takes a result".to_string());
+        }
+        if hidden {
+            notes.push(
+                "the target stack has units under its top counter (3.6): what depends on them \
+                 is not counted here"
+                    .to_string(),
+            );
+        }
+        Some(serde_json::json!({
+            "kind": "fire",
+            "rule": "9.2, 9.4.1, Artillery Table",
+            "die": "1d6",
+            "modifiers": mods
+                .iter()
+                .map(|(t, v)| serde_json::json!({"text": t, "value": v}))
+                .collect::<Vec<_>>(),
+            "drm": drm,
+            "faces": faces
+                .iter()
+                .map(|(die, r)| serde_json::json!({"die": die, "total": die + drm, "target": r}))
+                .collect::<Vec<_>>(),
+            "results": results,
+            "mandatory": false,
+            "hidden": hidden,
+            "notes": notes,
+        }))
+    }
+
+    /// [`engine::Ruleset::odds`]: attacks (10.2) and fire (9.2) before they are declared.
+    pub fn odds_json(&self, s: &State, a: &crate::Action) -> Option<serde_json::Value> {
+        use crate::Action as A;
+        match a {
+            A::Attack {
+                attackers,
+                defenders,
+            } => Some(self.attack_odds(s, attackers, defenders)),
+            A::ArtilleryFire { unit, target } | A::RedoubtFire { unit, target } => {
+                self.fire_odds(s, *unit, *target)
+            }
+            // The other actions roll nothing before another decision, or what they roll is not
+            // a fire or a combat (activation, morale): no odds.
+            A::ReactionFire { .. }
+            | A::EndRedoubtFire
+            | A::Activate { .. }
+            | A::ActivateAuto { .. }
+            | A::ActivateIndependent { .. }
+            | A::ArtilleryFace { .. }
+            | A::CommanderStep { .. }
+            | A::MoveUnit { .. }
+            | A::MoveStack { .. }
+            | A::MoveLine { .. }
+            | A::TurnInPlace { .. }
+            | A::EndActivation
+            | A::Step { .. }
+            | A::Turn { .. }
+            | A::AboutFace
+            | A::ChangeOrder
+            | A::Drop { .. }
+            | A::Pivot { .. }
+            | A::LeaveZoc { .. }
+            | A::Stop
+            | A::CavalryReaction { .. }
+            | A::Pass
+            | A::EndCombat
+            | A::Evade
+            | A::AllocateLoss { .. }
+            | A::RetreatTo { .. }
+            | A::Advance { .. }
+            | A::ArmyStep { .. }
+            | A::EndArmyMove
+            | A::Promote { .. }
+            | A::PlaceAide { .. }
+            | A::Accompany { .. }
+            | A::StopAccompanying { .. }
+            | A::ArmyWithStack
+            | A::ChiefWithStack { .. }
+            | A::CavalryLineReaction { .. }
+            | A::PlaceUnit { .. }
+            | A::FaceUnit { .. }
+            | A::PlaceAbattis { .. }
+            | A::PlaceCommander { .. }
+            | A::SetUpOnMap { .. }
+            | A::EnterInColumn { .. }
+            | A::March { .. }
+            | A::Deploy { .. }
+            | A::ColumnUnit { .. }
+            | A::EnterUnit { .. }
+            | A::Reinforce { .. }
+            | A::EndColumn
+            | A::IndependentColumn { .. } => None,
+        }
     }
 }

@@ -669,46 +669,18 @@ impl Saxe {
         }
     }
 
-    /// Artillery fire (9): modifiers of the Artillery Table for the aimed hex `target`, the result
-    /// applied to `victims` (all the units in the aimed hex, or a moving unit hit as it leaves a hex,
-    /// 9.3), which must stand in one hex.
-    pub fn resolve_fire(
+    /// The modifiers of the Artillery Table (9.2, 9.4.1) for `gun` in `from` firing at `target`,
+    /// whose unit that takes the result first is `top`.
+    pub fn fire_modifiers(
         &self,
-        s: &mut State,
+        s: &State,
         gun: UnitIx,
+        from: HexId,
         target: HexId,
-        victims: Vec<UnitIx>,
-        reaction: bool,
-        ev: &mut Vec<Event>,
-    ) {
-        let Some(from) = s.units[usize::from(gun)].hex else {
-            return;
-        };
-        let Some(victims_at) = victims.first().and_then(|&u| s.units[usize::from(u)].hex) else {
-            return;
-        };
-        // Top first, as in the stack. F/L (A15): fire at a hex reaches its guns too; they take
-        // steps only when no infantry or cavalry is with them (11.1).
-        let victims: Vec<UnitIx> = self
-            .result_units_at(s, victims_at)
-            .into_iter()
-            .filter(|&u| victims.contains(&u) || (!reaction && self.kind(u).is_guns()))
-            .collect();
-        if victims.is_empty() {
-            return;
-        }
-        let step_takers: Vec<UnitIx> = if victims.iter().any(|&u| !self.kind(u).is_guns()) {
-            victims
-                .iter()
-                .copied()
-                .filter(|&u| !self.kind(u).is_guns())
-                .collect()
-        } else {
-            victims.clone()
-        };
+        top: UnitIx,
+    ) -> Vec<(String, i32)> {
         let m = &self.sc.tables.raw.artillery.modifiers;
         let mut mods: Vec<(String, i32)> = Vec::new();
-        let top = step_takers[0];
         if self.light(s, top) {
             mods.push(("light target".into(), i32::from(m.light_target)));
         }
@@ -747,6 +719,47 @@ impl Saxe {
         if self.sc.units[usize::from(gun)].calibre >= 12 {
             mods.push(("12 lb".into(), i32::from(m.calibre_12)));
         }
+        mods
+    }
+
+    /// Artillery fire (9): modifiers of the Artillery Table for the aimed hex `target`, the result
+    /// applied to `victims` (all the units in the aimed hex, or a moving unit hit as it leaves a hex,
+    /// 9.3), which must stand in one hex.
+    pub fn resolve_fire(
+        &self,
+        s: &mut State,
+        gun: UnitIx,
+        target: HexId,
+        victims: Vec<UnitIx>,
+        reaction: bool,
+        ev: &mut Vec<Event>,
+    ) {
+        let Some(from) = s.units[usize::from(gun)].hex else {
+            return;
+        };
+        let Some(victims_at) = victims.first().and_then(|&u| s.units[usize::from(u)].hex) else {
+            return;
+        };
+        // Top first, as in the stack. F/L (A15): fire at a hex reaches its guns too; they take
+        // steps only when no infantry or cavalry is with them (11.1).
+        let victims: Vec<UnitIx> = self
+            .result_units_at(s, victims_at)
+            .into_iter()
+            .filter(|&u| victims.contains(&u) || (!reaction && self.kind(u).is_guns()))
+            .collect();
+        if victims.is_empty() {
+            return;
+        }
+        let step_takers: Vec<UnitIx> = if victims.iter().any(|&u| !self.kind(u).is_guns()) {
+            victims
+                .iter()
+                .copied()
+                .filter(|&u| !self.kind(u).is_guns())
+                .collect()
+        } else {
+            victims.clone()
+        };
+        let mods = self.fire_modifiers(s, gun, from, target, step_takers[0]);
         let rule = if reaction {
             "Artillery Table (9.3 reaction fire)"
         } else {

@@ -16,6 +16,7 @@ mod effects;
 pub mod event;
 mod flow;
 mod freesetup;
+mod policy;
 pub mod query;
 pub mod scenario;
 mod setup_check;
@@ -814,6 +815,15 @@ impl Ruleset for Saxe {
     }
     fn validate_state(&self, state: &State) -> Vec<String> {
         self.validate_loaded(state)
+    }
+    fn dice<'s>(&self, state: &'s State) -> Option<&'s engine::Dice> {
+        Some(&state.dice)
+    }
+    fn odds(&self, state: &State, action: &Action) -> Option<serde_json::Value> {
+        self.odds_json(state, action)
+    }
+    fn policy_answer(&self, state: &State, _seat: Seat, policy: &engine::Policy) -> Option<Action> {
+        self.reaction_policy_answer(state, policy)
     }
 }
 

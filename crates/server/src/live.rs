@@ -260,8 +260,11 @@ pub fn rebuild(
     })
 }
 
-/// Let the server's agent play its seat until a person decides or the game ends. Each choice is
-/// seeded by the game's seed and the version, so the same game gets the same answers.
+/// Let the server's agent play its seat, and each side's reaction policy (issue 19,
+/// `DynGame::policy_answer`) answer the prompts it covers, until a person decides or the game
+/// ends. Each of the agent's choices is seeded by the game's seed and the version, so the same
+/// game gets the same answers. A policy's answer is logged as that side's own decision, in a line
+/// written for that side alone (its opponent reads only what the answer did, not the policy).
 pub fn play_ai(
     agent_name: &str,
     game: &mut dyn DynGame,
@@ -271,13 +274,36 @@ pub fn play_ai(
     actions: &mut Vec<String>,
     events: &mut Lines,
 ) -> Result<(), String> {
-    let Some(ai) = ai_seat else { return Ok(()) };
     let mut v = version;
     let mut n = 0;
-    while game.decider() == Some(Seat(ai)) {
+    while let Some(decider) = game.decider() {
         if n >= AI_MAX_ACTIONS {
             return Err(format!("the agent took {n} actions in a row"));
         }
+        if let Some(answer) = game.policy_answer() {
+            let seat = game.seat_names()[usize::from(decider.0 & 1)].clone();
+            let line = format!(
+                "{seat} (policy: {}): {}",
+                game.policy(decider).describe(),
+                answer.label
+            );
+            events.extend(Lines::render(|w| match w {
+                Viewer::All => vec![line.clone()],
+                Viewer::Seat(s) if s == decider => vec![line.clone()],
+                Viewer::Seat(_) | Viewer::Spectator => Vec::new(),
+            }));
+            let ev = game
+                .apply_lines(&answer.id)
+                .map_err(|e| format!("the policy's answer failed: {e}"))?;
+            actions.push(answer.id);
+            events.extend(ev);
+            v += 1;
+            n += 1;
+            continue;
+        }
+        let Some(ai) = ai_seat.filter(|&a| decider == Seat(a)) else {
+            break;
+        };
         let mut agent = ai::agent(agent_name, seed ^ v.wrapping_mul(0x9e37_79b9_7f4a_7c15))?;
         let d = agent.decide(&*game);
         // Issue 4: what the computer intends, as a log line written for each viewer (3.6: its
@@ -501,11 +527,9 @@ impl Hub {
                 if let Some(tx) = tx {
                     // A change of seats keeps the version: the streams are woken all the same
                     // (as on the server that wrote it).
-                    tx.send_if_modified(|v| {
-                        let wake = version >= *v;
-                        *v = (*v).max(version);
-                        wake
-                    });
+                    // An action taken back lowers the version (issue 19): the streams are told
+                    // the store's number, whatever it is.
+                    tx.send_replace(version);
                 }
             }
         }
@@ -581,6 +605,9 @@ impl Hub {
             }
             live.meta = meta;
         } else {
+            // Actions were taken back (issue 19): the replay snapshots past the start may be of
+            // actions the game no longer has.
+            self.forget_replays_after(id, 0);
             *live = self.load_live(id).await?;
         }
         let v = live.version();
@@ -871,6 +898,24 @@ impl Hub {
         }
         s.last = Some(snapshot(upto, &rb));
         Ok(rb)
+    }
+
+    /// Forget a game's replay snapshots after its first `keep` actions (issue 19: the actions
+    /// after them were taken back, and others may follow).
+    pub fn forget_replays_after(&self, id: &str, keep: usize) {
+        let snaps = self
+            .replays
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(id)
+            .cloned();
+        if let Some(snaps) = snaps {
+            let mut s = snaps.lock().unwrap_or_else(|p| p.into_inner());
+            s.kept.retain(|&at, _| at <= keep);
+            if s.last.as_ref().is_some_and(|l| l.at > keep) {
+                s.last = None;
+            }
+        }
     }
 
     /// The replay snapshots of a game (kept for the [`REPLAY_GAMES`] most recently replayed).

@@ -27,6 +27,7 @@ fn meta(id: &str, seed: u64) -> GameMeta {
         created: 1_764_000_000,
         dice: None,
         ai_level: Some("hard".into()),
+        undone: 0,
     }
 }
 
@@ -81,6 +82,34 @@ where
     assert_eq!(got, m);
     assert_eq!(actions.len(), 5);
 
+    // Issue 19 (undo): the last actions leave the list in one transaction, counted as taken
+    // back; refused when the game has another number of actions than the taker saw.
+    store
+        .create(&meta("game-u", 3), &ids(&["u1", "u2", "u3"]))
+        .await
+        .expect("create");
+    assert!(matches!(
+        store.take_back("game-u", 4, 3).await,
+        Err(StoreError::Conflict(_))
+    ));
+    store.take_back("game-u", 3, 2).await.expect("take back");
+    let (got_u, actions_u) = store.load("game-u").await.expect("load").expect("exists");
+    assert_eq!(actions_u, ids(&["u1", "u2"]));
+    assert_eq!(got_u.undone, 1);
+    assert!(matches!(
+        store.take_back("game-u", 3, 2).await,
+        Err(StoreError::Conflict(_))
+    ));
+    // The next action takes the number of the one taken back.
+    store
+        .append("game-u", 3, &ids(&["u3b"]))
+        .await
+        .expect("append");
+    let (_, actions_u) = store.load("game-u").await.expect("load").expect("exists");
+    assert_eq!(actions_u, ids(&["u1", "u2", "u3b"]));
+    let head = store.head("game-u").await.expect("head").expect("exists");
+    assert_eq!((head.actions, head.undone), (3, 1));
+
     // A second game, hot-seat, no actions.
     let mut m2 = meta("game-b", 0);
     m2.mode = Mode::Hotseat;
@@ -94,7 +123,7 @@ where
     );
     let mut all = store.game_ids().await.expect("ids");
     all.sort();
-    assert_eq!(all, ids(&["game-a", "game-b"]));
+    assert_eq!(all, ids(&["game-a", "game-b", "game-u"]));
 
     // Eight writers for the same decision at once: exactly one is stored.
     let mut tasks = Vec::new();

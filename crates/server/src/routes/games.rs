@@ -26,6 +26,8 @@ pub fn router() -> Router<AppState> {
         .route("/api/games", post(create))
         .route("/api/games/{id}", get(show))
         .route("/api/games/{id}/actions", post(act))
+        .route("/api/games/{id}/undo", post(undo))
+        .route("/api/games/{id}/policy", post(set_policy))
         .route("/api/games/{id}/claim", post(claim))
         .route("/api/games/{id}/seed", post(add_seed))
         .route("/api/games/{id}/events", get(events))
@@ -299,6 +301,7 @@ async fn create(
         created: now(),
         dice: None,
         ai_level: body.ai_level,
+        undone: 0,
     };
     meta.dice = dice;
     let mut log = Log::default();
@@ -345,6 +348,8 @@ struct GameAnswer<'a> {
     outcome: Option<OutcomeAnswer<'a>>,
     dice: Option<DiceAnswer>,
     invitation: Option<&'static str>,
+    /// The seat's own reaction policy (issue 19); none for spectators.
+    policy: Option<engine::Policy>,
 }
 
 /// `outcome` in the answers.
@@ -415,6 +420,7 @@ fn game_answer(live: &Live, role: Role) -> Result<Vec<u8>, ApiError> {
             .invitation
             .as_ref()
             .map(|i| if i.claimed { "claimed" } else { "pending" }),
+        policy: seat.map(|s| g.policy(s)),
     };
     let mut out = Vec::with_capacity(ANSWER_CAPACITY);
     serde_json::to_writer(&mut out, &answer).map_err(internal)?;
@@ -534,6 +540,12 @@ async fn act(
             live.seat_name(seat)
         )));
     }
+    if engine::Policy::parse_action(&body.action).is_some() {
+        return Err(ApiError::Unprocessable(format!(
+            "{:?} is not a legal action now: a reaction policy is set through /policy",
+            body.action
+        )));
+    }
     let mut next = live.game.boxed_clone();
     let refused = match next.apply_lines(&body.action) {
         Ok(events) => Ok(events),
@@ -558,11 +570,14 @@ async fn act(
     };
     let mut events = refused?;
     let mut new = vec![body.action];
-    if let Some(ai_seat) = live.meta.ai_seat
-        && next.decider() == Some(engine::Seat(ai_seat))
+    let ai_seat = live.meta.ai_seat;
+    if next.decider().is_some()
+        && (ai_seat.is_some_and(|a| next.decider() == Some(engine::Seat(a)))
+            || next.policy_answer().is_some())
     {
-        // The computer answers (a search takes time: off the async workers; the game's lock is
-        // held, so no other submission for this game runs meanwhile).
+        // The computer answers, and the reaction policies (a search takes time: off the async
+        // workers; the game's lock is held, so no other submission for this game runs
+        // meanwhile).
         let agent = live.meta.agent(st.hub().agent()).to_string();
         let seed = live.meta.seed;
         let (n, more, evs) = tokio::task::spawn_blocking(move || {
@@ -571,7 +586,7 @@ async fn act(
             play_ai(
                 &agent,
                 next.as_mut(),
-                Some(ai_seat),
+                ai_seat,
                 seed,
                 version + 1,
                 &mut more,
@@ -620,6 +635,247 @@ struct ActAnswer<'a> {
     events: &'a [String],
     decider: Option<&'a str>,
     outcome: Option<OutcomeAnswer<'a>>,
+}
+
+// ---------------------------------------------------------------------------------- undo
+
+/// `POST /api/games/{id}/undo` body.
+#[derive(Deserialize)]
+struct Undo {
+    token: String,
+    version: u64,
+}
+
+/// Take back the seat's last action (issue 19), as Rally the Troops does: only while no die was
+/// rolled, nothing hidden was revealed and the other side has not decided since (in hot-seat,
+/// either seat's last action, under the same limits). The engine says what an action rolled or
+/// revealed (`DynGame::undo_blocker`). The action leaves the stored list in one transaction
+/// (`Store::take_back`), so the record is still the game and a restarted server rebuilds the
+/// game without it.
+async fn undo(
+    State(st): State<AppState>,
+    id: IdPath,
+    JsonBody(body): JsonBody<Undo>,
+) -> Result<Response, ApiError> {
+    let id = id_of(id)?;
+    let slot = st.hub().get(&id).await?;
+    let mut live = slot.live.lock().await;
+    let role = live.role(Some(&body.token))?;
+    let Role::Seat(seat) = role else {
+        return Err(ApiError::Forbidden(
+            "the spectators' link cannot undo".into(),
+        ));
+    };
+    let version = live.version();
+    if body.version != version {
+        return Err(ApiError::Conflict(format!(
+            "stale version {}: the game is at version {version} (fetch the game again)",
+            body.version
+        )));
+    }
+    if !live.meta.started() {
+        return Err(ApiError::Conflict("nothing to undo".into()));
+    }
+    if live.game.decider().is_none() {
+        return Err(ApiError::Conflict("the game is over".into()));
+    }
+    // Walk back from the last action, on the game before each (from the replay snapshots, off
+    // the async workers): the other side's answers that decided nothing — its only legal action,
+    // or its reaction policy's answer, a decision it took before — go with the seat's action;
+    // any other answer of the other side is a decision, and stops the undo.
+    let hotseat = live.meta.mode == Mode::Hotseat;
+    let (meta, actions) = (live.meta.clone(), live.actions.clone());
+    let hub = st.clone();
+    let walked = tokio::task::spawn_blocking(move || -> Result<_, ApiError> {
+        let mut keep = actions.len();
+        loop {
+            if keep == 0 {
+                return Err(ApiError::Conflict("nothing to undo".into()));
+            }
+            keep -= 1;
+            let rb = hub.hub().replay(&meta, &actions, keep).map_err(internal)?;
+            let last = &actions[keep];
+            let g = rb.game.as_ref();
+            let entry = engine::Policy::parse_action(last);
+            // Who took it: a policy entry names its seat; any other action is the decider's.
+            let by = match &entry {
+                Some(Ok((s, _))) => Some(*s),
+                _ => g.decider(),
+            };
+            let by_policy = g.policy_answer().is_some_and(|p| &p.id == last);
+            let forced = entry.is_none() && g.legal_count() == 1;
+            // Hot-seat: the last decision, whoever took it; a policy's answer goes with it.
+            // Otherwise the seat's own last action, and the other side's answers after it that
+            // decided nothing.
+            let take = if hotseat {
+                !(by_policy && keep > 0)
+            } else if by == Some(seat) {
+                true
+            } else if by_policy || forced {
+                false
+            } else {
+                return Err(ApiError::Conflict(
+                    "the other side has decided since".into(),
+                ));
+            };
+            match g.undo_blocker(last) {
+                Ok(None) => {}
+                Ok(Some(why)) => return Err(ApiError::Conflict(why.to_string())),
+                Err(e) => {
+                    return Err(ApiError::Internal(format!(
+                        "action {} does not apply to the game before it: {e}",
+                        keep + 1
+                    )));
+                }
+            }
+            if take {
+                return Ok((keep, rb));
+            }
+        }
+    })
+    .await??;
+    let (keep, rb) = walked;
+    let last = live.actions[keep].clone();
+    let label = rb
+        .game
+        .legal()
+        .into_iter()
+        .find(|a| a.id == last)
+        .map(|a| a.label);
+    if let Err(e) = st.store().take_back(&id, version, keep as u64).await {
+        if matches!(e, StoreError::Conflict(_)) {
+            st.hub().forget(&id, &slot);
+        }
+        return Err(e.into());
+    }
+    st.hub().forget_replays_after(&id, keep);
+    let names = rb.game.seat_names();
+    let mut log = rb.log;
+    crate::live::prepend_dice_lines(&mut log, &live.meta, &names);
+    live.game = rb.game;
+    live.actions.truncate(keep);
+    live.log = log;
+    live.last_events = rb.last_events;
+    live.meta.undone += version - keep as u64;
+    let now = live.version();
+    slot.version.send_replace(now);
+    let g = live.game.as_ref();
+    let body = serde_json::to_vec(&json!({
+        "version": now,
+        "undone": label,
+        "decider": g.decider().map(|s| seat_name(&names, s)),
+        "outcome": outcome_answer(g.outcome(), &names),
+    }))
+    .map_err(internal)?;
+    drop(live);
+    Ok(json_response(body))
+}
+
+// ---------------------------------------------------------------------------------- policy
+
+/// `POST /api/games/{id}/policy` body.
+#[derive(Deserialize)]
+struct SetPolicy {
+    token: String,
+    version: u64,
+    policy: engine::Policy,
+}
+
+/// Set the seat's reaction policy (issue 19): how the engine answers the reactive prompts of the
+/// rules for it (8.6, 9.3 in the French series) — never react, always ask, or react when the
+/// rules' conditions and the policy's thresholds are met. Any seat may set its own at any time
+/// (not only when it decides); the entry joins the action list (`policy:SEAT:…`), so the record
+/// holds it and replays restore it. If the seat's policy answers the decision now, it does so at
+/// once (and the computer, if it decides after).
+async fn set_policy(
+    State(st): State<AppState>,
+    id: IdPath,
+    JsonBody(body): JsonBody<SetPolicy>,
+) -> Result<Response, ApiError> {
+    let id = id_of(id)?;
+    let slot = st.hub().get(&id).await?;
+    let mut live = slot.live.lock().await;
+    let role = live.role(Some(&body.token))?;
+    let Role::Seat(seat) = role else {
+        return Err(ApiError::Forbidden(
+            "the spectators' link sets no policy".into(),
+        ));
+    };
+    let version = live.version();
+    if body.version != version {
+        return Err(ApiError::Conflict(format!(
+            "stale version {}: the game is at version {version} (fetch the game again)",
+            body.version
+        )));
+    }
+    if !live.meta.started() {
+        let names = live.game.seat_names();
+        return Err(ApiError::Conflict(format!(
+            "the game has not started: {}",
+            waiting_text(&live.meta, &names)
+        )));
+    }
+    let cap = st.limits().max_game_actions;
+    if version >= cap {
+        return Err(ApiError::Conflict(format!(
+            "this game has reached this server's limit of {cap} actions"
+        )));
+    }
+    if live.game.decider().is_none() {
+        return Err(ApiError::Conflict("the game is over".into()));
+    }
+    let entry = body.policy.action_id(seat);
+    let mut next = live.game.boxed_clone();
+    let mut events = next.apply_lines(&entry).map_err(|e| match e {
+        ApplyError::GameOver => ApiError::Conflict("the game is over".into()),
+        ApplyError::Illegal(m) => ApiError::Unprocessable(m),
+        ApplyError::Internal(m) => ApiError::Internal(m),
+    })?;
+    let mut new = vec![entry];
+    let agent = st.hub().agent().to_string();
+    let (seed, ai_seat) = (live.meta.seed, live.meta.ai_seat);
+    let (next, more, evs) = tokio::task::spawn_blocking(move || {
+        let mut more = Vec::new();
+        let mut evs = Lines::default();
+        play_ai(
+            &agent,
+            next.as_mut(),
+            ai_seat,
+            seed,
+            version + 1,
+            &mut more,
+            &mut evs,
+        )
+        .map(|()| (next, more, evs))
+    })
+    .await?
+    .map_err(ApiError::Internal)?;
+    new.extend(more);
+    events.extend(evs);
+    let gid = live.meta.id.clone();
+    if let Err(e) = st.store().append(&gid, version + 1, &new).await {
+        if matches!(e, StoreError::Conflict(_)) {
+            st.hub().forget(&gid, &slot);
+        }
+        return Err(e.into());
+    }
+    live.game = next;
+    live.actions.extend(new);
+    live.log.push(&events);
+    live.last_events = events.for_viewer(Viewer::All).to_vec();
+    let now = live.version();
+    slot.version.send_replace(now);
+    let g = live.game.as_ref();
+    let names = g.seat_names();
+    let body = serde_json::to_vec(&ActAnswer {
+        version: now,
+        events: events.for_viewer(role.viewer()),
+        decider: g.decider().map(|s| seat_name(&names, s)),
+        outcome: outcome_answer(g.outcome(), &names),
+    })
+    .map_err(internal)?;
+    drop(live);
+    Ok(json_response(body))
 }
 
 // ---------------------------------------------------------------------------------- claim
@@ -1003,6 +1259,7 @@ async fn import(
         created: now(),
         dice: None,
         ai_level: None,
+        undone: 0,
     };
     let live = Live::new(
         meta,

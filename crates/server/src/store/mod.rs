@@ -133,6 +133,10 @@ pub struct GameMeta {
     /// The computer's level chosen for this game (`ai::LEVELS`, mode `ai`); `None`: the server's
     /// own (`tricorne serve --ai`).
     pub ai_level: Option<String>,
+    /// Actions taken back so far ([`Store::take_back`], issue 19): with the number of actions,
+    /// it tells a server sharing the store whether the game it holds is still the stored one
+    /// (an action taken back and another taken leave the count as it was).
+    pub undone: u64,
 }
 
 impl GameMeta {
@@ -213,6 +217,8 @@ pub struct Head {
     pub dice: Option<DiceSeeds>,
     /// The dice's seed.
     pub seed: u64,
+    /// Actions taken back so far.
+    pub undone: u64,
 }
 
 impl Head {
@@ -222,6 +228,7 @@ impl Head {
             && self.tokens == meta.tokens
             && self.dice == meta.dice
             && self.seed == meta.seed
+            && self.undone == meta.undone
     }
 }
 
@@ -241,6 +248,10 @@ pub trait Store: Send + Sync + 'static {
     ) -> Result<(), StoreError>;
     /// A game's metadata and every action in order; `None` for an unknown id.
     async fn load(&self, game: &str) -> Result<Option<(GameMeta, Vec<String>)>, StoreError>;
+    /// Take back the last actions of a game (issue 19, undo): delete those numbered after
+    /// `keep` if the game has exactly `stored` actions, and count them as taken back, in one
+    /// transaction; else [`StoreError::Conflict`] (another decision was stored meanwhile).
+    async fn take_back(&self, game: &str, stored: u64, keep: u64) -> Result<(), StoreError>;
     /// Replace a game's seats and seeds (its tokens, invitation, seeds and dice's seed) with
     /// those of `after`, if the store still holds those of `before`; else
     /// [`StoreError::Conflict`] (another request changed them first: a second claim of one
@@ -275,6 +286,7 @@ pub trait Store: Send + Sync + 'static {
             tokens: meta.tokens,
             dice: meta.dice,
             seed: meta.seed,
+            undone: meta.undone,
         }))
     }
 }
@@ -343,6 +355,7 @@ pub(crate) fn decode_meta(
     created: i64,
     dice: Option<&str>,
     ai_level: Option<String>,
+    undone: i64,
 ) -> Result<GameMeta, StoreError> {
     let dice: Option<DiceSeeds> = dice
         .map(serde_json::from_str)
@@ -371,6 +384,7 @@ pub(crate) fn decode_meta(
         created,
         dice,
         ai_level,
+        undone: u64::try_from(undone).unwrap_or(0),
     })
 }
 

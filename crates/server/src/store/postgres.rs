@@ -152,6 +152,10 @@ async fn upgrade(pool: &PgPool) -> Result<(), sqlx::Error> {
     )
     .execute(&mut *tx)
     .await?;
+    // Issue 19 (undo): how many actions each game took back.
+    sqlx::query("ALTER TABLE games ADD COLUMN IF NOT EXISTS undone BIGINT NOT NULL DEFAULT 0")
+        .execute(&mut *tx)
+        .await?;
     tx.commit().await
 }
 
@@ -241,6 +245,12 @@ impl Store for PostgresStore {
         actions: &[String],
     ) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await.map_err(|e| db_error(e, game))?;
+        // The game's row first, as `take_back` does: an action taken back meanwhile is seen.
+        sqlx::query("SELECT 1 FROM games WHERE id = $1 FOR UPDATE")
+            .bind(game)
+            .fetch_optional(&mut *tx)
+            .await
+            .map_err(|e| db_error(e, game))?;
         let stored: i64 =
             sqlx::query_scalar("SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = $1")
                 .bind(game)
@@ -265,6 +275,45 @@ impl Store for PostgresStore {
             .await
             .map_err(|e| db_error(e, game))?;
         }
+        notify(&mut tx, &self.tag, game).await?;
+        tx.commit().await.map_err(|e| db_error(e, game))
+    }
+
+    async fn take_back(&self, game: &str, stored: u64, keep: u64) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await.map_err(|e| db_error(e, game))?;
+        // The game's row first: two writers of one game are taken one after the other.
+        let found: Option<i64> =
+            sqlx::query_scalar("SELECT undone FROM games WHERE id = $1 FOR UPDATE")
+                .bind(game)
+                .fetch_optional(&mut *tx)
+                .await
+                .map_err(|e| db_error(e, game))?;
+        if found.is_none() {
+            return Err(StoreError::UnknownGame(game.to_string()));
+        }
+        let now: i64 =
+            sqlx::query_scalar("SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = $1")
+                .bind(game)
+                .fetch_one(&mut *tx)
+                .await
+                .map_err(|e| db_error(e, game))?;
+        if now != seq_column(stored)? || keep > stored {
+            return Err(StoreError::Conflict(format!(
+                "the game has {now} actions stored, not {stored}: another decision was taken first"
+            )));
+        }
+        sqlx::query("DELETE FROM actions WHERE game_id = $1 AND seq > $2")
+            .bind(game)
+            .bind(seq_column(keep)?)
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| db_error(e, game))?;
+        sqlx::query("UPDATE games SET undone = undone + $2 WHERE id = $1")
+            .bind(game)
+            .bind(seq_column(stored - keep)?)
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| db_error(e, game))?;
         notify(&mut tx, &self.tag, game).await?;
         tx.commit().await.map_err(|e| db_error(e, game))
     }
@@ -309,7 +358,7 @@ impl Store for PostgresStore {
             .await
             .map_err(|e| db_error(e, game))?;
         let row = sqlx::query(
-            "SELECT id, ruleset, scenario, options, seed, mode, ai_seat, tokens, created, dice, ai_level
+            "SELECT id, ruleset, scenario, options, seed, mode, ai_seat, tokens, created, dice, ai_level, undone
              FROM games WHERE id = $1",
         )
         .bind(game)
@@ -332,6 +381,7 @@ impl Store for PostgresStore {
                 .map_err(get)?
                 .as_deref(),
             row.try_get("ai_level").map_err(get)?,
+            row.try_get("undone").map_err(get)?,
         )?;
         let actions: Vec<String> =
             sqlx::query_scalar("SELECT action FROM actions WHERE game_id = $1 ORDER BY seq")
@@ -429,7 +479,7 @@ impl Store for PostgresStore {
 
     async fn head(&self, game: &str) -> Result<Option<Head>, StoreError> {
         let row = sqlx::query(
-            "SELECT tokens, dice, seed,
+            "SELECT tokens, dice, seed, undone,
                  (SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = $1) AS actions
              FROM games WHERE id = $1",
         )
@@ -443,7 +493,9 @@ impl Store for PostgresStore {
         let dice: Option<String> = row.try_get("dice").map_err(get)?;
         let seed: i64 = row.try_get("seed").map_err(get)?;
         let actions: i64 = row.try_get("actions").map_err(get)?;
+        let undone: i64 = row.try_get("undone").map_err(get)?;
         Ok(Some(Head {
+            undone: u64::try_from(undone).unwrap_or(0),
             actions: u64::try_from(actions).unwrap_or(0),
             tokens: serde_json::from_str(&tokens)
                 .map_err(|e| StoreError::Corrupt(format!("game {game}: tokens: {e}")))?,

@@ -70,6 +70,12 @@ async fn upgrade(conn: &mut SqliteConnection) -> Result<(), sqlx::Error> {
             .execute(&mut *tx)
             .await?;
     }
+    // Issue 19 (undo): how many actions each game took back.
+    if !games.iter().any(|c| c == "undone") {
+        sqlx::query("ALTER TABLE games ADD COLUMN undone INTEGER NOT NULL DEFAULT 0")
+            .execute(&mut *tx)
+            .await?;
+    }
     tx.commit().await
 }
 
@@ -113,6 +119,8 @@ enum Write {
     Create(Box<GameMeta>, Vec<String>),
     Append(String, u64, Vec<String>),
     Seats(Box<(GameMeta, GameMeta)>),
+    /// Take back actions: (game, actions stored, actions kept).
+    TakeBack(String, u64, u64),
     /// Mark a game as over.
     Keep(String),
     /// Delete a game idle since before a time (a conflict if it is not).
@@ -289,6 +297,16 @@ async fn commit(conn: &mut SqliteConnection, batch: &[Job]) -> Vec<Result<(), St
                 append_actions(&mut tx, game, *first_seq, actions).await
             }
             Write::Seats(b) => update_seats(&mut tx, &b.0, &b.1).await,
+            Write::TakeBack(game, stored, keep) => match tx.begin().await {
+                Ok(mut sp) => match take_back(&mut sp, game, *stored, *keep).await {
+                    Ok(()) => sp.commit().await.map_err(|e| db_error(e, game)),
+                    Err(e) => {
+                        let _ = sp.rollback().await;
+                        Err(e)
+                    }
+                },
+                Err(e) => Err(db_error(e, game)),
+            },
             Write::Keep(game) => sqlx::query("UPDATE games SET finished = 1 WHERE id = ?")
                 .bind(game)
                 .execute(&mut *tx)
@@ -352,6 +370,40 @@ async fn update_seats(
             "the game's seats changed meanwhile (another request was first)".into(),
         ))
     }
+}
+
+/// Delete the actions after `keep` if the game has `stored` actions, and count them as taken
+/// back (issue 19); a conflict if the game has another number of actions.
+async fn take_back(
+    conn: &mut SqliteConnection,
+    game: &str,
+    stored: u64,
+    keep: u64,
+) -> Result<(), StoreError> {
+    let now: i64 =
+        sqlx::query_scalar("SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = ?")
+            .bind(game)
+            .fetch_one(&mut *conn)
+            .await
+            .map_err(|e| db_error(e, game))?;
+    if now != seq_column(stored)? || keep > stored {
+        return Err(StoreError::Conflict(format!(
+            "the game has {now} actions stored, not {stored}: another decision was taken first"
+        )));
+    }
+    sqlx::query("DELETE FROM actions WHERE game_id = ? AND seq > ?")
+        .bind(game)
+        .bind(seq_column(keep)?)
+        .execute(&mut *conn)
+        .await
+        .map_err(|e| db_error(e, game))?;
+    sqlx::query("UPDATE games SET undone = undone + ? WHERE id = ?")
+        .bind(seq_column(stored - keep)?)
+        .bind(game)
+        .execute(&mut *conn)
+        .await
+        .map_err(|e| db_error(e, game))?;
+    Ok(())
 }
 
 /// Delete a game if it is idle since before `before` and not over; a conflict if it is not.
@@ -477,6 +529,11 @@ impl Store for SqliteStore {
             .await
     }
 
+    async fn take_back(&self, game: &str, stored: u64, keep: u64) -> Result<(), StoreError> {
+        self.write(Write::TakeBack(game.to_string(), stored, keep))
+            .await
+    }
+
     async fn update_seats(&self, before: &GameMeta, after: &GameMeta) -> Result<(), StoreError> {
         self.write(Write::Seats(Box::new((before.clone(), after.clone()))))
             .await
@@ -486,7 +543,7 @@ impl Store for SqliteStore {
         // One read transaction, so the metadata and the actions are of the same moment.
         let mut tx = self.reader.begin().await.map_err(|e| db_error(e, game))?;
         let row = sqlx::query(
-            "SELECT id, ruleset, scenario, options, seed, mode, ai_seat, tokens, created, dice, ai_level
+            "SELECT id, ruleset, scenario, options, seed, mode, ai_seat, tokens, created, dice, ai_level, undone
              FROM games WHERE id = ?",
         )
         .bind(game)
@@ -557,5 +614,6 @@ fn meta_of(row: &sqlx::sqlite::SqliteRow) -> Result<GameMeta, StoreError> {
             .map_err(get)?
             .as_deref(),
         row.try_get("ai_level").map_err(get)?,
+        row.try_get("undone").map_err(get)?,
     )
 }
