@@ -378,3 +378,28 @@ fn r6_9c_after_the_limit_a_zero_is_an_ordinary_roll() {
     assert_eq!(st.phase, choice(0, true));
     assert_eq!(st.isr, 1);
 }
+
+#[test]
+fn r6_9a_a_recovery_result_rallies_the_disordered_units_with_a_leader_of_the_other_player() {
+    // Blue rolls 0, Red 3 (the test chart's 3–4): Red's disordered units stacked with a leader
+    // recover; Blue's do not; the roll is logged first.
+    let bar = mini();
+    let mut st = fresh(&bar);
+    let (z1, a1) = (
+        usize::from(unit(&bar, "z1")),
+        usize::from(unit(&bar, "ams1")),
+    );
+    st.units[z1].disordered = true;
+    st.units[a1].disordered = true;
+    let log = run(&bar, &mut st, Phase::Initiative, &[0, 3, 3, 1]);
+    assert!(
+        log[0].starts_with("Initiative (6.1): Blue d10 0, Red d10 3 — one 0"),
+        "{log:#?}"
+    );
+    assert_eq!(
+        log[1],
+        "Disorder recovery (18.6b): Z 1 stacked with Red brigade 1 leader — back in order"
+    );
+    assert!(!st.units[z1].disordered);
+    assert!(st.units[a1].disordered);
+}

@@ -420,3 +420,49 @@ fn r7_2d_a_brigade_leader_with_a_two_hex_line_traces_from_either_hex() {
     assert_eq!(m.get(&hex("0604")), Some(0));
     assert_eq!(m.get(&hex("0603")), Some(1));
 }
+
+#[test]
+fn r7_4c_a_stack_of_independents_rolls_once_with_its_top_unit() {
+    // A second independent (ER 20) under the Jäger (ER 40), both beyond every LOC: one roll, 30,
+    // against the Jäger's 40, fails for both (the lower unit alone would have passed).
+    let bar = {
+        let dir = std::env::temp_dir().join(format!("bar-indep-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("mini")).unwrap(); // test set-up
+        let m = data().join("mini");
+        std::fs::copy(m.join("map.toml"), dir.join("mini/map.toml")).unwrap(); // test set-up
+        let oob = std::fs::read_to_string(m.join("oob.toml")).unwrap()
+            + "\n[[unit]]\nid = \"i2\"\nname = \"Jäger 2\"\narmy = \"a\"\narm = \"infantry\"\nsp = 2\ner = 20\nma = 4\ninvented = \"test\"\n";
+        std::fs::write(dir.join("mini/oob.toml"), oob).unwrap(); // test set-up
+        let scen = std::fs::read_to_string(m.join("scenario.toml")).unwrap()
+            + "\n[[setup]]\nunit = \"i2\"\nhexes = [\"0409\"]\nfacing = \"S\"\nformation = \"line\"\n";
+        std::fs::write(dir.join("mini/scenario.toml"), scen).unwrap(); // test set-up
+        bar::Bar::from_dir(&dir.join("mini"), &data()).unwrap() // the fixture is valid
+    };
+    let mut st = fresh(&bar);
+    put_leader(&bar, &mut st, "A", "1216");
+    put(&bar, &mut st, "i1", &["0116"]);
+    put(&bar, &mut st, "i2", &["0116"]);
+    let log = command(
+        &bar,
+        &mut st,
+        "b3",
+        &["independent:i1", "independent:i2"],
+        &[2, 3, 0],
+    );
+    assert_eq!(
+        log.iter()
+            .filter(|l| l.starts_with("Unit initiative"))
+            .count(),
+        1,
+        "{log:#?}"
+    );
+    assert_logged(
+        &log,
+        "Unit initiative (7.4c): Jäger d100 tens 3, units 0 = 30 < ER 40",
+    );
+    let c = command_line(&log);
+    assert!(
+        c.contains("Jäger (independent") && c.contains("Jäger 2 (independent"),
+        "{c}"
+    );
+}
