@@ -213,6 +213,7 @@ fn r16_2_search_takes_an_empty_lauffeld() {
         let g = Game {
             rules: r.clone(),
             state: s.clone(),
+            policies: Default::default(),
         };
         let i = if d == Seat(Side::French.ix() as u8) {
             agent.decide(&g).index

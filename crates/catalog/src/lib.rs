@@ -146,6 +146,7 @@ pub fn scenarios() -> Vec<ScenarioInfo> {
             ruleset: "bar",
             id: s.id,
             name: s.name,
+            option_details: details(&s.options),
             options: s.options,
         }))
         .collect()
