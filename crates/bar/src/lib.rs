@@ -495,6 +495,66 @@ impl Ruleset for Bar {
         bad
     }
 
+    fn board(&self) -> serde_json::Value {
+        use serde_json::json;
+        let sc = &self.sc;
+        let mut ids: Vec<&hexmap::HexId> = sc.board.hexes.keys().collect();
+        ids.sort();
+        let hexes: Vec<serde_json::Value> = ids
+            .iter()
+            .map(|h| {
+                let i = &sc.board.hexes[*h];
+                let (x, y) = h.centre();
+                json!({"id": h.to_string(), "terrain": i.terrain, "level": i.level, "x": x, "y": y})
+            })
+            .collect();
+        let mut sides: Vec<_> = sc.board.hexsides.iter().collect();
+        sides.sort();
+        let hexsides: Vec<serde_json::Value> = sides
+            .iter()
+            .map(|((a, b), f)| json!({"between": [a.to_string(), b.to_string()], "feature": f}))
+            .collect();
+        let roads: Vec<serde_json::Value> = sc
+            .board
+            .roads
+            .iter()
+            .map(|(a, b)| json!([a.to_string(), b.to_string()]))
+            .collect();
+        let units: Vec<serde_json::Value> = sc
+            .units
+            .iter()
+            .map(|u| {
+                json!({
+                    "id": u.id, "name": u.name, "side": sc.armies[usize::from(u.side)].name,
+                    "arm": u.arm, "sub": u.sub, "sp": u.sp, "er": u.er, "cv": u.cv, "ma": u.ma,
+                    "brigade": u.brigade.map(|b| sc.brigades[usize::from(b)].id.clone()),
+                    "regiment": u.regiment,
+                })
+            })
+            .collect();
+        let leaders: Vec<serde_json::Value> = sc
+            .leaders
+            .iter()
+            .map(|l| {
+                json!({
+                    "id": l.id, "name": l.name, "side": sc.armies[usize::from(l.side)].name,
+                    "kind": l.kind, "range": l.range, "initiative": l.initiative,
+                    "er_bonus": l.er_bonus, "cv_bonus": l.cv_bonus, "cr": l.cr, "wan": l.wan,
+                })
+            })
+            .collect();
+        json!({
+            "kind": "hex",
+            "name": sc.name,
+            "map": {"hexes": hexes, "hexsides": hexsides, "roads": roads,
+                    "places": sc.board.places.iter().map(|(n, h)| json!({"name": n, "hex": h.to_string()})).collect::<Vec<_>>()},
+            "units": units,
+            "leaders": leaders,
+            "brigades": sc.brigades.iter().map(|b| json!({"id": b.id, "name": b.name, "side": sc.armies[usize::from(b.side)].name})).collect::<Vec<_>>(),
+            "wings": sc.wings.iter().map(|w| json!({"id": w.id, "name": w.name})).collect::<Vec<_>>(),
+        })
+    }
+
     fn validate_state(&self, state: &State) -> Vec<String> {
         let sc = &self.sc;
         let mut bad = Vec::new();
