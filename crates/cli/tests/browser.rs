@@ -236,10 +236,23 @@ fn launch(profile: PathBuf) -> Browser {
 /// page serialises it, since DevTools returns objects and arrays by reference.
 fn js(tab: &Tab, expr: &str) -> Value {
     let wrapped = format!("JSON.stringify(({expr}))");
-    let v = tab
-        .evaluate(&wrapped, false)
-        .unwrap_or_else(|e| panic!("evaluating {expr}: {e}"))
-        .value;
+    // A page that is navigating (the lobby opening the play page) has no context to evaluate in
+    // for a moment: ask again, a few times, before calling it a failure.
+    let mut tries = 0;
+    let v = loop {
+        match tab.evaluate(&wrapped, false) {
+            Ok(r) => break r.value,
+            Err(e)
+                if tries < 50
+                    && (e.to_string().contains("navigated")
+                        || e.to_string().contains("context")) =>
+            {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+            Err(e) => panic!("evaluating {expr}: {e}"),
+        }
+    };
     match v {
         Some(Value::String(json)) => serde_json::from_str(&json).unwrap_or(Value::Null),
         _ => Value::Null,
