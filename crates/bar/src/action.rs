@@ -60,7 +60,7 @@ impl Action {
             Action::Leader(x) => format!("leader:{}", l(x)),
             Action::Attach(x) => format!("attach:{}", u(x)),
             Action::CommandDone => "command-done".into(),
-            Action::Retreat(h) => format!("retreat:{h}"),
+            Action::Retreat(h) => format!("retreat:{}", sc.board.label(*h)),
             Action::Lose(x) => format!("lose:{}", u(x)),
             Action::Face(f) => format!("face:{}", f.name()),
             Action::Reintegrate => "reintegrate".into(),

@@ -224,6 +224,7 @@ pub fn end(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
     for l in active_leaders(sc, st, &act) {
         st.leaders[usize::from(l)].finished = true;
     }
+    crate::flow::update_holders(sc, st);
     for u in st.units.iter_mut() {
         u.ooc = false;
     }

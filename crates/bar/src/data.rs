@@ -37,6 +37,28 @@ pub struct MapFile {
     /// Named places.
     #[serde(default)]
     pub places: Vec<PlaceEntry>,
+    /// The maps of a multi-map board (1.3b–c); none for a single map numbered as the header says.
+    #[serde(default)]
+    pub sheet: Vec<SheetEntry>,
+}
+
+/// A map of a multi-map board (1.3b): its code (its first letter prefixes its hex ids, 1.3c), its
+/// printed rows and columns, and where its hex `rrcc` lies on the board (row + `row_offset`, column
+/// + `col_offset`, in the board's one grid).
+#[derive(Clone, Debug, Deserialize)]
+pub struct SheetEntry {
+    /// Code (`"WEST"`).
+    pub code: String,
+    /// First and last printed row.
+    pub rows: [u8; 2],
+    /// First and last printed column.
+    pub cols: [u8; 2],
+    /// Rows added to place it on the board.
+    #[serde(default)]
+    pub row_offset: u8,
+    /// Columns added to place it on the board.
+    #[serde(default)]
+    pub col_offset: u8,
 }
 
 /// Map header.
@@ -310,6 +332,25 @@ pub struct ScenarioFile {
     /// Victory levels (the series has none: C9).
     #[serde(default)]
     pub victory: Vec<VictoryEntry>,
+    /// Objective places (invented: C9), counted into the victory margin.
+    #[serde(default)]
+    pub objective: Vec<ObjectiveEntry>,
+}
+
+/// An objective place: held by the army that last had a combat unit in its hex.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+pub struct ObjectiveEntry {
+    /// Name.
+    pub name: String,
+    /// Hex.
+    pub hex: String,
+    /// Points to its holder.
+    pub points: u16,
+    /// Army id holding it at the start.
+    pub holder: String,
+    /// Provenance.
+    #[serde(flatten)]
+    pub prov: Provenance,
 }
 
 /// Scenario header.
@@ -329,6 +370,9 @@ pub struct ScenarioHeader {
     pub etn: u8,
     /// Numbered boxes of the Turn Track before 'End' (6.7 example: boxes 1–5, then End).
     pub end_boxes: u8,
+    /// The maps it uses, by letter (1.3b); all if empty.
+    #[serde(default)]
+    pub maps: Vec<String>,
     /// Limit of initiative special results per game turn (6.9c); none if absent.
     #[serde(default)]
     pub isr_limit: Option<u8>,

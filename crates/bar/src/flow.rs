@@ -105,6 +105,7 @@ pub fn start(sc: &Scenario, seed: u64, ev: &mut Vec<Event>) -> State {
         decisions: 0,
         dice: engine::Dice::new(seed),
         loaded: Vec::new(),
+        holders: sc.objectives.iter().map(|o| o.holder).collect(),
     };
     advance(sc, &mut st, ev);
     st
@@ -229,7 +230,27 @@ fn begin_turn(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) -> Phase {
     }
 }
 
+/// Objective places change hands when a side's combat unit stands in them alone (invented, C9).
+pub fn update_holders(sc: &Scenario, st: &mut State) {
+    for (i, o) in sc.objectives.iter().enumerate() {
+        let sides: Vec<u8> = st
+            .units
+            .iter()
+            .enumerate()
+            .filter(|(_, u)| !u.eliminated && u.hexes.contains(&o.hex))
+            .map(|(j, _)| sc.units[j].side)
+            .collect();
+        if let Some(&s) = sides.first()
+            && sides.iter().all(|x| *x == s)
+            && let Some(h) = st.holders.get_mut(i)
+        {
+            *h = s;
+        }
+    }
+}
+
 fn maintenance(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) -> Phase {
+    update_holders(sc, st);
     ev.push(Event::EndOfTurn { turn: st.turn });
     if st.turn >= sc.turns {
         let clt = [

@@ -168,7 +168,7 @@ pub fn place(sc: &Scenario, st: &mut State, l: LeaderIx, u: UnitIx, ev: &mut Vec
     }
     ev.push(Event::LeaderPlaced {
         leader: sc.leaders[usize::from(l)].name.clone(),
-        hex: h.to_string(),
+        hex: sc.board.label(h),
         what,
     });
 }

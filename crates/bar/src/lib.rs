@@ -57,16 +57,42 @@ pub struct ScenarioInfo {
     pub options: Vec<&'static str>,
     /// Its directory under the data dir.
     pub dir: &'static str,
+    /// Its scenario file in that directory (beside `map.toml` and `oob.toml`).
+    pub file: &'static str,
 }
 
 /// Every scenario of the ruleset.
 pub fn catalogue() -> Vec<ScenarioInfo> {
-    vec![ScenarioInfo {
-        id: "bar-drill",
-        name: "BAR drill — an invented field to try every rule on",
-        options: Vec::new(),
-        dir: "bar-drill",
-    }]
+    vec![
+        ScenarioInfo {
+            id: "bar-drill",
+            name: "BAR drill — an invented field to try every rule on",
+            options: Vec::new(),
+            dir: "bar-drill",
+            file: "scenario.toml",
+        },
+        ScenarioInfo {
+            id: "prague-schwerin",
+            name: "Prague 1757: Schwerin's attack (reconstructed)",
+            options: Vec::new(),
+            dir: "prague",
+            file: "schwerin.toml",
+        },
+        ScenarioInfo {
+            id: "prague-gap",
+            name: "Prague 1757: the gap in the centre (reconstructed)",
+            options: Vec::new(),
+            dir: "prague",
+            file: "gap.toml",
+        },
+        ScenarioInfo {
+            id: "prague-battle",
+            name: "Prague 1757: the whole battle (reconstructed)",
+            options: Vec::new(),
+            dir: "prague",
+            file: "battle.toml",
+        },
+    ]
 }
 
 /// The ruleset bound to a scenario.
@@ -95,7 +121,12 @@ fn builtin(path: &str) -> Option<&'static str> {
         "prague/charts/command.toml",
         "prague/charts/fire.toml",
         "prague/charts/combat.toml",
-        "prague/charts/movement.toml"
+        "prague/charts/movement.toml",
+        "prague/map.toml",
+        "prague/oob.toml",
+        "prague/schwerin.toml",
+        "prague/gap.toml",
+        "prague/battle.toml"
     )
 }
 
@@ -121,13 +152,13 @@ impl Bar {
             )]);
         }
         match dir {
-            Some(dir) => Bar::from_dir(&dir.join(info.dir), dir),
+            Some(dir) => Bar::from_dir_file(&dir.join(info.dir), info.file, dir),
             None => {
                 let get = |f: &str| {
                     builtin(&format!("{}/{f}", info.dir))
                         .ok_or_else(|| vec![format!("no built-in {}/{f}", info.dir)])
                 };
-                let (map, oob, scen) = (get("map.toml")?, get("oob.toml")?, get("scenario.toml")?);
+                let (map, oob, scen) = (get("map.toml")?, get("oob.toml")?, get(info.file)?);
                 let box_id = charts_box(scen, info.dir)?;
                 let files: Vec<(&str, Option<String>)> = charts::FILES
                     .iter()
@@ -144,12 +175,18 @@ impl Bar {
         }
     }
 
-    /// Load a scenario directory, with the charts of the box it names under `boxes`.
+    /// Load a scenario directory (`scenario.toml` beside `map.toml` and `oob.toml`), with the charts
+    /// of the box it names under `boxes`.
     pub fn from_dir(sdir: &Path, boxes: &Path) -> Result<Bar, Vec<String>> {
+        Bar::from_dir_file(sdir, "scenario.toml", boxes)
+    }
+
+    /// Load the scenario file `file` of a directory, with the charts of its box under `boxes`.
+    pub fn from_dir_file(sdir: &Path, file: &str, boxes: &Path) -> Result<Bar, Vec<String>> {
         let map = read(&sdir.join("map.toml")).map_err(|e| vec![e])?;
         let oob = read(&sdir.join("oob.toml")).map_err(|e| vec![e])?;
-        let scen = read(&sdir.join("scenario.toml")).map_err(|e| vec![e])?;
-        let box_id = charts_box(&scen, &sdir.join("scenario.toml").display().to_string())?;
+        let scen = read(&sdir.join(file)).map_err(|e| vec![e])?;
+        let box_id = charts_box(&scen, &sdir.join(file).display().to_string())?;
         let cdir = boxes.join(&box_id).join("charts");
         let files: Vec<(&str, Option<String>)> = charts::FILES
             .iter()
@@ -249,7 +286,15 @@ pub fn outcome_of(sc: &Scenario, st: &State) -> Outcome {
         else {
             continue;
         };
-        let margin = i64::from(clt[1 - w]) - i64::from(clt[w]);
+        let points = |side: usize| -> i64 {
+            sc.objectives
+                .iter()
+                .zip(&st.holders)
+                .filter(|(_, h)| usize::from(**h) == side)
+                .map(|(o, _)| i64::from(o.points))
+                .sum()
+        };
+        let margin = i64::from(clt[1 - w]) - i64::from(clt[w]) + points(w) - points(1 - w);
         if margin >= i64::from(v.margin) {
             return Outcome {
                 winner: Some(Seat(w as u8)),
@@ -320,7 +365,7 @@ impl Ruleset for Bar {
             Action::Leader(x) => format!("Activate {} with the brigade (6.6)", l(x)),
             Action::Attach(x) => format!("Attach {} (6.4)", u(x)),
             Action::CommandDone => "Command control done: fire, move and fight (4.0 C)".into(),
-            Action::Retreat(h) => format!("Rout retreat to {h} (20.2g)"),
+            Action::Retreat(h) => format!("Rout retreat to {} (20.2g)", sc.board.label(*h)),
             Action::Lose(x) => format!("{} takes one SP of the retreat's losses (19.7d)", u(x)),
             Action::Face(f) => format!("Face {} (19.5e)", f.name()),
             Action::Reintegrate => "Reintegrate the detachment (24.3a)".into(),
@@ -398,7 +443,7 @@ impl Ruleset for Bar {
                     u.id,
                     s.hexes
                         .iter()
-                        .map(|h| h.to_string())
+                        .map(|h| sc.board.label(*h))
                         .collect::<Vec<_>>()
                         .join("-"),
                     u.sp - s.lost,
@@ -505,20 +550,20 @@ impl Ruleset for Bar {
             .map(|h| {
                 let i = &sc.board.hexes[*h];
                 let (x, y) = h.centre();
-                json!({"id": h.to_string(), "terrain": i.terrain, "level": i.level, "x": x, "y": y})
+                json!({"id": sc.board.label(**h), "terrain": i.terrain, "level": i.level, "x": x, "y": y})
             })
             .collect();
         let mut sides: Vec<_> = sc.board.hexsides.iter().collect();
         sides.sort();
         let hexsides: Vec<serde_json::Value> = sides
             .iter()
-            .map(|((a, b), f)| json!({"between": [a.to_string(), b.to_string()], "feature": f}))
+            .map(|((a, b), f)| json!({"between": [sc.board.label(*a), sc.board.label(*b)], "feature": f}))
             .collect();
         let roads: Vec<serde_json::Value> = sc
             .board
             .roads
             .iter()
-            .map(|(a, b)| json!([a.to_string(), b.to_string()]))
+            .map(|(a, b)| json!([sc.board.label(*a), sc.board.label(*b)]))
             .collect();
         let units: Vec<serde_json::Value> = sc
             .units
@@ -547,7 +592,7 @@ impl Ruleset for Bar {
             "kind": "hex",
             "name": sc.name,
             "map": {"hexes": hexes, "hexsides": hexsides, "roads": roads,
-                    "places": sc.board.places.iter().map(|(n, h)| json!({"name": n, "hex": h.to_string()})).collect::<Vec<_>>()},
+                    "places": sc.board.places.iter().map(|(n, h)| json!({"name": n, "hex": sc.board.label(*h)})).collect::<Vec<_>>()},
             "units": units,
             "leaders": leaders,
             "brigades": sc.brigades.iter().map(|b| json!({"id": b.id, "name": b.name, "side": sc.armies[usize::from(b.side)].name})).collect::<Vec<_>>(),

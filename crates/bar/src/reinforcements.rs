@@ -46,7 +46,7 @@ pub fn arrive(sc: &Scenario, st: &mut State, act: &mut Activation, ev: &mut Vec<
             }
             ev.push(Event::Arrive {
                 units: arrived,
-                hex: r.hex.to_string(),
+                hex: sc.board.label(r.hex),
                 rule: if r.units.iter().all(|&u| {
                     let b = sc.units[usize::from(u)].brigade;
                     b.is_some_and(|b| {

@@ -245,7 +245,7 @@ pub fn step(
                         .iter()
                         .map(|&u| sc.units[usize::from(u)].name.clone())
                         .collect(),
-                    path: visited.iter().map(|h| h.to_string()).collect(),
+                    path: visited.iter().map(|h| sc.board.label(*h)).collect(),
                     losses: 0,
                     note: "no free hex".into(),
                 });
@@ -297,7 +297,7 @@ pub fn step(
             .iter()
             .map(|&u| sc.units[usize::from(u)].name.clone())
             .collect(),
-        path: visited.iter().map(|h| h.to_string()).collect(),
+        path: visited.iter().map(|h| sc.board.label(*h)).collect(),
         losses,
         note: String::new(),
     });

@@ -42,6 +42,31 @@ pub struct Board {
     pub name: String,
     /// The dense index of the board's hexes, for searches (built by [`Board::index`]).
     pub dense: Dense,
+    /// The maps of a multi-map board (1.3b–c); empty for a single map.
+    pub sheets: Vec<Sheet>,
+}
+
+/// A map of a multi-map board, placed in the board's grid.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sheet {
+    /// Its letter (1.3c).
+    pub letter: char,
+    /// First and last printed row.
+    pub rows: [u8; 2],
+    /// First and last printed column.
+    pub cols: [u8; 2],
+    /// Rows added on the board.
+    pub row_offset: u8,
+    /// Columns added on the board.
+    pub col_offset: u8,
+    /// Whether the scenario uses it (1.3b).
+    pub used: bool,
+}
+
+impl Sheet {
+    fn holds(&self, row: u8, col: u8) -> bool {
+        (self.rows[0]..=self.rows[1]).contains(&row) && (self.cols[0]..=self.cols[1]).contains(&col)
+    }
 }
 
 /// The board as dense arrays, for searches that visit many hexes (LOC 7.1–7.3).
@@ -49,7 +74,7 @@ pub struct Board {
 pub struct Dense {
     /// Hex ids by index.
     pub ids: Vec<HexId>,
-    /// Index by hex id: `table[row * 100 + col]` (`u32::MAX`: not on the board).
+    /// Index by hex id: `table[row * 256 + col]` (`u32::MAX`: not on the board).
     pub table: Vec<u32>,
     /// Neighbours by direction (`u32::MAX`: off the board).
     pub nbr: Vec<[u32; 6]>,
@@ -65,12 +90,50 @@ impl Dense {
     /// The index of a hex, if on the board.
     #[inline]
     pub fn ix(&self, h: HexId) -> Option<u32> {
-        let k = usize::from(h.row) * 100 + usize::from(h.col);
+        let k = usize::from(h.row) * 256 + usize::from(h.col);
         self.table.get(k).copied().filter(|&i| i != u32::MAX)
     }
 }
 
 impl Board {
+    /// A hex id as printed (1.3c: "W2119" on a multi-map board) to the board's hex: `Ok(None)` for
+    /// a hex of a map the scenario does not use, `Err(())` for no hex of any map.
+    #[allow(clippy::result_unit_err)]
+    pub fn parse(&self, s: &str) -> Result<Option<HexId>, ()> {
+        let t = s.trim();
+        if self.sheets.is_empty() {
+            return t.parse::<HexId>().map(Some).map_err(|_| ());
+        }
+        let mut chars = t.chars();
+        let letter = chars.next().ok_or(())?.to_ascii_uppercase();
+        let local: HexId = chars.as_str().parse().map_err(|_| ())?;
+        let sheet = self
+            .sheets
+            .iter()
+            .find(|m| m.letter == letter && m.holds(local.row, local.col))
+            .ok_or(())?;
+        if !sheet.used {
+            return Ok(None);
+        }
+        let row = local.row.checked_add(sheet.row_offset).ok_or(())?;
+        let col = local.col.checked_add(sheet.col_offset).ok_or(())?;
+        Ok(Some(HexId::new(row, col)))
+    }
+
+    /// A hex's printed id (1.3c: the map's letter before its number on a multi-map board).
+    pub fn label(&self, h: HexId) -> String {
+        for m in &self.sheets {
+            if let (Some(r), Some(c)) = (
+                h.row.checked_sub(m.row_offset),
+                h.col.checked_sub(m.col_offset),
+            ) && m.holds(r, c)
+            {
+                return format!("{}{}", m.letter, HexId::new(r, c));
+            }
+        }
+        h.to_string()
+    }
+
     /// Build the dense index with the charts' leader columns.
     pub fn index(&mut self, charts: &Charts) {
         let mut ids: Vec<HexId> = self.hexes.keys().copied().collect();
@@ -104,9 +167,9 @@ impl Board {
                 d.road[i][k] = self.road(*h, n);
             }
         }
-        d.table = vec![u32::MAX; 100 * 100];
+        d.table = vec![u32::MAX; 256 * 256];
         for (h, i) in &ix {
-            d.table[usize::from(h.row) * 100 + usize::from(h.col)] = *i;
+            d.table[usize::from(h.row) * 256 + usize::from(h.col)] = *i;
         }
         d.ids = ids;
         self.dense = d;
@@ -315,6 +378,19 @@ pub struct Detachment {
     pub brigades: Vec<BrigadeIx>,
 }
 
+/// An objective place (invented: the series has no victory rules, C9).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Objective {
+    /// Name.
+    pub name: String,
+    /// Hex.
+    pub hex: HexId,
+    /// Points to its holder.
+    pub points: u16,
+    /// Side holding it at the start.
+    pub holder: u8,
+}
+
 /// A validated scenario.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scenario {
@@ -348,6 +424,8 @@ pub struct Scenario {
     pub detachments: Vec<Detachment>,
     /// Victory levels.
     pub victory: Vec<VictoryEntry>,
+    /// Objective places.
+    pub objectives: Vec<Objective>,
     /// First turn's clock, minutes after midnight.
     pub first_minute: u16,
     /// Turns.
@@ -391,15 +469,6 @@ pub fn parse_dir(s: &str) -> Option<Dir> {
         "NW" => Dir::NW,
         _ => return None,
     })
-}
-
-/// Parse a hex id as written in the files: four digits, optionally after a map letter (1.3c).
-pub fn parse_hex(s: &str) -> Option<HexId> {
-    let t = s.trim();
-    let t = t
-        .strip_prefix(|c: char| c.is_ascii_alphabetic())
-        .unwrap_or(t);
-    t.parse().ok()
 }
 
 impl Scenario {
@@ -448,17 +517,79 @@ impl Scenario {
                 map.map.default_terrain
             ));
         }
-        for r in map.map.rows[0]..=map.map.rows[1] {
-            for c in map.map.cols[0]..=map.map.cols[1] {
-                board.hexes.insert(
-                    HexId::new(r, c),
-                    HexInfo {
-                        terrain: map.map.default_terrain.clone(),
-                        level: 0,
-                    },
-                );
+        // 1.3b–c: the maps of the board, those the scenario uses.
+        for (i, m) in map.sheet.iter().enumerate() {
+            let Some(letter) = m.code.chars().next().map(|c| c.to_ascii_uppercase()) else {
+                p.push(format!("{mf}: sheet[{i}].code: empty"));
+                continue;
+            };
+            if board.sheets.iter().any(|x| x.letter == letter) {
+                p.push(format!(
+                    "{mf}: sheet[{i}].code: {:?} begins with the letter of another map (1.3c)",
+                    m.code
+                ));
+            }
+            let used = sc.scenario.maps.is_empty()
+                || sc
+                    .scenario
+                    .maps
+                    .iter()
+                    .any(|x| x.chars().next().map(|c| c.to_ascii_uppercase()) == Some(letter));
+            board.sheets.push(Sheet {
+                letter,
+                rows: m.rows,
+                cols: m.cols,
+                row_offset: m.row_offset,
+                col_offset: m.col_offset,
+                used,
+            });
+        }
+        for (i, m) in sc.scenario.maps.iter().enumerate() {
+            let l = m.chars().next().map(|c| c.to_ascii_uppercase());
+            if !board.sheets.iter().any(|x| Some(x.letter) == l) {
+                p.push(format!(
+                    "{sf}: scenario.maps[{i}]: {m:?} is not a map of {mf}"
+                ));
             }
         }
+        let blank = HexInfo {
+            terrain: map.map.default_terrain.clone(),
+            level: 0,
+        };
+        if board.sheets.is_empty() {
+            for r in map.map.rows[0]..=map.map.rows[1] {
+                for c in map.map.cols[0]..=map.map.cols[1] {
+                    board.hexes.insert(HexId::new(r, c), blank.clone());
+                }
+            }
+        } else {
+            for m in board.sheets.clone().iter().filter(|m| m.used) {
+                for r in m.rows[0]..=m.rows[1] {
+                    for c in m.cols[0]..=m.cols[1] {
+                        match (r.checked_add(m.row_offset), c.checked_add(m.col_offset)) {
+                            (Some(r), Some(c)) => {
+                                board.hexes.insert(HexId::new(r, c), blank.clone());
+                            }
+                            _ => {
+                                p.push(format!(
+                                    "{mf}: sheet {}: placed beyond row or column 255",
+                                    m.letter
+                                ));
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // A map-file hex: `Ok(None)` on a map the scenario does not use.
+        let at = |board: &Board, id: &str| -> Result<Option<HexId>, ()> {
+            board.parse(id).and_then(|h| match h {
+                Some(h) if board.contains(h) => Ok(Some(h)),
+                Some(_) => Err(()),
+                None => Ok(None),
+            })
+        };
         for (i, g) in map.hexes.iter().enumerate() {
             count(&g.prov);
             if let Some(t) = &g.terrain
@@ -469,27 +600,27 @@ impl Scenario {
                 ));
             }
             for id in &g.ids {
-                match parse_hex(id).and_then(|h| board.hexes.get_mut(&h)) {
-                    None => p.push(format!(
+                match at(&board, id) {
+                    Err(()) => p.push(format!(
                         "{mf}: hexes[{i}].ids: {id:?} is not a hex of the map"
                     )),
-                    Some(info) => {
-                        if let Some(t) = &g.terrain {
-                            info.terrain = t.clone();
-                        }
-                        if let Some(l) = g.level {
-                            info.level = l;
+                    Ok(None) => {}
+                    Ok(Some(h)) => {
+                        if let Some(info) = board.hexes.get_mut(&h) {
+                            if let Some(t) = &g.terrain {
+                                info.terrain = t.clone();
+                            }
+                            if let Some(l) = g.level {
+                                info.level = l;
+                            }
                         }
                     }
                 }
             }
         }
         for (i, s) in map.hexsides.iter().enumerate() {
-            let (a, b) = (parse_hex(&s.between[0]), parse_hex(&s.between[1]));
-            match (a, b) {
-                (Some(a), Some(b))
-                    if a.is_adjacent(b) && board.contains(a) && board.contains(b) =>
-                {
+            match (at(&board, &s.between[0]), at(&board, &s.between[1])) {
+                (Ok(Some(a)), Ok(Some(b))) if a.is_adjacent(b) => {
                     if !charts.tec.hexside.contains_key(&s.feature) {
                         p.push(format!(
                             "{mf}: hexsides[{i}].feature: {:?} is not a hexside of the TEC",
@@ -498,6 +629,7 @@ impl Scenario {
                     }
                     board.hexsides.insert(pair(a, b), s.feature.clone());
                 }
+                (Ok(None), Ok(_)) | (Ok(_), Ok(None)) => {}
                 _ => p.push(format!(
                     "{mf}: hexsides[{i}].between: {:?} are not two adjacent hexes of the map",
                     s.between
@@ -505,12 +637,14 @@ impl Scenario {
             }
         }
         for (i, r) in map.roads.iter().enumerate() {
-            let hs: Vec<Option<HexId>> = r.hexes.iter().map(|h| parse_hex(h)).collect();
+            let hs: Vec<Result<Option<HexId>, ()>> =
+                r.hexes.iter().map(|h| at(&board, h)).collect();
             for (j, w) in hs.windows(2).enumerate() {
                 match (w[0], w[1]) {
-                    (Some(a), Some(b)) if a.is_adjacent(b) && board.contains(a) && board.contains(b) => {
+                    (Ok(Some(a)), Ok(Some(b))) if a.is_adjacent(b) => {
                         board.roads.insert(pair(a, b));
                     }
+                    (Ok(None), Ok(_)) | (Ok(_), Ok(None)) => {}
                     _ => p.push(format!(
                         "{mf}: roads[{i}].hexes[{j}..{}]: {:?} → {:?} are not adjacent hexes of the map",
                         j + 1,
@@ -521,14 +655,17 @@ impl Scenario {
             }
         }
         for (i, pl) in map.places.iter().enumerate() {
-            match parse_hex(&pl.hex).filter(|h| board.contains(*h)) {
-                Some(h) => board.places.push((pl.name.clone(), h)),
-                None => p.push(format!(
+            match at(&board, &pl.hex) {
+                Ok(Some(h)) => board.places.push((pl.name.clone(), h)),
+                Ok(None) => {}
+                Err(()) => p.push(format!(
                     "{mf}: places[{i}].hex: {:?} is not a hex of the map",
                     pl.hex
                 )),
             }
         }
+        // A scenario hex: on a map it uses.
+        let parse_hex = |id: &str| -> Option<HexId> { at(&board, id).ok().flatten() };
         // Order of battle.
         if oob.army.len() != 2 {
             p.push(format!(
@@ -921,6 +1058,27 @@ impl Scenario {
                 ));
             }
         }
+        let mut objectives = Vec::new();
+        for (i, o) in sc.objective.iter().enumerate() {
+            count(&o.prov);
+            let holder = oob.army.iter().position(|a| a.id == o.holder);
+            match (parse_hex(&o.hex), holder) {
+                (Some(hex), Some(h)) => objectives.push(Objective {
+                    name: o.name.clone(),
+                    hex,
+                    points: o.points,
+                    holder: h as u8,
+                }),
+                (None, _) => p.push(format!(
+                    "{sf}: objective[{i}].hex: {:?} is not a hex of the maps the scenario uses",
+                    o.hex
+                )),
+                (_, None) => p.push(format!(
+                    "{sf}: objective[{i}].holder: unknown army {:?}",
+                    o.holder
+                )),
+            }
+        }
         let first_minute = parse_clock(&sc.scenario.first_turn).unwrap_or_else(|| {
             p.push(format!(
                 "{sf}: scenario.first_turn: {:?} is not a clock time HH:MM on a 20-minute turn (2.0)",
@@ -961,6 +1119,7 @@ impl Scenario {
             reinforcements,
             detachments,
             victory: sc.victory.clone(),
+            objectives,
             first_minute,
             turns: sc.scenario.turns,
             etn: sc.scenario.etn,

@@ -283,6 +283,9 @@ pub struct State {
     pub decisions: u32,
     /// The dice.
     pub dice: Dice,
+    /// The side holding each objective place of the scenario (the last with a combat unit in it).
+    #[serde(default)]
+    pub holders: Vec<u8>,
     /// Faces a rule test sets to come next, before the seeded dice (each 0–9); always empty in a
     /// game (a saved state carrying any is refused, `Ruleset::validate_state`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
