@@ -3,7 +3,6 @@
 //! sheet at the scale of 2.0 (100 men, 50 horse, 2 guns a strength point).
 use bar::Bar;
 use bar::data::{Arm, MapFile, OobFile, ScenarioFile};
-use bar::scenario::parse_hex;
 use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
 
@@ -99,7 +98,7 @@ fn r1_3c_prague_hex_ids_carry_their_map_letter() {
     assert!(ids.len() > 10_000);
     for id in ids {
         assert!(
-            id.len() == 5 && "WCE".contains(&id[..1]) && parse_hex(id).is_some(),
+            id.len() == 5 && "WCE".contains(&id[..1]) && id[1..].parse::<hexmap::HexId>().is_ok(),
             "{id}"
         );
     }
