@@ -149,7 +149,13 @@ fn centre_of(h: Hex) -> (f64, f64) {
 
 impl fmt::Display for HexId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:02}{:02}", self.row, self.col)
+        // A board of several maps side by side (BAR 1.3b) places columns past 99 in one grid:
+        // those are written with three column digits ("01120"), which `FromStr` reads back.
+        if self.col >= 100 {
+            write!(f, "{:02}{:03}", self.row, self.col)
+        } else {
+            write!(f, "{:02}{:02}", self.row, self.col)
+        }
     }
 }
 
@@ -163,10 +169,18 @@ impl FromStr for HexId {
     type Err = BadHexId;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let t = s.trim();
-        if !(3..=4).contains(&t.len()) || !t.bytes().all(|c| c.is_ascii_digit()) {
+        if !(3..=5).contains(&t.len()) || !t.bytes().all(|c| c.is_ascii_digit()) {
             return Err(BadHexId(s.to_string()));
         }
         let n: u32 = t.parse().map_err(|_| BadHexId(s.to_string()))?;
+        if t.len() == 5 {
+            // Row, then a three-digit column of a board of several maps (see `Display`).
+            let (row, col) = (n / 1000, n % 1000);
+            if row > 99 || !(100..=255).contains(&col) {
+                return Err(BadHexId(s.to_string()));
+            }
+            return Ok(Self::new(row as u8, col as u8));
+        }
         Ok(Self::new((n / 100) as u8, (n % 100) as u8))
     }
 }
@@ -444,6 +458,23 @@ mod tests {
 
     fn h(s: &str) -> HexId {
         s.parse().unwrap() // test literal
+    }
+
+    /// BAR 1.3b: maps side by side in one grid put columns past 99; their ids are written with
+    /// three column digits and read back (a saved game holds them), and nothing else changes.
+    #[test]
+    fn r1_3b_board_columns_past_99_round_trip_as_text() {
+        for (row, col) in [(1u8, 120u8), (90, 100), (5, 255), (12, 7), (99, 99)] {
+            let id = HexId::new(row, col);
+            assert_eq!(id.to_string().parse::<HexId>(), Ok(id), "{id}");
+        }
+        assert_eq!(HexId::new(1, 120).to_string(), "01120");
+        assert_eq!(HexId::new(12, 7).to_string(), "1207");
+        assert!(
+            "01099".parse::<HexId>().is_err(),
+            "a 3-digit column below 100 is not written so"
+        );
+        assert!("123456".parse::<HexId>().is_err());
     }
 
     #[test]
