@@ -65,6 +65,11 @@ impl FromStr for BoardHex {
             Some(c) if c.is_ascii_alphabetic() => (Some(c.to_ascii_uppercase()), chars.as_str()),
             _ => (None, t),
         };
+        // A printed map number has four digits at most (1.3c); the five-digit form of `HexId`
+        // is a board column, not a printed one.
+        if digits.len() > 4 {
+            return Err(BadBoardHex(s.to_string()));
+        }
         let hex: HexId = digits.parse().map_err(|_| BadBoardHex(s.to_string()))?;
         Ok(Self { map, hex })
     }
