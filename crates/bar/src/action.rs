@@ -1,4 +1,5 @@
 //! The choices a player makes, each a legal action with a stable text id.
+use crate::geom::FacingExt as _;
 use crate::scenario::{BrigadeIx, LeaderIx, UnitIx, WingIx};
 use hexmap::HexId;
 

@@ -2,6 +2,7 @@
 use crate::action::Action;
 use crate::event::Event;
 use crate::geom::Facing;
+use crate::geom::FacingExt as _;
 use crate::scenario::{LeaderIx, Scenario, UnitIx};
 use crate::state::{
     ArmyState, BrigadeState, Job, LeaderState, LeaderStatus, Phase, State, UnitState,

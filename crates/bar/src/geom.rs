@@ -1,46 +1,35 @@
 //! Formations (8.1) and orientation (9.0) as far as the first package needs them: which hexes are
 //! a unit's front, flank and rear (its ZOC is its front, 9.1), for hexpoint and hexside facings and
 //! multi-hex footprints. The movement package adds the changes of formation and facing.
-use hexmap::{Dir, HexId, Vertex};
+use hexmap::{Arc, Dir, HexId};
 use serde::{Deserialize, Serialize};
 
-/// A facing: a hexpoint for line-type formations, a hexside for columns (8.4c).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Facing {
-    /// Faces a hexpoint (line, hook, attack column, unlimbered artillery, square, skirmish,
-    /// general order).
-    Point(Vertex),
-    /// Faces a hexside (march column, road column, limbered artillery).
-    Side(Dir),
+/// A facing: a hexpoint for line-type formations, a hexside for columns (8.4c): the project's
+/// [`hexmap::Facing`], with the names and arcs the BAR log and rules use.
+pub use hexmap::Facing;
+
+/// BAR's reading of a [`Facing`].
+pub trait FacingExt {
+    /// The short name ("N", "NE"…).
+    fn name(self) -> &'static str;
+    /// Directions to the front, flank and rear neighbours of one hex of the formation.
+    fn arcs(self) -> (Vec<Dir>, Vec<Dir>, Vec<Dir>);
 }
 
-impl Facing {
-    /// The short name ("N", "NE"…).
-    pub fn name(self) -> &'static str {
+impl FacingExt for Facing {
+    fn name(self) -> &'static str {
         match self {
             Facing::Point(v) => ["N", "NE", "SE", "S", "SW", "NW"][v.index()],
             Facing::Side(d) => ["NE", "E", "SE", "SW", "W", "NW"][d.index()],
         }
     }
 
-    /// Directions to the front, flank and rear neighbours of one hex of the formation.
-    pub fn arcs(self) -> (Vec<Dir>, Vec<Dir>, Vec<Dir>) {
-        match self {
-            Facing::Point(v) => (v.front().to_vec(), v.flank().to_vec(), v.rear().to_vec()),
-            Facing::Side(d) => {
-                let k = d.index();
-                (
-                    vec![d],
-                    vec![
-                        Dir::from_index(k + 1),
-                        Dir::from_index(k + 2),
-                        Dir::from_index(k + 4),
-                        Dir::from_index(k + 5),
-                    ],
-                    vec![d.opposite()],
-                )
-            }
-        }
+    fn arcs(self) -> (Vec<Dir>, Vec<Dir>, Vec<Dir>) {
+        (
+            self.dirs(Arc::Front),
+            self.dirs(Arc::Flank),
+            self.dirs(Arc::Rear),
+        )
     }
 }
 
@@ -178,4 +167,36 @@ pub fn arcs_of(hexes: &[HexId], facing: Facing) -> (Vec<HexId>, Vec<HexId>, Vec<
         }
     }
     (front, flank, rear)
+}
+
+/// The footprint shape a formation takes (C6): columns facing a hexside are march or road
+/// columns, everything facing a hexpoint is a line of one or more hexes.
+pub fn footprint_kind(f: Formation) -> hexmap::FootprintKind {
+    match f {
+        Formation::MarchColumn | Formation::Limbered => hexmap::FootprintKind::MarchColumn,
+        Formation::RoadColumn => hexmap::FootprintKind::RoadColumn,
+        Formation::Line
+        | Formation::HookLeft
+        | Formation::HookRight
+        | Formation::AttackColumn
+        | Formation::Square
+        | Formation::Skirmish
+        | Formation::GeneralOrder
+        | Formation::Unlimbered => hexmap::FootprintKind::Line,
+    }
+}
+
+/// A unit's hexes, facing and formation as a [`hexmap::Footprint`] on the board's grid, or
+/// `None` off the map or if the stored hexes do not make one (a state the validator refuses).
+pub fn footprint_of(us: &crate::state::UnitState) -> Option<hexmap::Footprint<HexId>> {
+    if us.hexes.is_empty() {
+        return None;
+    }
+    hexmap::Footprint::new(
+        &hexmap::Printed,
+        footprint_kind(us.formation),
+        us.facing,
+        us.hexes.clone(),
+    )
+    .ok()
 }

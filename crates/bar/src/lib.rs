@@ -24,6 +24,7 @@ pub mod detachments;
 pub mod event;
 pub mod fire;
 pub mod flow;
+pub mod formation;
 pub mod geom;
 pub mod initiative;
 pub mod leaders;
@@ -42,6 +43,7 @@ pub use event::Event;
 pub use scenario::Scenario;
 pub use state::State;
 
+use crate::geom::FacingExt as _;
 use engine::{AgentHooks, Outcome, Ruleset, Seat};
 use std::path::Path;
 use std::sync::Arc;
