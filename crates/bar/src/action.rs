@@ -4,7 +4,7 @@ use crate::scenario::{BrigadeIx, LeaderIx, UnitIx, WingIx};
 use hexmap::HexId;
 
 /// A choice.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Action {
     /// Army morale: spend this much CR before the roll (23.2b).
     Spend(u8),
@@ -40,6 +40,39 @@ pub enum Action {
     Reintegrate,
     /// Keep the detachment apart.
     KeepDetached,
+    /// Movement phase: move this unit alone (11.1).
+    MoveUnit(UnitIx),
+    /// Move this unit's stack of activated units together (11.1b).
+    MoveStack(UnitIx),
+    /// End the movement phase (11.0).
+    MovementDone,
+    /// Pick an activated leader to move (21.1a).
+    MoveLeader(LeaderIx),
+    /// The moving leader goes to a hex (21.1a).
+    LeaderTo(LeaderIx, HexId),
+    /// Declare a rapid march (11.4).
+    Rapid,
+    /// Step into a front hex; the hex is where the footprint's first hex goes (11.1a, 11.3).
+    Step(HexId),
+    /// Step backward (11.7) or, for a skirmisher, into a flank hex (11.8).
+    Back(HexId),
+    /// A single-hex facing change (9.3, 9.5).
+    Turn(crate::geom::Facing),
+    /// A line wheels about one end (`Head`: the right end is the pivot) by hexpoints, clockwise
+    /// positive (9.4b).
+    Wheel(hexmap::End, i8),
+    /// A multi-hex column turns its head by hexsides (right positive) and advances (9.4a).
+    ColumnTurn(i8),
+    /// Reverse direction (9.6).
+    Reverse,
+    /// A formation change (8.4): the new formation of the stack's top unit, facing and hexes.
+    Form(crate::geom::Formation, crate::geom::Facing, Vec<HexId>),
+    /// Leaving general order: the formation and facing adopted (8.4i).
+    Adopt(crate::geom::Formation, crate::geom::Facing),
+    /// End this unit's movement (11.1).
+    Stop,
+    /// The reactive player lets the move go on (12.8, 17.0).
+    Pass,
 }
 
 impl Action {
@@ -66,6 +99,39 @@ impl Action {
             Action::Face(f) => format!("face:{}", f.name()),
             Action::Reintegrate => "reintegrate".into(),
             Action::KeepDetached => "keep-detached".into(),
+            Action::MoveUnit(x) => format!("move:{}", u(x)),
+            Action::MoveStack(x) => format!("move-stack:{}", u(x)),
+            Action::MovementDone => "movement-done".into(),
+            Action::MoveLeader(x) => format!("move-leader:{}", l(x)),
+            Action::LeaderTo(x, h) => format!("lead:{}:{}", l(x), sc.board.label(*h)),
+            Action::Rapid => "rapid".into(),
+            Action::Step(h) => format!("step:{}", sc.board.label(*h)),
+            Action::Back(h) => format!("back:{}", sc.board.label(*h)),
+            Action::Turn(f) => format!("turn:{}", f.name()),
+            Action::Wheel(end, n) => format!(
+                "wheel:{}:{n:+}",
+                match end {
+                    hexmap::End::Head => "right",
+                    hexmap::End::Tail => "left",
+                }
+            ),
+            Action::ColumnTurn(n) => format!("column-turn:{n:+}"),
+            Action::Reverse => "reverse".into(),
+            Action::Form(f, fc, hexes) => format!(
+                "form:{}:{}:{}",
+                crate::movement::formation_key(*f),
+                fc.name(),
+                hexes
+                    .iter()
+                    .map(|&h| sc.board.label(h))
+                    .collect::<Vec<_>>()
+                    .join("-")
+            ),
+            Action::Adopt(f, fc) => {
+                format!("adopt:{}:{}", crate::movement::formation_key(*f), fc.name())
+            }
+            Action::Stop => "stop".into(),
+            Action::Pass => "pass".into(),
         }
     }
 }

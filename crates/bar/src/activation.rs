@@ -201,7 +201,7 @@ pub fn declare(sc: &Scenario, st: &mut State, a: &Action, ev: &mut Vec<Event>) {
 
 /// The rest of the activation (4.0 C): command status, disorder recovery, then the fire,
 /// movement and close combat phases, then its end (6.3d).
-pub fn steps(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
+pub fn steps(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) -> Phase {
     crate::command::command_control(sc, st, ev);
     crate::rally::disorder_recovery(sc, st, ev);
     if let Some(act) = &st.activation {
@@ -210,7 +210,11 @@ pub fn steps(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
         });
     }
     crate::fire::phase(sc, st, ev);
-    crate::movement::phase(sc, st, ev);
+    crate::movement::begin(sc, st, ev)
+}
+
+/// After the movement phase: close combat, then the activation ends (4.0 C).
+pub fn after_movement(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
     crate::close_combat::phase(sc, st, ev);
     end(sc, st, ev);
 }

@@ -262,7 +262,21 @@ pub fn roll(sc: &Scenario, st: &mut State, stack: &[UnitIx], spec: Spec<'_>) -> 
                 add("terrain".into(), worst, "19.8h");
                 false
             }
-            other => extra.contains(&other),
+            other => {
+                // A condition the caller names once per occurrence (11.2e: +5 for each
+                // triggering hex or hexside).
+                let n = extra.iter().filter(|&&x| x == other).count() as i32;
+                if n > 1 {
+                    add(
+                        format!("{} ×{n}", k.replace('_', " ")),
+                        i32::from(table.value(k)) * n,
+                        &rule_of(k),
+                    );
+                    false
+                } else {
+                    n == 1
+                }
+            }
         };
         if holds {
             add(k.replace('_', " "), i32::from(table.value(k)), &rule_of(k));

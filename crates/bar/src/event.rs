@@ -229,6 +229,24 @@ pub enum Event {
         /// Army.
         army: String,
     },
+    /// A step of the movement phase (11.0): who, what, the rule.
+    Movement {
+        /// Army.
+        army: String,
+        /// What happened.
+        text: String,
+        /// The rule.
+        rule: String,
+    },
+    /// Nobody can answer a move: the reactive player is not asked (12.8, 17.0).
+    NoReaction {
+        /// The moving units.
+        units: Vec<String>,
+        /// The trigger ("leaving the hex").
+        what: String,
+        /// Where.
+        hexes: Vec<String>,
+    },
     /// An activation ends (6.3d).
     ActivationEnds {
         /// Army.
@@ -562,7 +580,14 @@ impl fmt::Display for Event {
             ),
             Event::Frames { army } => write!(
                 f,
-                "{army}: fire (12.0), movement (11.0) and close combat (13.0) — not yet played by tricorne (issues 15–17)"
+                "{army}: fire (12.0) and close combat (13.0) — not yet played by tricorne (issues 16–17)"
+            ),
+            Event::Movement { army, text, rule } => write!(f, "{army}: {text} ({rule})"),
+            Event::NoReaction { units, what, hexes } => write!(
+                f,
+                "{} {what} in {}: no enemy unit there could fire or charge (12.8, 17.1) — not asked",
+                list(units),
+                hexes.join("-")
             ),
             Event::ActivationEnds { army } => {
                 write!(

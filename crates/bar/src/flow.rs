@@ -126,6 +126,10 @@ pub fn is_decision(p: &Phase) -> bool {
             | Phase::AllocateLoss { .. }
             | Phase::RallyFacing { .. }
             | Phase::Reintegrate { .. }
+            | Phase::Movement
+            | Phase::LeaderMoving { .. }
+            | Phase::Moving(_)
+            | Phase::Reaction { .. }
             | Phase::Over
     )
 }
@@ -135,6 +139,12 @@ pub fn advance(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
     // A bound on automatic steps between decisions: each step of the procedure makes progress, so
     // this is never reached in a game; it guards against a bug turning into a hang.
     for _ in 0..100_000 {
+        if st.phase == Phase::Movement {
+            let (units, leaders) = crate::movement::movable(sc, st);
+            if units.is_empty() && leaders.is_empty() {
+                st.phase = Phase::AfterMovement;
+            }
+        }
         if is_decision(&st.phase) {
             return;
         }
@@ -146,8 +156,9 @@ pub fn advance(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
                 Phase::Initiative
             }
             Phase::Initiative => initiative::roll(sc, st, ev),
-            Phase::ActivationSteps => {
-                activation::steps(sc, st, ev);
+            Phase::ActivationSteps => activation::steps(sc, st, ev),
+            Phase::AfterMovement => {
+                activation::after_movement(sc, st, ev);
                 Phase::Initiative
             }
             Phase::RallyStart => Phase::Rally {
@@ -283,6 +294,10 @@ pub fn decider(sc: &Scenario, st: &State) -> Option<u8> {
             units.first().map(owner)
         }
         Phase::RallyFacing { unit } => Some(owner(unit)),
+        Phase::Movement
+        | Phase::LeaderMoving { .. }
+        | Phase::Moving(_)
+        | Phase::Reaction { .. } => crate::movement::decider(sc, st),
         _ => None,
     }
 }
@@ -364,6 +379,10 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
             .map(Action::Face)
             .collect(),
         Phase::Reintegrate { .. } => vec![Action::Reintegrate, Action::KeepDetached],
+        Phase::Movement
+        | Phase::LeaderMoving { .. }
+        | Phase::Moving(_)
+        | Phase::Reaction { .. } => crate::movement::legal(sc, st),
         _ => Vec::new(),
     }
 }
@@ -458,6 +477,13 @@ pub fn apply(sc: &Scenario, st: &mut State, a: &Action, ev: &mut Vec<Event>) {
             Phase::Idle
         }
         (Phase::Reintegrate { .. }, Action::KeepDetached) => Phase::Idle,
+        (
+            p @ (Phase::Movement
+            | Phase::LeaderMoving { .. }
+            | Phase::Moving(_)
+            | Phase::Reaction { .. }),
+            a,
+        ) => crate::movement::apply(sc, st, p, a, ev),
         (p, _) => p,
     };
     advance(sc, st, ev);

@@ -345,8 +345,11 @@ impl Ruleset for Bar {
         action.id(&self.sc)
     }
 
-    fn action_label(&self, _state: &State, action: &Action) -> String {
+    fn action_label(&self, state: &State, action: &Action) -> String {
         let sc = &self.sc;
+        if let Some(l) = movement::label(sc, state, action) {
+            return l;
+        }
         let b = |i: &u16| sc.brigades[usize::from(*i)].name.clone();
         let u = |i: &u16| sc.units[usize::from(*i)].name.clone();
         let l = |i: &u16| sc.leaders[usize::from(*i)].name.clone();
@@ -372,6 +375,7 @@ impl Ruleset for Bar {
             Action::Face(f) => format!("Face {} (19.5e)", f.name()),
             Action::Reintegrate => "Reintegrate the detachment (24.3a)".into(),
             Action::KeepDetached => "Keep the detachment apart (24.3a)".into(),
+            other => other.id(sc),
         }
     }
 

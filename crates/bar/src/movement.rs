@@ -1,7 +1,1949 @@
-//! Movement (11.0), formations (8.0), facing (9.0): the movement phase of an activation. Package 2 (issue 15) fills it; until then the phase ends at once.
+//! Movement (11.0) with facing (9.0) and formation changes (8.0): the movement phase of an
+//! activation. The active player picks a unit or a stack of activated units (11.1b), then moves it
+//! one decision at a time: a step into a front hex (11.1a, 11.3), a backward step (11.7, 11.8),
+//! a facing change (9.3–9.5), a wheel (9.4b) or a column's turn (9.4a), a formation change (8.4,
+//! `formation::changes`), a reversal (9.6), or stop. Every facing or formation change and every
+//! step out of a hex is a point where the reactive player may answer (12.8c–e, 17.0): asked only
+//! when one of his units could; in this package he may only pass. At the end of the unit's
+//! movement its stack must be legal (10.1) and the movement actions disorder check (A) is rolled
+//! (18.2b) for it and for the stacks it passed through (10.7a).
+use crate::action::Action;
+use crate::checks::{self, Spec};
+use crate::data::Arm;
 use crate::event::Event;
-use crate::scenario::Scenario;
-use crate::state::State;
+use crate::formation::{self, Budget};
+use crate::geom::{Facing, FacingExt as _, Formation, footprint_kind, footprint_of};
+use crate::scenario::{LeaderIx, Scenario, UnitIx};
+use crate::state::{Phase, State};
+use engine::{Half, drop_fraction, round_half_up};
+use hexmap::{Arc, Dir, End, Footprint, FootprintKind, HexId, Printed};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BinaryHeap, HashSet};
 
-/// Run the phase for the activation in progress.
-pub fn phase(_sc: &Scenario, _st: &mut State, _ev: &mut Vec<Event>) {}
+/// A unit or stack on the move, between the player's decisions.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Mover {
+    /// The moving units (one stack, 11.1b), top first.
+    pub units: Vec<UnitIx>,
+    /// Its side.
+    pub side: u8,
+    /// This phase's MA (11.0: halved when disordered or out of command, +50% in a rapid march).
+    pub ma: Half,
+    /// MPs left.
+    pub left: Half,
+    /// It has spent MPs (8.7, 9.6a, 11.4a).
+    pub spent: bool,
+    /// It declared a rapid march (11.4).
+    pub rapid: bool,
+    /// It moved backward (11.7b, c).
+    pub backward: bool,
+    /// Its last step's direction, for oblique movement (11.3).
+    pub last_step: Option<Dir>,
+    /// Hexes it entered.
+    pub path: Vec<HexId>,
+    /// Its hexes when it started.
+    pub start: Vec<HexId>,
+    /// Movement action DC (A) modifiers earned so far (18.2b): keys of the chart's case A.
+    pub dc_a: Vec<String>,
+    /// DC (A) terrain entered or crossed by its last expense: it counts only if it spends more
+    /// (11.2d).
+    pub pending: u8,
+    /// Friendly units it passed through (10.7a): they test too.
+    pub passed: Vec<UnitIx>,
+    /// Friendly units in the hexes it is in now that are not moving (for 10.7: entered, and
+    /// interpenetration counted when it leaves).
+    pub among: Vec<UnitIx>,
+    /// It changed facing or formation in its present hex (10.7b).
+    pub turned_here: bool,
+    /// Hexes where a facing/formation change already gave the reactive player his chance
+    /// (12.8c, e: once per hex).
+    pub change_asked: Vec<HexId>,
+    /// It must end its movement now (8.2b, 8.4i, 8.7, 9.6a, 7.6c, 18.2c).
+    pub must_stop: bool,
+    /// Why it must stop.
+    pub stop_why: String,
+    /// It must first adopt a formation in the hex it entered (8.4i: leaving general order).
+    pub adopt: bool,
+    /// Restricted by an out-of-command leader (7.6c) or itself out of command (7.6d).
+    pub restricted: bool,
+}
+
+/// What the reactive player is asked about (12.8c–d, 17.0).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Trigger {
+    /// A facing or formation change completed in these hexes (12.8c).
+    Change(Vec<HexId>),
+    /// The mover is about to leave these hexes by `action` (12.8d).
+    Leave(Vec<HexId>),
+}
+
+/// The units and leaders of the activation that may still begin to move.
+pub fn movable(sc: &Scenario, st: &State) -> (Vec<UnitIx>, Vec<LeaderIx>) {
+    let Some(act) = &st.activation else {
+        return (Vec::new(), Vec::new());
+    };
+    let mut units: Vec<UnitIx> = act
+        .units
+        .iter()
+        .chain(&act.attached)
+        .chain(&act.independents)
+        .chain(&act.arriving)
+        .copied()
+        .filter(|&u| {
+            let s = &st.units[usize::from(u)];
+            st.on_map(u) && !s.routed && !act.moved.contains(&u) && can_start(sc, st, u)
+        })
+        .collect();
+    units.sort_unstable();
+    units.dedup();
+    let leaders = crate::activation::active_leaders(sc, st, act)
+        .into_iter()
+        .filter(|&l| {
+            let s = &st.leaders[usize::from(l)];
+            s.hex.is_some() && !act.moved_leaders.contains(&l)
+        })
+        .collect();
+    (units, leaders)
+}
+
+/// 6.8b: in a limited activation only a road column on the road moves.
+fn can_start(sc: &Scenario, st: &State, u: UnitIx) -> bool {
+    let limited = st.activation.as_ref().is_some_and(|a| a.limited);
+    let s = &st.units[usize::from(u)];
+    if limited {
+        return s.formation == Formation::RoadColumn && on_road(sc, &s.hexes);
+    }
+    true
+}
+
+/// Whether every hex is a road hex and consecutive hexes are linked by the road (6.8b, 9.4a).
+fn on_road(sc: &Scenario, hexes: &[HexId]) -> bool {
+    hexes.iter().all(|&h| sc.board.is_road_hex(h))
+        && hexes.windows(2).all(|w| sc.board.road(w[0], w[1]))
+}
+
+/// The activated units stacked with `u` (same hexes) that may move with it.
+pub fn stack_of(sc: &Scenario, st: &State, u: UnitIx) -> Vec<UnitIx> {
+    let (units, _) = movable(sc, st);
+    let me = &st.units[usize::from(u)];
+    // 11.1b, 10.12a: a stack moves together when its units share hexes, formation and facing.
+    let mut v: Vec<UnitIx> = units
+        .into_iter()
+        .filter(|&x| {
+            let s = &st.units[usize::from(x)];
+            s.hexes == me.hexes && s.formation == me.formation && s.facing == me.facing
+        })
+        .collect();
+    v.sort_by_key(|&x| st.units[usize::from(x)].order);
+    v
+}
+
+/// All combat units (either side, not eliminated) in a hex.
+fn units_in(st: &State, h: HexId) -> Vec<UnitIx> {
+    st.units
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| !s.eliminated && s.hexes.contains(&h))
+        .map(|(i, _)| i as UnitIx)
+        .collect()
+}
+
+/// The phase begins: the active player picks what moves, or nothing can move.
+pub fn begin(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) -> Phase {
+    let (units, leaders) = movable(sc, st);
+    if units.is_empty() && leaders.is_empty() {
+        if let Some(act) = &st.activation {
+            ev.push(Event::Movement {
+                army: sc.armies[usize::from(act.side)].name.clone(),
+                text: "nothing of this activation can move".into(),
+                rule: "11.0".into(),
+            });
+        }
+        return Phase::AfterMovement;
+    }
+    Phase::Movement
+}
+
+/// The printed MA of a stack: the lowest (8.1a).
+fn printed_ma(sc: &Scenario, units: &[UnitIx]) -> u8 {
+    units
+        .iter()
+        .map(|&u| sc.units[usize::from(u)].ma)
+        .min()
+        .unwrap_or(0)
+}
+
+/// Whether a unit is restricted by command (7.6c–d): itself out of command, or its brigade
+/// leader out of command and not automatically in command (7.5).
+fn restricted(sc: &Scenario, st: &State, u: UnitIx) -> bool {
+    let s = &st.units[usize::from(u)];
+    if s.ooc {
+        return true;
+    }
+    let Some(b) = sc.units[usize::from(u)].brigade else {
+        return false;
+    };
+    let bl = crate::command::holder(st, sc.brigades[usize::from(b)].leader);
+    bl.is_some_and(|l| st.leaders[usize::from(l)].ooc)
+        && !crate::command::automatically_in_command(sc, st, u)
+}
+
+/// Start moving `units` (one stack).
+fn start(sc: &Scenario, st: &State, units: Vec<UnitIx>) -> Mover {
+    let side = sc.units[usize::from(units[0])].side;
+    let ma = u32::from(printed_ma(sc, &units));
+    let slowed = units.iter().any(|&u| {
+        let s = &st.units[usize::from(u)];
+        s.disordered || s.ooc
+    });
+    // 11.0, 7.6f: halved (rounded) once, whether disordered, out of command or both.
+    let ma = if slowed { round_half_up(ma, 2) } else { ma };
+    let restricted = units.iter().any(|&u| restricted(sc, st, u));
+    let hexes = st.units[usize::from(units[0])].hexes.clone();
+    let among = hexes
+        .iter()
+        .flat_map(|&h| units_in(st, h))
+        .filter(|x| !units.contains(x))
+        .collect::<HashSet<_>>()
+        .into_iter()
+        .collect::<Vec<_>>();
+    let mut among = among;
+    among.sort_unstable();
+    Mover {
+        units,
+        side,
+        ma: Half::whole(ma as u16),
+        left: Half::whole(ma as u16),
+        spent: false,
+        rapid: false,
+        backward: false,
+        last_step: None,
+        path: Vec::new(),
+        start: hexes,
+        dc_a: Vec::new(),
+        pending: 0,
+        passed: Vec::new(),
+        among,
+        turned_here: false,
+        change_asked: Vec::new(),
+        must_stop: false,
+        stop_why: String::new(),
+        adopt: false,
+        restricted,
+    }
+}
+
+/// The mover's lead unit state (all units of a moving stack share hexes, facing, formation).
+fn lead<'a>(st: &'a State, m: &Mover) -> &'a crate::state::UnitState {
+    &st.units[usize::from(m.units[0])]
+}
+
+/// The army key of the mover (T10 by army).
+fn army_key<'a>(sc: &'a Scenario, m: &Mover) -> &'a str {
+    &sc.armies[usize::from(m.side)].id
+}
+
+/// The arm of the stack's lead unit.
+fn arm(sc: &Scenario, m: &Mover) -> Arm {
+    sc.units[usize::from(m.units[0])].arm
+}
+
+/// Column formations pay the column costs of the TEC (11.2g).
+fn column_costs(f: Formation) -> bool {
+    matches!(
+        f,
+        Formation::AttackColumn
+            | Formation::MarchColumn
+            | Formation::RoadColumn
+            | Formation::Limbered
+    )
+}
+
+/// The cost of one hex of the footprint entering `to` from `from` (11.2a–c, f, g): the hex and
+/// the hexside, each +`extra` (hook 11.2f, oblique 11.3b, backward 11.7a); `None` if prohibited.
+/// Returns (hex cost, hexside cost, DC (A) terrain count).
+fn enter(
+    sc: &Scenario,
+    a: Arm,
+    f: Formation,
+    from: HexId,
+    to: HexId,
+    extra: Half,
+) -> Option<(Half, Half, u8)> {
+    let tec = &sc.charts.tec;
+    let info = sc.board.hexes.get(&to)?;
+    let row = tec.terrain.get(&info.terrain)?;
+    if row.prohibited.contains(&a) {
+        return None;
+    }
+    let mut dc = u8::from(row.dc_a);
+    let hex = row.mp(column_costs(f)).points()? + extra;
+    let side = match sc.board.hexside(from, to) {
+        Some(k) => {
+            let hs = tec.hexside.get(k)?;
+            if hs.prohibited.contains(&a) {
+                return None;
+            }
+            dc += u8::from(hs.dc_a);
+            let c = if column_costs(f) {
+                hs.mp_column
+            } else {
+                hs.mp_line
+            };
+            let p = c.points()?;
+            if p > Half::ZERO { p + extra } else { p }
+        }
+        None => Half::ZERO,
+    };
+    Some((hex, side, dc))
+}
+
+/// The price of moving a footprint to `next` (each hex of `next` entered from the hex of the same
+/// index in `now`): a line pays its costliest hex (8.1a), a column its costliest hex once and every
+/// hexside each of its parts crosses (8.1d); a road column along the road pays the road (11.2c).
+fn footprint_cost(
+    sc: &Scenario,
+    a: Arm,
+    f: Formation,
+    now: &[HexId],
+    next: &[HexId],
+    extra: Half,
+) -> Option<(Half, u8)> {
+    if f == Formation::RoadColumn
+        && now
+            .iter()
+            .zip(next)
+            .all(|(&x, &y)| x == y || sc.board.road(x, y))
+        && on_road(sc, next)
+    {
+        let road = &sc.charts.tec.road;
+        return Some((road.mp_road_column, 0));
+    }
+    let mut worst = Half::ZERO;
+    let mut sides = Half::ZERO;
+    let mut dc = 0u8;
+    let mut side_max = Half::ZERO;
+    for (&x, &y) in now.iter().zip(next) {
+        if x == y {
+            continue;
+        }
+        let (h, s, d) = enter(sc, a, f, x, y, extra)?;
+        worst = worst.max(h);
+        sides += s;
+        side_max = side_max.max(s);
+        dc = dc.max(d);
+    }
+    // A line pays its costliest part (hex and hexside together, 8.1a); a column its costliest
+    // hex and every hexside crossed (8.1d).
+    let cost = if column_costs(f) && footprint_kind(f) != FootprintKind::Line {
+        worst + sides
+    } else {
+        worst + side_max
+    };
+    Some((cost, dc))
+}
+
+/// Whether any of `hexes` is in an enemy ZOC of `side`'s enemy (9.1).
+fn in_ezoc(ezoc: &HashSet<HexId>, hexes: &[HexId]) -> bool {
+    hexes.iter().any(|h| ezoc.contains(h))
+}
+
+/// Whether the hexes hold an enemy of `side` (10.1b).
+fn enemy_at(sc: &Scenario, st: &State, side: u8, hexes: &[HexId]) -> bool {
+    hexes.iter().any(|&h| {
+        units_in(st, h)
+            .iter()
+            .any(|&u| sc.units[usize::from(u)].side != side)
+    })
+}
+
+/// A candidate move of the footprint: the new hexes and facing, its cost and what it is.
+#[derive(Clone, Debug)]
+struct Move {
+    action: Action,
+    hexes: Vec<HexId>,
+    facing: Facing,
+    cost: Half,
+    dc: u8,
+    kind: MoveKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum MoveKind {
+    Step,
+    Back,
+    Turn,
+    Reverse,
+}
+
+/// The facing change cost of a single-hex formation per hexpoint or hexside (9.3a, T10).
+fn facing_cost(
+    sc: &Scenario,
+    army: &str,
+    f: Formation,
+) -> Option<crate::charts::movement::ChangeCost> {
+    let mv = sc.charts.movement.as_ref()?;
+    mv.facing
+        .get(army)?
+        .get(formation_key(f))
+        .map(|r| r.per_step)
+}
+
+/// The chart key of a formation.
+pub fn formation_key(f: Formation) -> &'static str {
+    match f {
+        Formation::Line => "line",
+        Formation::HookLeft | Formation::HookRight => "hook",
+        Formation::AttackColumn => "attack_column",
+        Formation::MarchColumn => "march_column",
+        Formation::Square => "square",
+        Formation::RoadColumn => "road_column",
+        Formation::Skirmish => "skirmish",
+        Formation::GeneralOrder => "general_order",
+        Formation::Limbered => "limbered",
+        Formation::Unlimbered => "unlimbered",
+    }
+}
+
+/// A cost in whole-MA terms: `None` when the unit cannot pay.
+fn price(c: crate::charts::movement::ChangeCost, steps: u16, m: &Mover) -> Option<(Half, bool)> {
+    use crate::charts::movement::ChangeCost;
+    match c {
+        ChangeCost::Mp { base, per_hex } => {
+            let mut total = Half::ZERO;
+            for _ in 0..steps {
+                total += base;
+            }
+            let _ = per_hex;
+            Some((total, false))
+        }
+        ChangeCost::WholeMa => (!m.spent).then_some((m.ma, true)),
+        ChangeCost::RemainingMa => Some((m.left, true)),
+    }
+}
+
+/// The moves open to the mover now (steps, backward steps, facing changes, wheels, column
+/// turns, reversal), with their costs, before the MPs and stacking are checked.
+fn moves(sc: &Scenario, st: &State, m: &Mover) -> Vec<Move> {
+    let us = lead(st, m);
+    let f = us.formation;
+    let a = arm(sc, m);
+    let army = army_key(sc, m).to_string();
+    let Some(fp) = footprint_of(us) else {
+        return Vec::new();
+    };
+    let disordered = m.units.iter().any(|&u| st.units[usize::from(u)].disordered);
+    let skirmisher = f == Formation::Skirmish;
+    let mut out = Vec::new();
+    let hook = matches!(f, Formation::HookLeft | Formation::HookRight);
+    let hook_extra = if hook { Half::ONE } else { Half::ZERO };
+    let label = |h: HexId| sc.board.label(h);
+    // Square (8.1e) and general order (8.1h): one action only, handled apart.
+    match f {
+        Formation::Square => {
+            if disordered || m.spent {
+                return out;
+            }
+            let h = us.hexes[0];
+            for d in Dir::ALL {
+                let Some(n) = h.neighbour(d) else { continue };
+                let clear = sc
+                    .board
+                    .hexes
+                    .get(&n)
+                    .and_then(|i| sc.charts.tec.terrain.get(&i.terrain))
+                    .is_some_and(|r| !r.non_clear)
+                    && sc.board.hexside(h, n).is_none();
+                if !clear {
+                    continue;
+                }
+                if let Some((c, dc)) = footprint_cost(sc, a, f, &[h], &[n], Half::ZERO) {
+                    out.push(Move {
+                        action: Action::Step(n),
+                        hexes: vec![n],
+                        facing: us.facing,
+                        cost: c,
+                        dc,
+                        kind: MoveKind::Step,
+                    });
+                }
+            }
+            return out;
+        }
+        Formation::GeneralOrder => {
+            if m.spent {
+                return out;
+            }
+            let h = us.hexes[0];
+            for d in Dir::ALL {
+                let Some(n) = h.neighbour(d) else { continue };
+                if let Some((c, dc)) = footprint_cost(sc, a, f, &[h], &[n], Half::ZERO) {
+                    out.push(Move {
+                        action: Action::Step(n),
+                        hexes: vec![n],
+                        facing: us.facing,
+                        cost: c,
+                        dc,
+                        kind: MoveKind::Step,
+                    });
+                }
+            }
+            // 9.3b: one facing change in any direction for the whole MA.
+            for v in hexmap::Vertex::ALL {
+                let nf = Facing::Point(v);
+                if nf != us.facing {
+                    out.push(Move {
+                        action: Action::Turn(nf),
+                        hexes: us.hexes.clone(),
+                        facing: nf,
+                        cost: m.ma,
+                        dc: 0,
+                        kind: MoveKind::Turn,
+                    });
+                }
+            }
+            return out;
+        }
+        Formation::Unlimbered => {
+            // 9.5: any of the six hexpoints for the whole MA (T10), not after firing; prolonge
+            // (11.6) needs the counters' P/FP marks, which the data does not carry yet.
+            if m.spent {
+                return out;
+            }
+            for v in hexmap::Vertex::ALL {
+                let nf = Facing::Point(v);
+                if nf != us.facing {
+                    out.push(Move {
+                        action: Action::Turn(nf),
+                        hexes: us.hexes.clone(),
+                        facing: nf,
+                        cost: m.ma,
+                        dc: 0,
+                        kind: MoveKind::Turn,
+                    });
+                }
+            }
+            return out;
+        }
+        _ => {}
+    }
+    let limited = st.activation.as_ref().is_some_and(|x| x.limited);
+    // Steps into front hexes (11.1a).
+    match fp.kind() {
+        FootprintKind::Line => {
+            if let Facing::Point(v) = us.facing {
+                let fronts: Vec<Dir> = if hook {
+                    // 8.1b: a hook moves only into its 'MV' front hexes: straight ahead.
+                    v.front().to_vec()
+                } else {
+                    v.front().to_vec()
+                };
+                for d in fronts {
+                    let Ok(next) = fp.shifted(&Printed, d) else {
+                        continue;
+                    };
+                    // 11.3b: infantry in line or attack column stepping the same way twice.
+                    let oblique = a == Arm::Infantry
+                        && !skirmisher
+                        && matches!(
+                            f,
+                            Formation::Line
+                                | Formation::AttackColumn
+                                | Formation::HookLeft
+                                | Formation::HookRight
+                        )
+                        && m.last_step == Some(d);
+                    let extra = hook_extra + if oblique { Half::ONE } else { Half::ZERO };
+                    if let Some((c, dc)) = footprint_cost(sc, a, f, fp.hexes(), next.hexes(), extra)
+                    {
+                        out.push(Move {
+                            action: Action::Step(next.hexes()[0]),
+                            hexes: next.hexes().to_vec(),
+                            facing: us.facing,
+                            cost: c,
+                            dc,
+                            kind: MoveKind::Step,
+                        });
+                    }
+                }
+                // 11.7: backward, a line (not hook), not disordered, not in a rapid march.
+                if f == Formation::Line && !disordered && !m.rapid && a != Arm::Artillery {
+                    for d in v.rear() {
+                        let Ok(next) = fp.shifted(&Printed, d) else {
+                            continue;
+                        };
+                        if let Some((c, dc)) =
+                            footprint_cost(sc, a, f, fp.hexes(), next.hexes(), Half::ONE)
+                        {
+                            out.push(Move {
+                                action: Action::Back(next.hexes()[0]),
+                                hexes: next.hexes().to_vec(),
+                                facing: us.facing,
+                                cost: c,
+                                dc,
+                                kind: MoveKind::Back,
+                            });
+                        }
+                    }
+                }
+                // 11.8: a skirmisher steps back into a flank hex, +½.
+                if skirmisher {
+                    for d in v.flank() {
+                        let Ok(next) = fp.shifted(&Printed, d) else {
+                            continue;
+                        };
+                        if let Some((c, _)) =
+                            footprint_cost(sc, a, f, fp.hexes(), next.hexes(), Half::HALF)
+                        {
+                            out.push(Move {
+                                action: Action::Back(next.hexes()[0]),
+                                hexes: next.hexes().to_vec(),
+                                facing: us.facing,
+                                cost: c,
+                                dc: 0,
+                                kind: MoveKind::Back,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        FootprintKind::MarchColumn | FootprintKind::RoadColumn => {
+            if let Ok(next) = fp.advanced(&Printed, 0)
+                && let Some((c, dc)) =
+                    footprint_cost(sc, a, f, fp.hexes(), next.hexes(), Half::ZERO)
+                && (!limited || on_road(sc, next.hexes()))
+            {
+                out.push(Move {
+                    action: Action::Step(next.hexes()[0]),
+                    hexes: next.hexes().to_vec(),
+                    facing: next.facing(),
+                    cost: c,
+                    dc,
+                    kind: MoveKind::Step,
+                });
+            }
+            // 9.4a: a multi-hex column turns its head and advances; the facing cost is paid once
+            // (none for a road column along the road).
+            if fp.len() > 1
+                && let Some(per) = facing_cost(sc, &army, f)
+            {
+                for turn in [-2, -1, 1, 2] {
+                    let Ok(next) = fp.advanced(&Printed, turn) else {
+                        continue;
+                    };
+                    let road = f == Formation::RoadColumn
+                        && on_road(sc, next.hexes())
+                        && fp
+                            .hexes()
+                            .iter()
+                            .zip(next.hexes())
+                            .all(|(&x, &y)| sc.board.road(x, y));
+                    if limited && !road {
+                        continue;
+                    }
+                    let Some((fc, _)) = price(per, turn.unsigned_abs() as u16, m) else {
+                        continue;
+                    };
+                    let fc = if road { Half::ZERO } else { fc };
+                    if let Some((c, dc)) =
+                        footprint_cost(sc, a, f, fp.hexes(), next.hexes(), Half::ZERO)
+                    {
+                        out.push(Move {
+                            action: Action::ColumnTurn(turn as i8),
+                            hexes: next.hexes().to_vec(),
+                            facing: next.facing(),
+                            cost: fc + c,
+                            dc,
+                            kind: MoveKind::Step,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    if limited {
+        // 6.8b: a limited activation moves road columns along the road, nothing else.
+        return out;
+    }
+    // Facing changes of single-hex formations (9.3), wheels of lines (9.4b).
+    if !hook && let Some(per) = facing_cost(sc, &army, f) {
+        if fp.len() == 1 {
+            let options: Vec<Facing> = match us.facing {
+                Facing::Point(_) => hexmap::Vertex::ALL
+                    .iter()
+                    .map(|&v| Facing::Point(v))
+                    .collect(),
+                Facing::Side(_) => Dir::ALL.iter().map(|&d| Facing::Side(d)).collect(),
+            };
+            for nf in options {
+                if nf == us.facing {
+                    continue;
+                }
+                let steps = (us.facing.turn_to(nf).unsigned_abs() / 2) as u16;
+                // 9.6: a turn about is a reversal, with its own conditions.
+                if steps >= 3 {
+                    continue;
+                }
+                if let Some((c, whole)) = price(per, steps, m) {
+                    let _ = whole;
+                    out.push(Move {
+                        action: Action::Turn(nf),
+                        hexes: us.hexes.clone(),
+                        facing: nf,
+                        cost: c,
+                        dc: 0,
+                        kind: MoveKind::Turn,
+                    });
+                }
+            }
+        } else if fp.kind() == FootprintKind::Line {
+            for pivot in [End::Head, End::Tail] {
+                for steps in [-2i32, -1, 1, 2] {
+                    let Ok(w) = fp.wheeled(&Printed, pivot, steps) else {
+                        continue;
+                    };
+                    // 9.4b: facing cost + 1 per hex the end enters + terrain of non-clear hexes
+                    // entered and hexsides crossed by the moving hexes.
+                    let Some((fc, _)) = price(per, steps.unsigned_abs() as u16, m) else {
+                        continue;
+                    };
+                    let mut cost = fc + Half::whole(w.entered_by_end().len() as u16);
+                    let mut dc = 0u8;
+                    let mut ok = true;
+                    for (i, path) in w.paths.iter().enumerate() {
+                        let mut prev = fp.hexes()[i];
+                        for &h in path {
+                            match enter(sc, a, f, prev, h, Half::ZERO) {
+                                Some((hc, sc2, d)) => {
+                                    let nonclear = sc
+                                        .board
+                                        .hexes
+                                        .get(&h)
+                                        .and_then(|x| sc.charts.tec.terrain.get(&x.terrain))
+                                        .is_some_and(|r| r.non_clear);
+                                    if nonclear {
+                                        cost += hc;
+                                    }
+                                    cost += sc2;
+                                    dc = dc.max(d);
+                                }
+                                None => ok = false,
+                            }
+                            prev = h;
+                        }
+                    }
+                    if ok {
+                        out.push(Move {
+                            action: Action::Wheel(pivot, steps as i8),
+                            hexes: w.footprint.hexes().to_vec(),
+                            facing: w.footprint.facing(),
+                            cost,
+                            dc,
+                            kind: MoveKind::Turn,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    // 9.6: reversal, the only action of the phase; not hooks, not disordered, no rapid march.
+    if !m.spent
+        && !disordered
+        && !m.rapid
+        && matches!(
+            f,
+            Formation::RoadColumn
+                | Formation::MarchColumn
+                | Formation::AttackColumn
+                | Formation::Line
+                | Formation::Limbered
+        )
+        && let Ok(r) = fp.reversed(&Printed)
+    {
+        out.push(Move {
+            action: Action::Reverse,
+            hexes: r.hexes().to_vec(),
+            facing: r.facing(),
+            cost: m.left,
+            dc: 0,
+            kind: MoveKind::Reverse,
+        });
+    }
+    let _ = label;
+    out
+}
+
+/// The enemies' ZOC hexes against the mover's side (9.1).
+fn ezoc(sc: &Scenario, st: &State, side: u8) -> HashSet<HexId> {
+    crate::command::ezoc_set(sc, st, side)
+}
+
+/// The full cost of a move now: the EZOC surcharge on entering (11.9a) or on a facing change in
+/// an EZOC (9.1), whole-MA actions exempt.
+fn full_cost(
+    mv: &Move,
+    m: &Mover,
+    now: &[HexId],
+    now_in_ezoc: bool,
+    ezoc: &HashSet<HexId>,
+    a: Arm,
+) -> Half {
+    let whole =
+        mv.kind == MoveKind::Reverse || (mv.kind == MoveKind::Turn && mv.cost == m.ma && !m.spent);
+    if whole || a == Arm::Artillery {
+        return mv.cost;
+    }
+    let entering = mv
+        .hexes
+        .iter()
+        .any(|h| ezoc.contains(h) && !now.contains(h));
+    match mv.kind {
+        MoveKind::Step | MoveKind::Back if entering => mv.cost + Half::ONE,
+        MoveKind::Turn if now_in_ezoc => mv.cost + Half::ONE,
+        _ => mv.cost,
+    }
+}
+
+/// The moves the mover may make now, with their full costs: paid for, not into an enemy, not
+/// backward into an EZOC (11.7d, 11.8b), the command restrictions (7.6c), and an occupied hex
+/// only when it could stop there or go on (10.1a).
+fn open_moves(sc: &Scenario, st: &State, m: &Mover) -> Vec<(Move, Half)> {
+    if m.must_stop || m.adopt {
+        return Vec::new();
+    }
+    let a = arm(sc, m);
+    let z = ezoc(sc, st, m.side);
+    let now_in = in_ezoc(&z, &lead(st, m).hexes);
+    let mut out = Vec::new();
+    for mv in moves(sc, st, m) {
+        let cost = full_cost(&mv, m, &lead(st, m).hexes, now_in, &z, a);
+        if cost > m.left {
+            continue;
+        }
+        if enemy_at(sc, st, m.side, &mv.hexes) {
+            continue;
+        }
+        let new_ezoc = mv
+            .hexes
+            .iter()
+            .any(|h| z.contains(h) && !lead(st, m).hexes.contains(h));
+        if mv.kind == MoveKind::Back && new_ezoc {
+            continue;
+        }
+        // 11.9b: limbered artillery never enters an EZOC.
+        if a == Arm::Artillery && new_ezoc {
+            continue;
+        }
+        // 7.6c: an out-of-command unit enters an EZOC only as its one action, from adjacent.
+        if m.restricted && new_ezoc && m.spent {
+            continue;
+        }
+        // 10.1a: into an occupied hex only if it could stop there or leave again.
+        if matches!(mv.kind, MoveKind::Step | MoveKind::Back)
+            && mv
+                .hexes
+                .iter()
+                .any(|&h| units_in(st, h).iter().any(|u| !m.units.contains(u)))
+        {
+            let mut t = st.clone();
+            let mut m2 = m.clone();
+            place(&mut t, &m2, &mv.hexes, mv.facing);
+            m2.left = m.left.saturating_sub(cost);
+            m2.spent = true;
+            let can_stop = stack_legal(sc, &t, &m2).is_ok();
+            let can_go = m2.left > Half::ZERO
+                && moves(sc, &t, &m2).iter().any(|x| {
+                    matches!(x.kind, MoveKind::Step | MoveKind::Back)
+                        && x.cost <= m2.left
+                        && !enemy_at(sc, &t, m.side, &x.hexes)
+                });
+            if !can_stop && !can_go {
+                continue;
+            }
+        }
+        out.push((mv, cost));
+    }
+    out
+}
+
+/// Put the mover's units on `hexes` with `facing`.
+fn place(st: &mut State, m: &Mover, hexes: &[HexId], facing: Facing) {
+    for &u in &m.units {
+        let s = &mut st.units[usize::from(u)];
+        s.hexes = hexes.to_vec();
+        s.facing = facing;
+    }
+}
+
+/// Whether the mover may end its movement where it is (10.1c–f, 10.2–10.4, 10.11).
+pub fn stack_legal(sc: &Scenario, st: &State, m: &Mover) -> Result<(), String> {
+    for &h in &lead(st, m).hexes {
+        crate::stacking::legal_at(sc, st, h).map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// The formation changes open to the mover (8.4, `formation::changes`), EZOC included there.
+fn open_changes(sc: &Scenario, st: &State, m: &Mover) -> Vec<formation::Change> {
+    if m.must_stop || m.adopt {
+        return Vec::new();
+    }
+    if st.activation.as_ref().is_some_and(|a| a.limited) {
+        return Vec::new();
+    }
+    let b = Budget {
+        ma: m.ma,
+        left: m.left,
+        spent: m.spent,
+        fired: false,
+    };
+    formation::changes(sc, st, &m.units, &b)
+        .into_iter()
+        .filter(|c| c.cost <= m.left)
+        .collect()
+}
+
+/// The single-hex formations (and facings) a unit leaving general order may adopt (8.4i).
+fn adoptions(sc: &Scenario, st: &State, m: &Mover) -> Vec<(Formation, Facing)> {
+    let us = lead(st, m);
+    let u = &sc.units[usize::from(m.units[0])];
+    let h = us.hexes[0];
+    let forbidden: Vec<String> = sc
+        .board
+        .hexes
+        .get(&h)
+        .and_then(|i| sc.charts.tec.terrain.get(&i.terrain))
+        .map(|r| r.no_formation.clone())
+        .unwrap_or_default();
+    let mut out = Vec::new();
+    let mut forms = vec![
+        Formation::Line,
+        Formation::AttackColumn,
+        Formation::MarchColumn,
+    ];
+    if u.skirmish != crate::scenario::Skirmish::No {
+        forms.push(Formation::Skirmish);
+    }
+    if crate::checks::current_sp(sc, st, m.units[0]) >= 3 {
+        forms.push(Formation::Square);
+    }
+    for f in forms {
+        if forbidden.iter().any(|k| k == formation_key(f)) {
+            continue;
+        }
+        let facings: Vec<Facing> = if f.faces_hexside() {
+            Dir::ALL.iter().map(|&d| Facing::Side(d)).collect()
+        } else {
+            hexmap::Vertex::ALL
+                .iter()
+                .map(|&v| Facing::Point(v))
+                .collect()
+        };
+        for fc in facings {
+            out.push((f, fc));
+        }
+    }
+    out
+}
+
+/// Legal actions in the movement phase.
+pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
+    match &st.phase {
+        Phase::Movement => {
+            let (units, leaders) = movable(sc, st);
+            let mut v = Vec::new();
+            let mut seen: HashSet<Vec<HexId>> = HashSet::new();
+            for &u in &units {
+                v.push(Action::MoveUnit(u));
+                let stack = stack_of(sc, st, u);
+                if stack.len() > 1 && seen.insert(st.units[usize::from(u)].hexes.clone()) {
+                    v.push(Action::MoveStack(stack[0]));
+                }
+            }
+            for l in leaders {
+                if !leader_reach(sc, st, l).is_empty() {
+                    v.push(Action::MoveLeader(l));
+                }
+            }
+            v.push(Action::MovementDone);
+            v
+        }
+        Phase::LeaderMoving { leader } => {
+            let mut v: Vec<Action> = leader_reach(sc, st, *leader)
+                .into_iter()
+                .map(|h| Action::LeaderTo(*leader, h))
+                .collect();
+            v.push(Action::Stop);
+            v
+        }
+        Phase::Moving(m) => {
+            let mut v = Vec::new();
+            if m.adopt {
+                for (f, fc) in adoptions(sc, st, m) {
+                    v.push(Action::Adopt(f, fc));
+                }
+                return v;
+            }
+            if !m.spent && !m.rapid && may_rapid(sc, st, m) {
+                v.push(Action::Rapid);
+            }
+            for (mv, _) in open_moves(sc, st, m) {
+                v.push(mv.action);
+            }
+            for c in open_changes(sc, st, m) {
+                v.push(form_action(&c));
+            }
+            v.push(Action::Stop);
+            v
+        }
+        Phase::Reaction { .. } => vec![Action::Pass],
+        _ => Vec::new(),
+    }
+}
+
+/// 11.4b: who may rapid march.
+fn may_rapid(sc: &Scenario, st: &State, m: &Mover) -> bool {
+    let us = lead(st, m);
+    !m.restricted
+        && !m.backward
+        && arm(sc, m) != Arm::Artillery
+        && matches!(
+            us.formation,
+            Formation::Line
+                | Formation::AttackColumn
+                | Formation::RoadColumn
+                | Formation::MarchColumn
+        )
+        && m.units.iter().all(|&u| {
+            let s = &st.units[usize::from(u)];
+            !s.disordered && !s.ooc
+        })
+}
+
+/// The hexes an activated leader may move to (21.1a): his MA in leader costs, not into an EZOC
+/// unless a friendly combat unit is there.
+pub fn leader_reach(sc: &Scenario, st: &State, l: LeaderIx) -> Vec<HexId> {
+    let Some(from) = st.leaders[usize::from(l)].hex else {
+        return Vec::new();
+    };
+    let side = sc.leaders[usize::from(l)].side;
+    let ma = Half::whole(u16::from(sc.leaders[usize::from(l)].ma));
+    let z = ezoc(sc, st, side);
+    let friendly = |h: HexId| {
+        units_in(st, h)
+            .iter()
+            .any(|&u| sc.units[usize::from(u)].side == side)
+    };
+    let tec = &sc.charts.tec;
+    let mut best: BTreeMap<HexId, Half> = BTreeMap::new();
+    let mut heap = BinaryHeap::new();
+    best.insert(from, Half::ZERO);
+    heap.push(std::cmp::Reverse((Half::ZERO, from)));
+    while let Some(std::cmp::Reverse((c, h))) = heap.pop() {
+        if best.get(&h).is_some_and(|&b| b < c) {
+            continue;
+        }
+        // A leader stops on entering an EZOC hex (it may only be entered with friends there).
+        if h != from && z.contains(&h) {
+            continue;
+        }
+        for d in Dir::ALL {
+            let Some(n) = h.neighbour(d) else { continue };
+            let Some(info) = sc.board.hexes.get(&n) else {
+                continue;
+            };
+            let Some(row) = tec.terrain.get(&info.terrain) else {
+                continue;
+            };
+            if row.impassable_to_leaders {
+                continue;
+            }
+            let road = sc.board.road(h, n);
+            let mut step = if road {
+                tec.road.loc.max(Half::HALF)
+            } else {
+                match row.mp_leader.points() {
+                    Some(p) => p,
+                    None => continue,
+                }
+            };
+            if !road && let Some(k) = sc.board.hexside(h, n) {
+                match tec.hexside.get(k) {
+                    Some(hs) if !hs.impassable_to_leaders => match hs.mp_leader.points() {
+                        Some(p) => step += p,
+                        None => continue,
+                    },
+                    _ => continue,
+                }
+            }
+            let nc = c + step;
+            if nc > ma {
+                continue;
+            }
+            if z.contains(&n) && !friendly(n) {
+                continue;
+            }
+            if enemy_at(sc, st, side, &[n]) {
+                continue;
+            }
+            if best.get(&n).is_none_or(|&b| nc < b) {
+                best.insert(n, nc);
+                heap.push(std::cmp::Reverse((nc, n)));
+            }
+        }
+    }
+    best.remove(&from);
+    best.into_keys().collect()
+}
+
+/// Who decides in the movement phase.
+pub fn decider(sc: &Scenario, st: &State) -> Option<u8> {
+    match &st.phase {
+        Phase::Movement | Phase::LeaderMoving { .. } => st.activation.as_ref().map(|a| a.side),
+        Phase::Moving(m) => Some(m.side),
+        Phase::Reaction { mover, .. } => Some(1 - mover.side),
+        _ => {
+            let _ = sc;
+            None
+        }
+    }
+}
+
+/// Reactive units that could answer the mover in `hexes` (12.8 opportunity fire: a non-routed
+/// firing formation with the hex in its front arc and fire range, artillery in its close zone;
+/// 17.1 opportunity charge: cavalry in line or attack column, not shaken, not in an EZOC, the hex
+/// within two of its front (one if disordered)). Line of sight comes with the fire package.
+pub fn reactors(sc: &Scenario, st: &State, side: u8, hexes: &[HexId]) -> Vec<UnitIx> {
+    let enemy = 1 - side;
+    let fire = sc.charts.fire.as_ref();
+    let own_ezoc = ezoc(sc, st, enemy);
+    let mut out = Vec::new();
+    for (i, s) in st.units.iter().enumerate() {
+        let u = &sc.units[i];
+        if u.side != enemy || s.eliminated || s.hexes.is_empty() || s.routed {
+            continue;
+        }
+        let Some(fp) = footprint_of(s) else { continue };
+        let dist = hexes
+            .iter()
+            .flat_map(|&h| s.hexes.iter().map(move |&x| x.distance(h)))
+            .min()
+            .unwrap_or(u32::MAX);
+        let in_front = |max: u32| {
+            hexes.iter().any(|&h| {
+                s.hexes.iter().any(|&x| x.distance(h) <= max)
+                    && fp.arc_of(&Printed, h) == Some(Arc::Front)
+            })
+        };
+        let eligible = match u.arm {
+            Arm::Cavalry => {
+                matches!(s.formation, Formation::Line | Formation::AttackColumn)
+                    && !s.shaken
+                    && !in_ezoc(&own_ezoc, &s.hexes)
+                    && in_front(if s.disordered { 1 } else { 2 })
+            }
+            Arm::Infantry | Arm::Artillery => {
+                let fires = fire
+                    .and_then(|fc| fc.formation.get(formation_key(s.formation)))
+                    .is_some_and(|r| r.fires);
+                let reach = fire
+                    .and_then(|fc| fc.weapon.get(&sc.armies[usize::from(enemy)].id))
+                    .and_then(|w| w.get(&u.sub))
+                    .map(|w| match (u.arm, w.min_range) {
+                        (Arm::Artillery, Some(m)) => u32::from(m),
+                        _ => u32::from(w.max_range()),
+                    })
+                    .unwrap_or(0);
+                fires && dist <= reach && in_front(reach)
+            }
+        };
+        if eligible {
+            out.push(i as UnitIx);
+        }
+    }
+    out
+}
+
+/// Offer the reactive player his chance, or say why nobody is asked, then go on with `then`.
+fn trigger(
+    sc: &Scenario,
+    st: &State,
+    m: Mover,
+    t: Trigger,
+    pending: Option<Action>,
+    ev: &mut Vec<Event>,
+) -> Result<Phase, Box<Mover>> {
+    let hexes = match &t {
+        Trigger::Change(h) | Trigger::Leave(h) => h.clone(),
+    };
+    let who = reactors(sc, st, m.side, &hexes);
+    let what = match t {
+        Trigger::Change(_) => "a facing/formation change",
+        Trigger::Leave(_) => "leaving the hex",
+    };
+    let names = names(sc, &m.units);
+    if who.is_empty() {
+        ev.push(Event::NoReaction {
+            units: names,
+            what: what.into(),
+            hexes: hexes.iter().map(|&h| sc.board.label(h)).collect(),
+        });
+        return Err(Box::new(m));
+    }
+    Ok(Phase::Reaction {
+        mover: Box::new(m),
+        trigger: t,
+        pending,
+        reactors: who,
+    })
+}
+
+fn names(sc: &Scenario, units: &[UnitIx]) -> Vec<String> {
+    units
+        .iter()
+        .map(|&u| sc.units[usize::from(u)].name.clone())
+        .collect()
+}
+
+/// Apply a movement-phase action.
+pub fn apply(
+    sc: &Scenario,
+    st: &mut State,
+    phase: Phase,
+    a: &Action,
+    ev: &mut Vec<Event>,
+) -> Phase {
+    match (phase, a) {
+        (Phase::Movement, Action::MovementDone) => {
+            if let Some(act) = &st.activation {
+                ev.push(Event::Movement {
+                    army: sc.armies[usize::from(act.side)].name.clone(),
+                    text: "ends the movement phase".into(),
+                    rule: "11.0".into(),
+                });
+            }
+            Phase::AfterMovement
+        }
+        (Phase::Movement, Action::MoveUnit(u)) => {
+            let m = start(sc, st, vec![*u]);
+            ev.push(Event::Movement {
+                army: sc.armies[usize::from(m.side)].name.clone(),
+                text: format!(
+                    "{} begins to move ({} MP)",
+                    sc.units[usize::from(*u)].name,
+                    m.ma
+                ),
+                rule: "11.1".into(),
+            });
+            Phase::Moving(Box::new(m))
+        }
+        (Phase::Movement, Action::MoveStack(u)) => {
+            let units = stack_of(sc, st, *u);
+            let m = start(sc, st, units);
+            ev.push(Event::Movement {
+                army: sc.armies[usize::from(m.side)].name.clone(),
+                text: format!(
+                    "the stack of {} begins to move ({} MP)",
+                    names(sc, &m.units).join(", "),
+                    m.ma
+                ),
+                rule: "11.1b".into(),
+            });
+            Phase::Moving(Box::new(m))
+        }
+        (Phase::Movement, Action::MoveLeader(l)) => Phase::LeaderMoving { leader: *l },
+        (Phase::LeaderMoving { leader }, Action::Stop) => {
+            if let Some(act) = st.activation.as_mut() {
+                act.moved_leaders.push(leader);
+            }
+            Phase::Movement
+        }
+        (Phase::LeaderMoving { .. }, Action::LeaderTo(l, h)) => {
+            st.leaders[usize::from(*l)].hex = Some(*h);
+            if let Some(act) = st.activation.as_mut() {
+                act.moved_leaders.push(*l);
+            }
+            ev.push(Event::Movement {
+                army: sc.armies[usize::from(sc.leaders[usize::from(*l)].side)]
+                    .name
+                    .clone(),
+                text: format!(
+                    "{} moves to {}",
+                    sc.leaders[usize::from(*l)].name,
+                    sc.board.label(*h)
+                ),
+                rule: "21.1a".into(),
+            });
+            Phase::Movement
+        }
+        (Phase::Moving(m), a) => moving(sc, st, *m, a, ev),
+        (Phase::Reaction { mover, pending, .. }, Action::Pass) => {
+            ev.push(Event::Movement {
+                army: sc.armies[usize::from(1 - mover.side)].name.clone(),
+                text: "lets the move go on (no opportunity fire or charge)".into(),
+                rule: "12.8, 17.0".into(),
+            });
+            match pending {
+                Some(p) => execute(sc, st, *mover, &p, ev),
+                None => after_action(sc, st, *mover, ev),
+            }
+        }
+        (p, _) => p,
+    }
+}
+
+/// A decision of the moving unit.
+fn moving(sc: &Scenario, st: &mut State, mut m: Mover, a: &Action, ev: &mut Vec<Event>) -> Phase {
+    match a {
+        Action::Stop => finish(sc, st, m, "stops", ev),
+        Action::Rapid => {
+            m.rapid = true;
+            let printed = u32::from(printed_ma(sc, &m.units));
+            let ma = Half::whole((printed + drop_fraction(printed, 2)) as u16);
+            m.left = m.left + ma - m.ma;
+            m.ma = ma;
+            m.dc_a.push("rapid_march".into());
+            ev.push(Event::Movement {
+                army: sc.armies[usize::from(m.side)].name.clone(),
+                text: format!(
+                    "{}: rapid march, {} MP",
+                    names(sc, &m.units).join(", "),
+                    m.ma
+                ),
+                rule: "11.4a".into(),
+            });
+            Phase::Moving(Box::new(m))
+        }
+        Action::Adopt(f, fc) => {
+            for &u in &m.units {
+                let s = &mut st.units[usize::from(u)];
+                s.formation = *f;
+                s.facing = *fc;
+            }
+            m.adopt = false;
+            m.must_stop = true;
+            m.stop_why = "left general order (8.4i)".into();
+            ev.push(Event::Movement {
+                army: sc.armies[usize::from(m.side)].name.clone(),
+                text: format!(
+                    "{} leaves general order: {} facing {}",
+                    names(sc, &m.units).join(", "),
+                    f.name(),
+                    fc.name()
+                ),
+                rule: "8.4i".into(),
+            });
+            finish(sc, st, m, "adopts its formation", ev)
+        }
+        Action::Step(_) | Action::Back(_) => {
+            // 12.8d: the reactive player answers before the unit leaves its hex.
+            let hexes = lead(st, &m).hexes.clone();
+            match trigger(sc, st, m, Trigger::Leave(hexes), Some(a.clone()), ev) {
+                Ok(p) => p,
+                Err(m) => execute(sc, st, *m, a, ev),
+            }
+        }
+        _ => execute(sc, st, m, a, ev),
+    }
+}
+
+/// Carry out a move or change (after any leave trigger was answered).
+fn execute(sc: &Scenario, st: &mut State, mut m: Mover, a: &Action, ev: &mut Vec<Event>) -> Phase {
+    let army = sc.armies[usize::from(m.side)].name.clone();
+    if let Action::Form(..) = a {
+        let Some(c) = open_changes(sc, st, &m)
+            .into_iter()
+            .find(|c| form_action(c) == *a)
+        else {
+            return Phase::Moving(Box::new(m));
+        };
+        spend(&mut m, c.cost);
+        let before = lead(st, &m).formation;
+        for &(u, f) in &c.formations {
+            let s = &mut st.units[usize::from(u)];
+            s.formation = f;
+            s.hexes = c.hexes.clone();
+            s.facing = c.facing;
+        }
+        m.last_step = None;
+        m.turned_here = true;
+        if c.ends_movement {
+            m.must_stop = true;
+            m.stop_why = format!("the change ends its movement ({})", c.rule);
+        }
+        if c.rule == "8.7" || c.ends_movement && nonclear(sc, &c.hexes) {
+            m.dc_a.push("formation_non_clear".into());
+        }
+        ev.push(Event::Movement {
+            army,
+            text: format!(
+                "{}: {} → {} facing {} in {} for {} MP, {} left",
+                names(sc, &m.units).join(", "),
+                before.name(),
+                c.formations.first().map_or("?", |x| x.1.name()),
+                c.facing.name(),
+                c.hexes
+                    .iter()
+                    .map(|&h| sc.board.label(h))
+                    .collect::<Vec<_>>()
+                    .join("-"),
+                c.cost,
+                m.left
+            ),
+            rule: c.rule.into(),
+        });
+        return change_trigger(sc, st, m, ev);
+    }
+    let open = open_moves(sc, st, &m);
+    let Some((mv, cost)) = open.into_iter().find(|(x, _)| x.action == *a) else {
+        return Phase::Moving(Box::new(m));
+    };
+    let us = lead(st, &m).clone();
+    // 9.3c: an attack column tests (B) before each facing change.
+    if mv.kind == MoveKind::Turn && us.formation == Formation::AttackColumn {
+        let out = checks::roll(
+            sc,
+            st,
+            &m.units,
+            Spec::dc('B', "Attack column facing change", "9.3c, 18.2c"),
+        );
+        let passed = out.passed;
+        let mut e = out.event;
+        e.result = if passed {
+            "the column turns".into()
+        } else {
+            "no change, disordered, its movement is over".into()
+        };
+        ev.push(Event::Check(e));
+        if !passed {
+            disorder(sc, st, &m.units.clone(), "9.3c", ev);
+            m.must_stop = true;
+            m.stop_why = "failed its facing change (9.3c)".into();
+            return finish(sc, st, m, "ends its movement", ev);
+        }
+    }
+    let from = us.hexes.clone();
+    // Leaving a hex among friends: interpenetration is judged now (10.7a).
+    let leaving = matches!(mv.kind, MoveKind::Step | MoveKind::Back)
+        || mv.hexes.iter().any(|h| !from.contains(h));
+    if leaving && !m.among.is_empty() {
+        let stationary: Vec<UnitIx> = m
+            .among
+            .iter()
+            .copied()
+            .filter(|u| {
+                st.units[usize::from(*u)]
+                    .hexes
+                    .iter()
+                    .any(|h| from.contains(h) && !mv.hexes.contains(h))
+            })
+            .collect();
+        let is_start = from == m.start;
+        if !stationary.is_empty()
+            && !is_start
+            && crate::stacking::interpenetration(sc, st, &m.units, &stationary, m.turned_here)
+        {
+            if !m.dc_a.iter().any(|k| k == "interpenetration") {
+                m.dc_a.push("interpenetration".into());
+            }
+            for u in stationary {
+                if !m.passed.contains(&u) {
+                    m.passed.push(u);
+                }
+            }
+        }
+    }
+    spend(&mut m, cost);
+    m.pending = mv.dc;
+    place(st, &m, &mv.hexes, mv.facing);
+    match mv.kind {
+        MoveKind::Step | MoveKind::Back => {
+            if let (Facing::Point(_), Some(&h0), Some(&f0)) =
+                (us.facing, mv.hexes.first(), from.first())
+            {
+                m.last_step = f0.direction_to(h0);
+            }
+            if mv.kind == MoveKind::Back && us.formation != Formation::Skirmish {
+                m.backward = true;
+                if !m.dc_a.iter().any(|k| k == "backward") {
+                    m.dc_a.push("backward".into());
+                }
+            }
+            for &h in &mv.hexes {
+                if !from.contains(&h) {
+                    m.path.push(h);
+                }
+            }
+            m.turned_here = false;
+        }
+        MoveKind::Turn | MoveKind::Reverse => {
+            m.last_step = None;
+            m.turned_here = true;
+        }
+    }
+    let new_among: Vec<UnitIx> = mv
+        .hexes
+        .iter()
+        .flat_map(|&h| units_in(st, h))
+        .filter(|u| !m.units.contains(u))
+        .collect::<HashSet<_>>()
+        .into_iter()
+        .collect();
+    m.among = new_among;
+    m.among.sort_unstable();
+    let what = match (&mv.kind, a) {
+        (MoveKind::Reverse, _) => "reverses its direction (9.6: its only action)".to_string(),
+        (MoveKind::Turn, Action::Wheel(end, s)) => format!(
+            "wheels {} hexpoint{} on its {} end",
+            s.unsigned_abs(),
+            if s.unsigned_abs() == 1 { "" } else { "s" },
+            end_name(*end)
+        ),
+        (MoveKind::Turn, _) => format!("faces {}", mv.facing.name()),
+        (MoveKind::Back, _) => "moves backward".to_string(),
+        (MoveKind::Step, _) => "moves".to_string(),
+    };
+    let rule = match (&mv.kind, a) {
+        (MoveKind::Reverse, _) => "9.6",
+        (MoveKind::Turn, Action::Wheel(..)) => "9.4b",
+        (MoveKind::Turn, _) => "9.3",
+        (MoveKind::Back, _) => {
+            if us.formation == Formation::Skirmish {
+                "11.8"
+            } else {
+                "11.7"
+            }
+        }
+        (MoveKind::Step, Action::ColumnTurn(_)) => "9.4a",
+        (MoveKind::Step, _) => "11.1",
+    };
+    ev.push(Event::Movement {
+        army,
+        text: format!(
+            "{} {what} to {} for {} MP, {} left",
+            names(sc, &m.units).join(", "),
+            mv.hexes
+                .iter()
+                .map(|&h| sc.board.label(h))
+                .collect::<Vec<_>>()
+                .join("-"),
+            cost,
+            m.left
+        ),
+        rule: rule.into(),
+    });
+    if mv.kind == MoveKind::Reverse {
+        m.must_stop = true;
+        m.stop_why = "reversed (9.6a)".into();
+    }
+    // 8.2b, 8.4i: infantry entering general-order terrain changes to general order and stops;
+    // a unit in general order entering other terrain adopts a formation and stops.
+    if matches!(mv.kind, MoveKind::Step | MoveKind::Back) {
+        let go = mv.hexes.iter().any(|h| {
+            sc.board
+                .hexes
+                .get(h)
+                .and_then(|i| sc.charts.tec.terrain.get(&i.terrain))
+                .is_some_and(|r| r.general_order)
+        });
+        let inf = arm(sc, &m) == Arm::Infantry;
+        if us.formation == Formation::GeneralOrder {
+            if go {
+                m.must_stop = true;
+                m.stop_why = "moved in general order (8.1h)".into();
+            } else {
+                m.adopt = true;
+            }
+        } else if go && inf && us.formation != Formation::Skirmish {
+            let h0 = mv.hexes[0];
+            for &u in &m.units {
+                let s = &mut st.units[usize::from(u)];
+                s.formation = Formation::GeneralOrder;
+                s.hexes = vec![h0];
+                if let Facing::Side(d) = s.facing {
+                    s.facing = Facing::Point(d.vertices()[0]);
+                }
+            }
+            m.must_stop = true;
+            m.stop_why = "entered general-order terrain (8.2b, 8.4i)".into();
+            ev.push(Event::Movement {
+                army: sc.armies[usize::from(m.side)].name.clone(),
+                text: format!(
+                    "{} changes to general order",
+                    names(sc, &m.units).join(", ")
+                ),
+                rule: "8.4i".into(),
+            });
+        }
+        // 7.6c: the one-hex move into an EZOC is the unit's only action.
+        if m.restricted {
+            let z = ezoc(sc, st, m.side);
+            if in_ezoc(&z, &mv.hexes) {
+                m.must_stop = true;
+                m.stop_why = "out of command, it entered an enemy ZOC (7.6c)".into();
+            }
+        }
+        // 11.9c: a skirmisher rolls to enter an EZOC.
+        // (Rolled on entering; a failure ends its movement where it stands.)
+        return after_action(sc, st, m, ev);
+    }
+    change_trigger(sc, st, m, ev)
+}
+
+/// Whether any of the hexes is non-clear terrain (8.7).
+fn nonclear(sc: &Scenario, hexes: &[HexId]) -> bool {
+    hexes.iter().any(|h| {
+        sc.board
+            .hexes
+            .get(h)
+            .and_then(|i| sc.charts.tec.terrain.get(&i.terrain))
+            .is_some_and(|r| r.non_clear)
+    })
+}
+
+/// After a facing or formation change: the reactive player's chance, once per hex (12.8c, e).
+fn change_trigger(sc: &Scenario, st: &mut State, mut m: Mover, ev: &mut Vec<Event>) -> Phase {
+    let hexes = lead(st, &m).hexes.clone();
+    let key = hexes[0];
+    if m.change_asked.contains(&key) {
+        return after_action(sc, st, m, ev);
+    }
+    m.change_asked.push(key);
+    match trigger(sc, st, m, Trigger::Change(hexes), None, ev) {
+        Ok(p) => p,
+        Err(m) => after_action(sc, st, *m, ev),
+    }
+}
+
+/// Spend MPs: any further expense makes the DC (A) terrain of the last one count (11.2d).
+fn spend(m: &mut Mover, cost: Half) {
+    if cost > Half::ZERO {
+        for _ in 0..m.pending {
+            m.dc_a.push("non_clear".into());
+        }
+        m.pending = 0;
+        m.spent = true;
+    }
+    m.left = m.left.saturating_sub(cost);
+}
+
+/// After an action: the mover goes on, or its movement ends.
+fn after_action(sc: &Scenario, st: &mut State, m: Mover, ev: &mut Vec<Event>) -> Phase {
+    if m.adopt {
+        return Phase::Moving(Box::new(m));
+    }
+    if m.must_stop {
+        let why = m.stop_why.clone();
+        return finish(sc, st, m, &why, ev);
+    }
+    if open_moves(sc, st, &m).is_empty() && open_changes(sc, st, &m).is_empty() {
+        return finish(sc, st, m, "has no move left", ev);
+    }
+    Phase::Moving(Box::new(m))
+}
+
+/// Disorder units (18.5c: a disordered unit becomes shaken/disordered; skirmishers never, 18.4).
+pub fn disorder(
+    sc: &Scenario,
+    st: &mut State,
+    units: &[UnitIx],
+    rule: &'static str,
+    ev: &mut Vec<Event>,
+) {
+    let mut names_d = Vec::new();
+    let mut names_s = Vec::new();
+    for &u in units {
+        let s = &mut st.units[usize::from(u)];
+        if s.formation == Formation::Skirmish || s.routed {
+            continue;
+        }
+        if s.disordered {
+            if !s.shaken {
+                s.shaken = true;
+                names_s.push(sc.units[usize::from(u)].name.clone());
+            }
+        } else {
+            s.disordered = true;
+            names_d.push(sc.units[usize::from(u)].name.clone());
+        }
+    }
+    if !names_d.is_empty() {
+        ev.push(Event::State {
+            units: names_d,
+            state: "disordered".into(),
+            rule,
+        });
+    }
+    if !names_s.is_empty() {
+        ev.push(Event::State {
+            units: names_s,
+            state: "shaken and disordered".into(),
+            rule: "18.5c",
+        });
+    }
+}
+
+/// The unit's movement ends: stacking (10.1, 10.10), the DC (A) for it and those it passed
+/// through (18.2b, 10.7a, 18.2g), and the phase goes on with the next unit.
+fn finish(sc: &Scenario, st: &mut State, m: Mover, why: &str, ev: &mut Vec<Event>) -> Phase {
+    let army = sc.armies[usize::from(m.side)].name.clone();
+    ev.push(Event::Movement {
+        army,
+        text: format!(
+            "{} {why} in {} ({} of {} MP left)",
+            names(sc, &m.units).join(", "),
+            lead(st, &m)
+                .hexes
+                .iter()
+                .map(|&h| sc.board.label(h))
+                .collect::<Vec<_>>()
+                .join("-"),
+            m.left,
+            m.ma
+        ),
+        rule: "11.1".into(),
+    });
+    if let Some(act) = st.activation.as_mut() {
+        act.moved.extend(m.units.iter().copied());
+    }
+    // 10.13: an involuntary illegal stack routs the mover; the others test (F).
+    if stack_legal(sc, st, &m).is_err() {
+        let here: Vec<UnitIx> = lead(st, &m)
+            .hexes
+            .iter()
+            .flat_map(|&h| units_in(st, h))
+            .filter(|u| !m.units.contains(u))
+            .collect::<HashSet<_>>()
+            .into_iter()
+            .collect();
+        let skirm = lead(st, &m).formation == Formation::Skirmish;
+        let from = crate::retreat::nearest_enemies(sc, st, m.units[0]);
+        for &u in &m.units {
+            st.units[usize::from(u)].routed = true;
+        }
+        ev.push(Event::State {
+            units: names(sc, &m.units),
+            state: "routed: an illegal stack".into(),
+            rule: "10.13b",
+        });
+        st.jobs.push(crate::state::Job::Rout {
+            units: m.units.clone(),
+            from,
+        });
+        if !skirm && !here.is_empty() {
+            let mut here = here;
+            here.sort_unstable();
+            st.jobs.push(crate::state::Job::MoraleF(here));
+        }
+        st.stack.push(Phase::Movement);
+        return Phase::Idle;
+    }
+    // 10.10, 18.7c: a stack takes its worst state.
+    let here: Vec<UnitIx> = lead(st, &m)
+        .hexes
+        .iter()
+        .flat_map(|&h| units_in(st, h))
+        .collect::<HashSet<_>>()
+        .into_iter()
+        .collect();
+    if here.len() > m.units.len() {
+        let dis = here.iter().any(|&u| st.units[usize::from(u)].disordered);
+        let sh = here.iter().any(|&u| st.units[usize::from(u)].shaken);
+        for &u in &here {
+            let s = &mut st.units[usize::from(u)];
+            s.disordered |= dis && s.formation != Formation::Skirmish;
+            s.shaken |= sh;
+        }
+    }
+    // 18.2b: one DC (A) at the end of the movement, each action's modifier added.
+    if !m.dc_a.is_empty() {
+        let extra: Vec<&str> = m.dc_a.iter().map(String::as_str).collect();
+        dc_a(sc, st, &m.units, &extra, ev);
+        if !m.passed.is_empty() {
+            let mut stacks: BTreeMap<Vec<HexId>, Vec<UnitIx>> = BTreeMap::new();
+            for &u in &m.passed {
+                if st.on_map(u) {
+                    stacks
+                        .entry(st.units[usize::from(u)].hexes.clone())
+                        .or_default()
+                        .push(u);
+                }
+            }
+            for (_, units) in stacks {
+                dc_a(sc, st, &units, &["interpenetration"], ev);
+            }
+        }
+    }
+    Phase::Movement
+}
+
+/// A movement actions disorder check (A) (18.2b).
+fn dc_a(sc: &Scenario, st: &mut State, units: &[UnitIx], extra: &[&str], ev: &mut Vec<Event>) {
+    if units
+        .iter()
+        .all(|&u| st.units[usize::from(u)].formation == Formation::Skirmish)
+    {
+        return;
+    }
+    let out = checks::roll(
+        sc,
+        st,
+        units,
+        Spec::dc('A', "Movement actions", "18.2b").with(extra),
+    );
+    let mut e = out.event;
+    let passed = out.passed;
+    e.result = if passed {
+        String::new()
+    } else {
+        "disordered".into()
+    };
+    ev.push(Event::Check(e));
+    if out.lose_sp > 0 {
+        let top = checks::tester(sc, st, units);
+        crate::retreat::lose(
+            sc,
+            st,
+            top,
+            out.lose_sp,
+            "disorder check special result",
+            "18.1a",
+            ev,
+        );
+    }
+    if !passed {
+        disorder(sc, st, units, "18.2b", ev);
+    }
+}
+
+/// The action's label.
+pub fn label(sc: &Scenario, st: &State, a: &Action) -> Option<String> {
+    let u = |i: &UnitIx| sc.units[usize::from(*i)].name.clone();
+    let cost_of = |a: &Action| -> Option<Half> {
+        if let Phase::Moving(m) = &st.phase {
+            open_moves(sc, st, m)
+                .into_iter()
+                .find(|(x, _)| x.action == *a)
+                .map(|(_, c)| c)
+        } else {
+            None
+        }
+    };
+    Some(match a {
+        Action::MoveUnit(x) => format!("Move {} (11.1)", u(x)),
+        Action::MoveStack(x) => format!(
+            "Move the stack of {} together (11.1b)",
+            stack_of(sc, st, *x)
+                .iter()
+                .map(|&y| sc.units[usize::from(y)].name.clone())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Action::MovementDone => "End the movement phase (11.0)".into(),
+        Action::MoveLeader(l) => format!(
+            "Move the leader {} (21.1a)",
+            sc.leaders[usize::from(*l)].name
+        ),
+        Action::LeaderTo(l, h) => format!(
+            "Move {} to {} (21.1a)",
+            sc.leaders[usize::from(*l)].name,
+            sc.board.label(*h)
+        ),
+        Action::Rapid => "Declare a rapid march: MA +50%, DC (A) +5 at the end (11.4)".into(),
+        Action::Step(h) => format!(
+            "Move to {} ({} MP) (11.1)",
+            sc.board.label(*h),
+            cost_of(a).map_or("?".into(), |c| c.to_string())
+        ),
+        Action::Back(h) => format!(
+            "Move backward to {} ({} MP) (11.7)",
+            sc.board.label(*h),
+            cost_of(a).map_or("?".into(), |c| c.to_string())
+        ),
+        Action::Turn(f) => format!(
+            "Face {} ({} MP) (9.3)",
+            f.name(),
+            cost_of(a).map_or("?".into(), |c| c.to_string())
+        ),
+        Action::Wheel(end, s) => format!(
+            "Wheel {} hexpoint{} {} on the {} end ({} MP) (9.4b)",
+            s.unsigned_abs(),
+            if s.unsigned_abs() == 1 { "" } else { "s" },
+            if *s > 0 { "clockwise" } else { "anticlockwise" },
+            end_name(*end),
+            cost_of(a).map_or("?".into(), |c| c.to_string())
+        ),
+        Action::ColumnTurn(t) => format!(
+            "Turn the column's head {} hexside{} {} and advance ({} MP) (9.4a)",
+            t.unsigned_abs(),
+            if t.unsigned_abs() == 1 { "" } else { "s" },
+            if *t > 0 { "right" } else { "left" },
+            cost_of(a).map_or("?".into(), |c| c.to_string())
+        ),
+        Action::Reverse => "Reverse direction: its only action this phase (9.6)".into(),
+        Action::Form(..) => {
+            let Phase::Moving(m) = &st.phase else {
+                return None;
+            };
+            let c = open_changes(sc, st, m)
+                .into_iter()
+                .find(|c| form_action(c) == *a)?;
+            format!(
+                "Change to {} facing {} in {} ({} MP{}) ({})",
+                c.formations.first().map_or("?", |x| x.1.name()),
+                c.facing.name(),
+                c.hexes
+                    .iter()
+                    .map(|&h| sc.board.label(h))
+                    .collect::<Vec<_>>()
+                    .join("-"),
+                c.cost,
+                if c.ends_movement {
+                    ", ends its movement"
+                } else {
+                    ""
+                },
+                c.rule
+            )
+        }
+        Action::Adopt(f, fc) => format!("Adopt {} facing {} (8.4i)", f.name(), fc.name()),
+        Action::Stop => "Stop: end this unit's movement (11.1)".into(),
+        Action::Pass => "Pass: no opportunity fire or charge (12.8, 17.0)".into(),
+        _ => return None,
+    })
+}
+
+/// The action of a formation change: the top unit's new formation, facing and hexes.
+fn form_action(c: &formation::Change) -> Action {
+    Action::Form(
+        c.formations.first().map_or(Formation::Line, |x| x.1),
+        c.facing,
+        c.hexes.clone(),
+    )
+}
+
+/// A footprint check for the invariants (C6, 9.4): `None` when fine.
+pub fn footprint_problem(st: &State, u: UnitIx) -> Option<String> {
+    let s = &st.units[usize::from(u)];
+    if s.hexes.is_empty() {
+        return None;
+    }
+    match Footprint::new(
+        &Printed,
+        footprint_kind(s.formation),
+        s.facing,
+        s.hexes.clone(),
+    ) {
+        Ok(_) => None,
+        Err(e) => Some(e.to_string()),
+    }
+}
+
+/// A line's end by name: the head is its right end (8.1a).
+fn end_name(e: End) -> &'static str {
+    match e {
+        End::Head => "right",
+        End::Tail => "left",
+    }
+}

@@ -122,6 +122,12 @@ pub struct Activation {
     pub attached: Vec<UnitIx>,
     /// Units arriving as reinforcements with it (22.2–22.3).
     pub arriving: Vec<UnitIx>,
+    /// Units whose movement is over in this movement phase (11.1b).
+    #[serde(default)]
+    pub moved: Vec<UnitIx>,
+    /// Leaders who moved in this movement phase (21.1c).
+    #[serde(default)]
+    pub moved_leaders: Vec<LeaderIx>,
 }
 
 impl Activation {
@@ -205,6 +211,28 @@ pub enum Phase {
     /// The rest of the activation runs: command status, disorder recovery, fire, movement,
     /// close combat (4.0 C).
     ActivationSteps,
+    /// The movement phase (11.0): the active player picks what moves next, or ends it.
+    Movement,
+    /// An activated leader moves (21.1a): where to.
+    LeaderMoving {
+        /// The leader.
+        leader: LeaderIx,
+    },
+    /// A unit or stack is moving (11.1): its next step.
+    Moving(Box<crate::movement::Mover>),
+    /// The reactive player may answer a move (12.8c–d, 17.0).
+    Reaction {
+        /// The moving unit, as it stands.
+        mover: Box<crate::movement::Mover>,
+        /// What triggered it.
+        trigger: crate::movement::Trigger,
+        /// The move waiting for the answer (a step out of the hex, 12.8d).
+        pending: Option<crate::action::Action>,
+        /// The reactive units that could answer.
+        reactors: Vec<UnitIx>,
+    },
+    /// Movement is over: close combat and the end of the activation (4.0 C).
+    AfterMovement,
     /// A routing stack's next hex, when 20.2g leaves the owner a choice.
     RoutStep {
         /// The units.

@@ -65,7 +65,7 @@ fn r6_3_example_wing_leader_attaches_two_units_and_their_brigade_activates_later
         ["leader:A", "attach:ams1", "attach:ams2", "command-done"]
     );
     act(&bar, &mut st, &["attach:ams1", "attach:ams2"], &[]);
-    act(&bar, &mut st, &["command-done"], &[5, 1]);
+    act(&bar, &mut st, &["command-done", "movement-done"], &[5, 1]);
     // 6.3d: the wing leader FINISHED, the independent and the attached units marked.
     assert!(st.leaders[usize::from(leader(&bar, "W"))].finished);
     assert!(st.leaders[usize::from(leader(&bar, "L3"))].finished);
@@ -78,7 +78,12 @@ fn r6_3_example_wing_leader_attaches_two_units_and_their_brigade_activates_later
         st.units[usize::from(unit(&bar, u))].disordered = true;
     }
     st.units[usize::from(unit(&bar, "for1"))].disordered = true;
-    let log = act(&bar, &mut st, &["own:b1", "command-done"], &[5, 1]);
+    let log = act(
+        &bar,
+        &mut st,
+        &["own:b1", "command-done", "movement-done"],
+        &[5, 1],
+    );
     assert_logged(
         &log,
         "Disorder recovery (18.6b): FOR 1 stacked with Sc — back in order",
@@ -157,13 +162,13 @@ fn r6_6a_d_independents_and_off_brigade_leaders_only_with_a_brigade_once_a_turn(
     );
     act(&bar, &mut st, &["independent:i1"], &[]);
     assert_eq!(legal(&bar, &st), ["leader:W", "command-done"]);
-    act(&bar, &mut st, &["command-done"], &[5, 1]);
+    act(&bar, &mut st, &["command-done", "movement-done"], &[5, 1]);
     // 6.6b: once a turn: the army leader is FINISHED, the independent activated.
     assert!(st.leaders[usize::from(leader(&bar, "A"))].finished);
     act(&bar, &mut st, &["own:b1"], &[]);
     assert_eq!(legal(&bar, &st), ["leader:W", "command-done"]);
     // 6.6c, 6.1b: the FINISHED army leader still traces his LOC but his CR is 0 now.
-    let log = act(&bar, &mut st, &["command-done"], &[5, 1]);
+    let log = act(&bar, &mut st, &["command-done", "movement-done"], &[5, 1]);
     assert_logged(&log, "Sc (LOC");
     assert_not_logged(&log, "Leader initiative");
     assert_logged(&log, "Blue d10 5 + CR 0 (−2 FINISHED, 6.1b) = 5");

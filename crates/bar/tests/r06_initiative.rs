@@ -141,7 +141,7 @@ fn r6_7_example_end_turn_from_box_5_makes_the_rest_limited() {
     let log = act(&bar, &mut st, &["activate:c1"], &[]);
     assert_logged(&log, "Red: activation (6.3) of Red brigade 1");
     // 9 + 2 beats 6 + 1, but Blue has no brigade: Red activates (6.1e).
-    let log = act(&bar, &mut st, &["command-done"], &[9, 6]);
+    let log = act(&bar, &mut st, &["command-done", "movement-done"], &[9, 6]);
     assert_logged(
         &log,
         "sum 15 > ETN 12: END TURN to End — limited activations for the rest of the turn (6.7a–b)",
@@ -171,7 +171,7 @@ fn r6_7b_after_end_both_sides_activate_limited_and_6_7c_the_roll_decides_who() {
         "Blue: limited activation (6.8) (6.3) of Blue brigade 3",
     );
     // 6.7c: after End the roll still decides who activates: Red 8 + 1 beats Blue 1 + 2.
-    act(&bar, &mut st, &["command-done"], &[1, 8]);
+    act(&bar, &mut st, &["command-done", "movement-done"], &[1, 8]);
     assert_eq!(st.phase, choice(1, false));
     // 6.7d: only Red has brigades; a special result is still read.
     let mut st = fresh(&bar);

@@ -162,7 +162,12 @@ fn recover(bar: &bar::Bar, st: &mut bar::State, dice: &[u8]) -> Vec<String> {
     run(bar, st, Phase::ChooseBrigade { side: 0 }, &[]);
     let mut d = dice.to_vec();
     d.extend([5, 1]);
-    act(bar, st, &["activate:b3", "command-done"], &d)
+    act(
+        bar,
+        st,
+        &["activate:b3", "command-done", "movement-done"],
+        &d,
+    )
 }
 
 #[test]

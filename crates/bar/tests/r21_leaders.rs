@@ -120,7 +120,7 @@ fn r21_5c_e_a_replacement_takes_the_post_when_his_brigade_activates() {
     run(&bar, &mut st, Phase::ChooseBrigade { side: 0 }, &[]);
     act(&bar, &mut st, &["activate:b2"], &[]);
     assert_eq!(st.phase, Phase::CommandControl);
-    act(&bar, &mut st, &["command-done"], &[5, 1]);
+    act(&bar, &mut st, &["command-done", "movement-done"], &[5, 1]);
     // His own: placed before command control on an activated, non-routed unit of his brigade.
     act(&bar, &mut st, &["own:b1"], &[]);
     assert_eq!(
@@ -141,7 +141,7 @@ fn r21_5c_e_a_replacement_takes_the_post_when_his_brigade_activates() {
     let log = act(&bar, &mut st, &["place:R1:for1"], &[]);
     assert_logged(&log, "Replacement of Sc takes over from Sc at 0406 (21.5)");
     assert_eq!(st.phase, Phase::CommandControl);
-    let log = act(&bar, &mut st, &["command-done"], &[5, 1]);
+    let log = act(&bar, &mut st, &["command-done", "movement-done"], &[5, 1]);
     assert_logged(&log, "Replacement of Sc (LOC");
 }
 

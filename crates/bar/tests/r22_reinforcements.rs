@@ -40,7 +40,7 @@ fn r22_2_a_whole_brigade_arrives_with_its_activation_in_command() {
     );
     assert_eq!(st.units[usize::from(unit(&bar, "y1"))].hexes, [hex("0116")]);
     // In command for its arrival turn: no leader initiative roll, nobody out of command.
-    let log = act(&bar, &mut st, &["command-done"], &[5, 1]);
+    let log = act(&bar, &mut st, &["command-done", "movement-done"], &[5, 1]);
     assert_not_logged(&log, "Leader initiative");
     assert!(!command_line(&log).contains("out of command"), "{log:#?}");
 }
@@ -57,11 +57,16 @@ fn r22_3_part_of_a_brigade_arrives_in_command_when_the_rest_activates() {
     st.turn = 2;
     // Brigade 2's activation does not bring it.
     run(&bar, &mut st, Phase::ChooseBrigade { side: 0 }, &[]);
-    act(&bar, &mut st, &["activate:b2", "command-done"], &[5, 1]);
+    act(
+        &bar,
+        &mut st,
+        &["activate:b2", "command-done", "movement-done"],
+        &[5, 1],
+    );
     assert!(st.units[f].hexes.is_empty());
     let log = act(&bar, &mut st, &["own:b1"], &[]);
     assert_logged(&log, "Reinforcements (22.3): FOR 2 arrive at 0116");
-    let log = act(&bar, &mut st, &["command-done"], &[5, 1]);
+    let log = act(&bar, &mut st, &["command-done", "movement-done"], &[5, 1]);
     assert!(!command_line(&log).contains("FOR 2"), "{log:#?}");
     // 22.4: not through an entry hex in an enemy ZOC.
     let mut st = fresh(&bar);

@@ -62,8 +62,18 @@ fn r24_2b_example_a_detachments_other_brigades_are_limited_when_the_next_activat
     let bar = detached();
     let mut st = fresh(&bar);
     run(&bar, &mut st, Phase::ChooseBrigade { side: 0 }, &[]);
-    act(&bar, &mut st, &["activate:da", "command-done"], &[5, 1]);
-    act(&bar, &mut st, &["own:db", "command-done"], &[5, 1]);
+    act(
+        &bar,
+        &mut st,
+        &["activate:da", "command-done", "movement-done"],
+        &[5, 1],
+    );
+    act(
+        &bar,
+        &mut st,
+        &["own:db", "command-done", "movement-done"],
+        &[5, 1],
+    );
     assert!(limited(&bar, &st).is_empty());
     let log = act(&bar, &mut st, &["own:dd"], &[]);
     assert_logged(
@@ -71,8 +81,13 @@ fn r24_2b_example_a_detachments_other_brigades_are_limited_when_the_next_activat
         "Limited activations (24.2b): Brigade dc of detachment one for the rest of the turn",
     );
     assert_eq!(limited(&bar, &st), ["dc"]);
-    act(&bar, &mut st, &["command-done"], &[5, 1]);
-    act(&bar, &mut st, &["own:b3", "command-done"], &[5, 1]);
+    act(&bar, &mut st, &["command-done", "movement-done"], &[5, 1]);
+    act(
+        &bar,
+        &mut st,
+        &["own:b3", "command-done", "movement-done"],
+        &[5, 1],
+    );
     assert_eq!(limited(&bar, &st), ["dc", "de"]);
     // The main army's brigades are never limited; dc activates, limited.
     let log = act(&bar, &mut st, &["own:dc"], &[]);
@@ -86,14 +101,29 @@ fn r24_2b_an_activation_forced_by_the_opponent_counts_too() {
     let bar = detached();
     let mut st = fresh(&bar);
     run(&bar, &mut st, Phase::ChooseBrigade { side: 0 }, &[]);
-    act(&bar, &mut st, &["activate:da", "command-done"], &[1, 8]);
+    act(
+        &bar,
+        &mut st,
+        &["activate:da", "command-done", "movement-done"],
+        &[1, 8],
+    );
     act(&bar, &mut st, &["opponent", "activate:b1"], &[]);
     assert_eq!(limited(&bar, &st), ["db", "dc"]);
     // Red's own activations in between do not count.
     let mut st = fresh(&bar);
     run(&bar, &mut st, Phase::ChooseBrigade { side: 0 }, &[]);
-    act(&bar, &mut st, &["activate:da", "command-done"], &[1, 8]);
-    act(&bar, &mut st, &["own:c1", "command-done"], &[5, 1]);
+    act(
+        &bar,
+        &mut st,
+        &["activate:da", "command-done", "movement-done"],
+        &[1, 8],
+    );
+    act(
+        &bar,
+        &mut st,
+        &["own:c1", "command-done", "movement-done"],
+        &[5, 1],
+    );
     act(&bar, &mut st, &["own:db"], &[]);
     assert!(limited(&bar, &st).is_empty());
 }
@@ -106,7 +136,7 @@ fn r24_2a_a_detachment_and_the_main_army_activate_apart() {
     act(&bar, &mut st, &["activate:da"], &[]);
     // Only the detachment's off-brigade leader; no main-army independent or leader.
     assert_eq!(legal(&bar, &st), ["leader:D1", "command-done"]);
-    let log = act(&bar, &mut st, &["command-done"], &[5, 1]);
+    let log = act(&bar, &mut st, &["command-done", "movement-done"], &[5, 1]);
     assert!(
         log.iter()
             .any(|l| l.contains("Leader da (LOC") && l.contains("from Detachment leader D1")),
@@ -141,7 +171,12 @@ fn r24_3a_reintegration_is_offered_in_the_rally_phase_when_the_army_leader_reach
     let mut st2 = fresh(&bar);
     st2.armies[0].reintegrated = vec![0];
     run(&bar, &mut st2, Phase::ChooseBrigade { side: 0 }, &[]);
-    act(&bar, &mut st2, &["activate:da", "command-done"], &[5, 1]);
+    act(
+        &bar,
+        &mut st2,
+        &["activate:da", "command-done", "movement-done"],
+        &[5, 1],
+    );
     act(&bar, &mut st2, &["own:b3"], &[]);
     assert!(limited(&bar, &st2).is_empty());
     // Kept apart, it stays a detachment.
