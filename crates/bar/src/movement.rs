@@ -343,6 +343,36 @@ fn footprint_cost(
     Some((cost, dc))
 }
 
+/// Whether a march column (or limbered battery) is straight: every hex directly behind the one
+/// ahead of it, in the head's facing (9.4: multi-hex formations end the phase in a straight line;
+/// road columns may bend).
+fn straight(f: Formation, hexes: &[HexId], facing: Facing) -> bool {
+    if !matches!(f, Formation::MarchColumn | Formation::Limbered) || hexes.len() < 2 {
+        return true;
+    }
+    let Facing::Side(d) = facing else {
+        return true;
+    };
+    hexes.windows(2).all(|w| w[1].direction_to(w[0]) == Some(d))
+}
+
+/// The cost of the straight advances a bent column needs to be straight again (9.4a: each hex
+/// turns where the head turned), if it can make them.
+fn straighten_cost(sc: &Scenario, a: Arm, f: Formation, fp: &Footprint<HexId>) -> Option<Half> {
+    let mut now = fp.clone();
+    let mut total = Half::ZERO;
+    for _ in 0..fp.len() {
+        if straight(f, now.hexes(), now.facing()) {
+            return Some(total);
+        }
+        let next = now.advanced(&Printed, 0).ok()?;
+        let (c, _) = footprint_cost(sc, a, f, now.hexes(), next.hexes(), Half::ZERO)?;
+        total += c;
+        now = next;
+    }
+    straight(f, now.hexes(), now.facing()).then_some(total)
+}
+
 /// Whether any of `hexes` is in an enemy ZOC of `side`'s enemy (9.1).
 fn in_ezoc(ezoc: &HashSet<HexId>, hexes: &[HexId]) -> bool {
     hexes.iter().any(|h| ezoc.contains(h))
@@ -649,6 +679,14 @@ fn moves(sc: &Scenario, st: &State, m: &Mover) -> Vec<Move> {
                     if let Some((c, dc)) =
                         footprint_cost(sc, a, f, fp.hexes(), next.hexes(), Half::ZERO)
                     {
+                        // 9.4: a march column may turn only if it can be straight again by
+                        // the end of the phase.
+                        if f != Formation::RoadColumn {
+                            let need = straighten_cost(sc, a, f, &next);
+                            if need.is_none_or(|n| fc + c + n > m.left) {
+                                continue;
+                            }
+                        }
                         out.push(Move {
                             action: Action::ColumnTurn(turn as i8),
                             hexes: next.hexes().to_vec(),
@@ -994,7 +1032,11 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
             for c in open_changes(sc, st, m) {
                 v.push(form_action(&c));
             }
-            v.push(Action::Stop);
+            // 9.4: a bent march column must straighten before it stops, if it can.
+            let us = lead(st, m);
+            if straight(us.formation, &us.hexes, us.facing) || v.is_empty() {
+                v.push(Action::Stop);
+            }
             v
         }
         Phase::Reaction { .. } => vec![Action::Pass],
