@@ -231,7 +231,8 @@ fn r11_4a_e29_rapid_march_gives_6_and_10_mp_and_a_dc_a_at_plus_5() {
 #[test]
 fn r11_4b_no_rapid_march_in_square_disordered_or_out_of_command_nor_for_artillery() {
     let bar = field();
-    let cases: [(&str, &str, &str, fn(&mut bar::state::UnitState)); 4] = [
+    type Edit = fn(&mut bar::state::UnitState);
+    let cases: [(&str, &str, &str, Edit); 4] = [
         ("i1", "square", "N", |_| {}),
         ("i1", "line", "N", |u| u.disordered = true),
         ("i1", "line", "N", |u| u.ooc = true),
