@@ -498,6 +498,65 @@ impl Ruleset for Bar {
                 ));
             }
         }
+        // Footprints (C6, 8.1, 9.4) and stacks at rest (10.1c–f): the units of a stack on the
+        // move are checked when it stops.
+        let moving: Vec<u16> = match &state.phase {
+            state::Phase::Moving(m) => m.units.clone(),
+            state::Phase::Reaction { mover, .. } => mover.units.clone(),
+            _ => Vec::new(),
+        };
+        if let state::Phase::Moving(m) | state::Phase::Reaction { mover: m, .. } = &state.phase
+            && m.left > m.ma
+        {
+            bad.push(format!("MP left {} above the phase's MA {}", m.left, m.ma));
+        }
+        for (i, u) in state.units.iter().enumerate() {
+            if u.hexes.is_empty() || u.eliminated {
+                continue;
+            }
+            let name = &sc.units[i].name;
+            if let Some(p) = movement::footprint_problem(state, i as u16) {
+                bad.push(format!("{name}: {p}"));
+            }
+            let len = u.hexes.len();
+            let max = match u.formation {
+                geom::Formation::Line
+                | geom::Formation::HookLeft
+                | geom::Formation::HookRight
+                | geom::Formation::MarchColumn => 3,
+                geom::Formation::RoadColumn => usize::MAX,
+                _ => 1,
+            };
+            if len > max {
+                bad.push(format!("{name}: a {} over {len} hexes", u.formation.name()));
+            }
+            if moving.contains(&(i as u16)) {
+                continue;
+            }
+            if !movement::at_rest_straight(u) {
+                bad.push(format!("{name}: a bent march column at rest (9.4)"));
+            }
+            for (j, v) in state.units.iter().enumerate().skip(i + 1) {
+                if v.eliminated
+                    || moving.contains(&(j as u16))
+                    || !v.hexes.iter().any(|h| u.hexes.contains(h))
+                    || ((u.routed || v.routed) && is_mid_procedure(state))
+                {
+                    continue;
+                }
+                if v.hexes != u.hexes {
+                    bad.push(format!(
+                        "{name} and {}: stacked without the same hexes (10.1d)",
+                        sc.units[j].name
+                    ));
+                } else if !movement::compatible(u, v) {
+                    bad.push(format!(
+                        "{name} and {}: stacked in different facings or formations (10.1d–e)",
+                        sc.units[j].name
+                    ));
+                }
+            }
+        }
         // No two sides in a hex.
         let occ = command::occupancy(state);
         for (h, us) in &occ {

@@ -851,6 +851,7 @@ fn open_moves(sc: &Scenario, st: &State, m: &Mover) -> Vec<(Move, Half)> {
         return Vec::new();
     }
     let a = arm(sc, m);
+    let us_form = lead(st, m).formation;
     let z = ezoc(sc, st, m.side);
     let now_in = in_ezoc(&z, &lead(st, m).hexes);
     let mut out = Vec::new();
@@ -877,12 +878,12 @@ fn open_moves(sc: &Scenario, st: &State, m: &Mover) -> Vec<(Move, Half)> {
         if m.restricted && new_ezoc && m.spent {
             continue;
         }
-        // 10.1a: into an occupied hex only if it could stop there or leave again.
-        if matches!(mv.kind, MoveKind::Step | MoveKind::Back)
-            && mv
-                .hexes
-                .iter()
-                .any(|&h| units_in(st, h).iter().any(|u| !m.units.contains(u)))
+        // 10.1a: into an occupied hex only if it could stop there or leave again (a facing
+        // change or wheel among stationary friends too: they must end as a legal stack).
+        if mv
+            .hexes
+            .iter()
+            .any(|&h| units_in(st, h).iter().any(|u| !m.units.contains(u)))
         {
             let mut t = st.clone();
             let mut m2 = m.clone();
@@ -890,12 +891,13 @@ fn open_moves(sc: &Scenario, st: &State, m: &Mover) -> Vec<(Move, Half)> {
             m2.left = m.left.saturating_sub(cost);
             m2.spent = true;
             let can_stop = stack_legal(sc, &t, &m2).is_ok();
-            let can_go = m2.left > Half::ZERO
-                && moves(sc, &t, &m2).iter().any(|x| {
-                    matches!(x.kind, MoveKind::Step | MoveKind::Back)
-                        && x.cost <= m2.left
-                        && !enemy_at(sc, &t, m.side, &x.hexes)
-                });
+            // "MPs to leave the hex": a step costs at least one MP (half on a road).
+            let cheapest = if us_form == Formation::RoadColumn {
+                Half::HALF
+            } else {
+                Half::ONE
+            };
+            let can_go = m2.left >= cheapest;
             if !can_stop && !can_go {
                 continue;
             }
@@ -1032,9 +1034,14 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
             for c in open_changes(sc, st, m) {
                 v.push(form_action(&c));
             }
-            // 9.4: a bent march column must straighten before it stops, if it can.
+            // 9.4: a bent march column must straighten before it stops; 10.1a: a unit may
+            // stop only where it makes a legal stack (if it has nothing else to do, it stops
+            // anyway and the illegal stack routs it, 10.13).
             let us = lead(st, m);
-            if straight(us.formation, &us.hexes, us.facing) || v.is_empty() {
+            if (straight(us.formation, &us.hexes, us.facing) && stack_legal(sc, st, m).is_ok())
+                || v.is_empty()
+                || v == [Action::Rapid]
+            {
                 v.push(Action::Stop);
             }
             v
@@ -1988,4 +1995,26 @@ fn end_name(e: End) -> &'static str {
         End::Head => "right",
         End::Tail => "left",
     }
+}
+
+/// Whether a unit at rest is straight (9.4: march columns end their movement straight).
+pub fn at_rest_straight(s: &crate::state::UnitState) -> bool {
+    straight(s.formation, &s.hexes, s.facing)
+}
+
+/// Whether two stacked units agree in facing and formation (10.1d–e, 10.3d–e, 10.4b–c):
+/// the same, or infantry with artillery in the compatible pairs (unlimbered artillery with a
+/// line, hook, attack column or square, facing as the infantry unless a square; limbered
+/// artillery with a march column, same facing).
+pub fn compatible(a: &crate::state::UnitState, b: &crate::state::UnitState) -> bool {
+    use Formation as F;
+    let pair = |x: &crate::state::UnitState, y: &crate::state::UnitState| match (x.formation, y.formation) {
+        (F::Unlimbered, F::Square) => true,
+        (F::Unlimbered, F::Line | F::HookLeft | F::HookRight | F::AttackColumn) => {
+            x.facing == y.facing
+        }
+        (F::Limbered, F::MarchColumn) => x.facing == y.facing,
+        _ => false,
+    };
+    (a.formation == b.formation && a.facing == b.facing) || pair(a, b) || pair(b, a)
 }

@@ -15,21 +15,39 @@ pub struct StackError {
     pub rule: &'static str,
 }
 
-/// Whether the units now in `h` form a legal stack (placeholder until the stacking rules land:
-/// two sides never share a hex, 10.1b).
+/// Whether the units now in `h` form a legal stack (until the stacking package lands: two
+/// sides never share a hex, 10.1b; the same hexes, 10.1d; facing and formation alike or
+/// compatible, 10.1d–e; routed and unrouted apart, 10.1f).
 pub fn legal_at(sc: &Scenario, st: &State, h: HexId) -> Result<(), StackError> {
-    let mut sides = st
+    let here: Vec<usize> = st
         .units
         .iter()
         .enumerate()
         .filter(|(_, s)| !s.eliminated && s.hexes.contains(&h))
-        .map(|(i, _)| sc.units[i].side);
-    let first = sides.next();
-    if sides.any(|s| Some(s) != first) {
-        return Err(StackError {
-            what: "opposing units in one hex".into(),
-            rule: "10.1b",
-        });
+        .map(|(i, _)| i)
+        .collect();
+    let err = |what: &str, rule: &'static str| {
+        Err(StackError {
+            what: what.into(),
+            rule,
+        })
+    };
+    for (k, &a) in here.iter().enumerate() {
+        for &b in &here[k + 1..] {
+            let (x, y) = (&st.units[a], &st.units[b]);
+            if sc.units[a].side != sc.units[b].side {
+                return err("opposing units in one hex", "10.1b");
+            }
+            if x.hexes != y.hexes {
+                return err("a stack must occupy the same hexes", "10.1d");
+            }
+            if !crate::movement::compatible(x, y) {
+                return err("a stack must share facing and formation", "10.1d–e");
+            }
+            if x.routed != y.routed {
+                return err("routed and unrouted units may not stack", "10.1f");
+            }
+        }
     }
     Ok(())
 }
