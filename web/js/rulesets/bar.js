@@ -78,6 +78,12 @@ function sideIndex(name) {
   return ((P.board && P.board.armies) || []).findIndex((a) => a.name === name);
 }
 
+// The panels' colour of a side (the first army blue, the second red), whatever its name.
+function sideCss(name) {
+  const i = sideIndex(name);
+  return SIDE_CLASS[name] || (i === 0 ? 'french' : i === 1 ? 'allies' : '');
+}
+
 function sideClass(name) {
   const i = sideIndex(name);
   return i === 0 ? 'bar-a' : i === 1 ? 'bar-b' : 'neutral';
@@ -788,7 +794,7 @@ function provenanceNote() {
 
 // A unit's card: printed values beside the current ones, formation, facing, hexes and state.
 function unitCard(u) {
-  const card = el('div', { class: 'unit-card bar-card ' + (SIDE_CLASS[u.side] || ''), 'data-unit': u.id });
+  const card = el('div', { class: 'unit-card bar-card ' + sideCss(u.side), 'data-unit': u.id });
   const reg = u.regiment ? `, regiment ${u.regiment}` : '';
   card.append(
     el('div', { class: 'card-head' }, el('strong', { text: u.name }), ` — ${u.side}, ${u.arm} (${u.sub}), ${u.brigade ? brigadeName(u.brigade) : 'independent'}${reg}`),
@@ -828,7 +834,7 @@ function unitCard(u) {
 }
 
 function leaderCard(l) {
-  const card = el('div', { class: 'unit-card bar-card leader-card ' + (SIDE_CLASS[l.side] || ''), 'data-leader': l.id });
+  const card = el('div', { class: 'unit-card bar-card leader-card ' + sideCss(l.side), 'data-leader': l.id });
   const of = l.brigade ? ', ' + brigadeName(l.brigade) : '';
   card.append(el('div', { class: 'card-head' }, el('strong', { text: l.name }), ` — ${l.side}, ${l.kind} leader${of}`));
   const vals = [
@@ -948,7 +954,7 @@ function renderTracks(v) {
   const a = v.activation;
   const side = a ? (b.armies[a.side] || {}).name : '';
   $('#active').textContent = !a ? 'no activation under way' : `${side} activates ${(a.brigades || []).map((i) => (b.brigades[i] || {}).name).join(', ')}${a.limited ? ' (limited, 6.8)' : ''}`;
-  $('#active').className = SIDE_CLASS[side] || '';
+  $('#active').className = sideCss(side);
   renderStatus(v);
 }
 
@@ -981,7 +987,7 @@ function renderStatus(v) {
     const mine = b.brigades.map((x, i) => [x, i]).filter(([x]) => x.side === army.name);
     const done = mine.filter(([, i]) => ((v.brigades || [])[i] || {}).activated).length;
     if (s) line.append(' · ');
-    line.append(el('span', { class: SIDE_CLASS[army.name] || '', text: `${army.name} ${done} of ${mine.length}` }));
+    line.append(el('span', { class: sideCss(army.name), text: `${army.name} ${done} of ${mine.length}` }));
   });
   box.append(line);
 }
@@ -999,7 +1005,7 @@ function renderMorale(v, g) {
       el(
         'tr',
         {},
-        el('th', { class: SIDE_CLASS[army.name] || '', text: army.name }),
+        el('th', { class: sideCss(army.name), text: army.name }),
         el('td', { text: `CLT ${(v.clt || [])[s] ?? '?'} · army morale +${a.morale || 0}${a.column !== null && a.column !== undefined ? ' · loss column ' + a.column : ''} (23)` }),
       ),
     );
@@ -1007,7 +1013,7 @@ function renderMorale(v, g) {
   (b.objectives || []).forEach((o, i) => {
     const holder = (v.holders || [])[i];
     const name = holder === undefined ? '—' : (b.armies[holder] || {}).name || '—';
-    t.append(el('tr', {}, el('th', { text: `${o.name} (${o.hex}, ${o.points} pts)` }), el('td', { class: SIDE_CLASS[name] || '', text: name })));
+    t.append(el('tr', {}, el('th', { text: `${o.name} (${o.hex}, ${o.points} pts)` }), el('td', { class: sideCss(name), text: name })));
   });
   box.append(t);
   const o = P.replay ? null : g && g.outcome;
@@ -1023,7 +1029,7 @@ function renderMorale(v, g) {
   if (head && head.tagName === 'H3') head.textContent = 'Brigades this turn';
   const act = v.activation;
   for (const army of b.armies || []) {
-    const tb = el('table', { class: 'forms bar-brigades ' + (SIDE_CLASS[army.name] || '') });
+    const tb = el('table', { class: 'forms bar-brigades ' + (sideCss(army.name)) });
     tb.append(el('tr', {}, el('th', { colspan: 2, class: 'side-head', text: army.name })));
     b.brigades.forEach((x, i) => {
       if (x.side !== army.name) return;
