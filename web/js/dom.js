@@ -2,8 +2,8 @@
 export const SVGNS = 'http://www.w3.org/2000/svg';
 export const $ = (sel) => document.querySelector(sel);
 
-// Side colours: the first seat's blue, the second's red (French and Allies, Blue and Red).
-export const SIDE_CLASS = { French: 'french', Allies: 'allies', Blue: 'french', Red: 'allies' };
+// Side colours: the first seat's blue, the second's red (French and Allies, Blue and Red, Prussia and Austria).
+export const SIDE_CLASS = { French: 'french', Allies: 'allies', Blue: 'french', Red: 'allies', Prussia: 'french', Austria: 'allies' };
 
 export function el(tag, attrs, ...children) {
   const e = document.createElement(tag);

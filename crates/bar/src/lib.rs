@@ -401,6 +401,33 @@ impl Ruleset for Bar {
                 }
             }
             o.remove("dice");
+            // For the page (docs/web.md, "BAR"): every hex as the board labels it (1.3c), the
+            // facing's name, the procedure for people and each army's Current Loss Total (23.1).
+            let label = |h: &hexmap::HexId| serde_json::Value::from(sc.board.label(*h));
+            if let Some(serde_json::Value::Array(us)) = o.get_mut("units") {
+                for (u, s) in us.iter_mut().zip(&state.units) {
+                    if let Some(u) = u.as_object_mut() {
+                        u.insert("at".into(), s.hexes.iter().map(label).collect());
+                        u.insert("face".into(), s.facing.name().into());
+                        u.insert("entry_at".into(), s.entry.as_ref().map(label).into());
+                    }
+                }
+            }
+            if let Some(serde_json::Value::Array(ls)) = o.get_mut("leaders") {
+                for (l, s) in ls.iter_mut().zip(&state.leaders) {
+                    if let Some(l) = l.as_object_mut() {
+                        l.insert("at".into(), s.hex.as_ref().map(label).into());
+                    }
+                }
+            }
+            o.insert("phase_text".into(), phase_text(sc, state).into());
+            o.insert(
+                "clt".into(),
+                serde_json::json!([
+                    army_morale::clt_total(sc, state, 0),
+                    army_morale::clt_total(sc, state, 1)
+                ]),
+            );
             o.insert("clock".into(), sc.clock(state.turn).into());
             o.insert("ruleset".into(), "bar".into());
         }
@@ -650,6 +677,8 @@ impl Ruleset for Bar {
                     "id": l.id, "name": l.name, "side": sc.armies[usize::from(l.side)].name,
                     "kind": l.kind, "range": l.range, "initiative": l.initiative,
                     "er_bonus": l.er_bonus, "cv_bonus": l.cv_bonus, "cr": l.cr, "wan": l.wan,
+                    "brigade": l.brigade.map(|b| sc.brigades[usize::from(b)].id.clone()),
+                    "wing": l.wing.map(|w| sc.wings[usize::from(w)].id.clone()),
                 })
             })
             .collect();
@@ -662,6 +691,15 @@ impl Ruleset for Bar {
             "leaders": leaders,
             "brigades": sc.brigades.iter().map(|b| json!({"id": b.id, "name": b.name, "side": sc.armies[usize::from(b.side)].name})).collect::<Vec<_>>(),
             "wings": sc.wings.iter().map(|w| json!({"id": w.id, "name": w.name})).collect::<Vec<_>>(),
+            // For the page: the turn track and its clock, the END TURN track (6.7a), the objective
+            // places (the scenario's victory, C9) and how much of the data is reconstructed.
+            "armies": sc.armies.iter().map(|a| json!({"id": a.id, "name": a.name})).collect::<Vec<_>>(),
+            "turns": sc.turns,
+            "clocks": (1..=sc.turns).map(|t| sc.clock(t)).collect::<Vec<_>>(),
+            "etn": sc.etn,
+            "end_boxes": sc.end_boxes,
+            "objectives": sc.objectives.iter().map(|o| json!({"name": o.name, "hex": sc.board.label(o.hex), "points": o.points})).collect::<Vec<_>>(),
+            "provenance": {"sourced": sc.provenance.0, "reconstructed": sc.provenance.1},
         })
     }
 
