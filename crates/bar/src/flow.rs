@@ -106,6 +106,7 @@ pub fn start(sc: &Scenario, seed: u64, ev: &mut Vec<Event>) -> State {
         decisions: 0,
         dice: engine::Dice::new(seed),
         loaded: Vec::new(),
+        rerouted: Vec::new(),
         holders: sc.objectives.iter().map(|o| o.holder).collect(),
     };
     advance(sc, &mut st, ev);
@@ -177,6 +178,7 @@ pub fn advance(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
             Phase::Maintenance => maintenance(sc, st, ev),
             Phase::Idle => {
                 if st.jobs.is_empty() {
+                    st.rerouted.clear();
                     match st.stack.pop() {
                         Some(p) => p,
                         None => Phase::Initiative,

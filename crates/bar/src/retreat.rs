@@ -311,6 +311,11 @@ pub fn step(
     if !steady.is_empty() && !skirmishers {
         st.jobs.push(Job::MoraleF(steady));
     }
+    let routed_passed: Vec<UnitIx> = routed_passed
+        .into_iter()
+        .filter(|u| !st.rerouted.contains(u))
+        .collect();
+    st.rerouted.extend(routed_passed.iter().copied());
     for r in crate::rally::stacks(st, &routed_passed) {
         st.jobs.push(Job::Rout {
             units: r,
@@ -351,8 +356,15 @@ pub fn morale_f(sc: &Scenario, st: &mut State, units: Vec<UnitIx>, ev: &mut Vec<
         .collect();
     for stack in crate::rally::stacks(st, &units) {
         if st.units[usize::from(stack[0])].routed {
-            let from = nearest_enemies(sc, st, stack[0]);
-            st.jobs.push(Job::Rout { units: stack, from });
+            let stack: Vec<UnitIx> = stack
+                .into_iter()
+                .filter(|u| !st.rerouted.contains(u))
+                .collect();
+            if !stack.is_empty() {
+                st.rerouted.extend(stack.iter().copied());
+                let from = nearest_enemies(sc, st, stack[0]);
+                st.jobs.push(Job::Rout { units: stack, from });
+            }
             continue;
         }
         let mut o = checks::roll(

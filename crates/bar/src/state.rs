@@ -314,6 +314,11 @@ pub struct State {
     /// The side holding each objective place of the scenario (the last with a combat unit in it).
     #[serde(default)]
     pub holders: Vec<u8>,
+    /// Routed units made to rout again in the cascade of retreats under way (20.2b, 19.7f):
+    /// each at most once, so that routers in a corner do not push each other round for ever
+    /// (A-decision in docs/bar.md); emptied when the cascade ends.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rerouted: Vec<UnitIx>,
     /// Faces a rule test sets to come next, before the seeded dice (each 0–9); always empty in a
     /// game (a saved state carrying any is refused, `Ruleset::validate_state`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
