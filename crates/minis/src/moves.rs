@@ -796,6 +796,38 @@ impl Minis {
         })
     }
 
+    /// The state a move-step action would leave, before its dice (no variation, no gun contacted
+    /// eliminated yet): what an agent weighs. `None` when the action is refused.
+    pub(crate) fn pose_after(&self, st: &State, rects: &[Rect], a: &Action) -> Option<State> {
+        let u = a.moving_unit()?;
+        let p = self.plan(st, rects, a).ok()?;
+        let mut next = st.clone();
+        let un = &mut next.units[u];
+        un.ph.acted = true;
+        un.ph.no_fire |= p.order != un.order
+            || matches!(
+                a,
+                Action::Formation(..)
+                    | Action::Mount(..)
+                    | Action::Limber(..)
+                    | Action::Unlimber(..)
+                    | Action::Pivot(..)
+            );
+        un.x = p.pos.x;
+        un.y = p.pos.y;
+        un.facing = p.facing;
+        un.order = p.order;
+        un.ph.used += p.cost;
+        if p.moved && !p.about_face {
+            un.ph.moved = true;
+        }
+        if p.about_face {
+            un.ph.about_faces = un.ph.about_faces.saturating_add(1);
+        }
+        un.ph.done |= p.ends;
+        Some(next)
+    }
+
     /// Carry out a checked move-step action (Movement, The Variation).
     pub(crate) fn execute(&self, st: &mut State, a: &Action, ev: &mut Vec<Event>) {
         let Ok(p) = self.plan(st, &self.rects(st), a) else {
@@ -1006,7 +1038,7 @@ impl Minis {
                     }
                 }
                 for g in 0..st.generals.len() {
-                    if let Some(w) = self.attach_choice(st, g) {
+                    for w in self.attach_choices(st, g) {
                         menu.push((Action::Attach(g, w), false));
                     }
                 }
@@ -1031,23 +1063,42 @@ impl Minis {
         }
     }
 
-    fn attach_choice(&self, st: &State, g: usize) -> Option<usize> {
+    /// The units general `g` may join in the menu: the friend within his move nearest the enemy
+    /// (to lead: +1 to its morale and rally), and the one furthest from it (he is lost with his
+    /// unit, 3 points: Victory), each only if 4 cm nearer or further than where he is.
+    fn attach_choices(&self, st: &State, g: usize) -> Vec<usize> {
         let genl = &st.generals[g];
         if genl.gone || genl.moved || self.sc.file.generals[g].side != st.active {
-            return None;
+            return Vec::new();
         }
         let here = self.rect(st, genl.with);
         // Each unit's distance to its nearest enemy, found once.
-        self.live(st)
+        let near: Vec<(f64, usize)> = self
+            .live(st)
             .filter(|&w| {
                 w != genl.with
                     && self.side(w) == st.active
                     && here.distance(&self.rect(st, w)) <= self.sc.rules.moves.light_horse
             })
             .map(|w| (self.enemy_distance(st, w), w))
+            .collect();
+        let now = self.enemy_distance(st, genl.with);
+        let mut out = Vec::new();
+        if let Some((_, w)) = near
+            .iter()
             .min_by(|(da, a), (db, b)| da.total_cmp(db).then(a.cmp(b)))
-            .filter(|(dw, _)| *dw < self.enemy_distance(st, genl.with) - 4.0)
-            .map(|(_, w)| w)
+            .filter(|(dw, _)| *dw < now - 4.0)
+        {
+            out.push(*w);
+        }
+        if let Some((_, w)) = near
+            .iter()
+            .max_by(|(da, a), (db, b)| da.total_cmp(db).then(b.cmp(a)))
+            .filter(|(dw, _)| *dw > now + 4.0 && dw.is_finite())
+        {
+            out.push(*w);
+        }
+        out
     }
 
     fn enemy_distance(&self, st: &State, u: usize) -> f64 {
