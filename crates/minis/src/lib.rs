@@ -170,19 +170,12 @@ impl Minis {
             })
             .collect();
         let id = file.scenario.id.clone();
-        let b = &rules.bases;
-        let max_radius = [
-            b.foot_line,
-            b.foot_column,
-            b.light_foot,
-            b.horse,
-            b.horse_dismounted,
-            b.gun,
-            b.gun_limbered,
-        ]
-        .iter()
-        .map(|[w, d]| (w * w + d * d).sqrt() / 2.0)
-        .fold(0.0, f64::max);
+        let max_radius = rules
+            .bases
+            .all()
+            .iter()
+            .map(|[w, d]| (w * w + d * d).sqrt() / 2.0)
+            .fold(0.0, f64::max);
         let m = Minis {
             sc: Arc::new(Scn {
                 file,

@@ -144,6 +144,35 @@ fn parse_tenths(s: &str) -> Result<i64, String> {
     Ok(t as i64)
 }
 
+/// Lay a unit where a checked move-step action leaves it (Movement): its place, facing and order,
+/// the movement used, whether it moved (Musketry: −1) or may no longer fire, its about-faces, and
+/// whether its order for the phase is over.
+fn lay(un: &mut crate::state::Unit, a: &Action, p: &Plan) {
+    un.ph.no_fire |= p.order != un.order
+        || matches!(
+            a,
+            Action::Formation(..)
+                | Action::Mount(..)
+                | Action::Limber(..)
+                | Action::Unlimber(..)
+                | Action::Pivot(..)
+        );
+    un.x = p.pos.x;
+    un.y = p.pos.y;
+    un.facing = p.facing;
+    un.order = p.order;
+    un.ph.used += p.cost;
+    if p.moved && !p.about_face {
+        un.ph.moved = true;
+    }
+    if p.about_face {
+        un.ph.about_faces = un.ph.about_faces.saturating_add(1);
+    }
+    if p.ends {
+        un.ph.done = true;
+    }
+}
+
 impl Minis {
     /// The movement allowance of a unit this phase: its rate, halved after a second about-face.
     pub fn allowance(&self, st: &State, u: usize) -> f64 {
@@ -159,19 +188,14 @@ impl Minis {
     /// straight, or a tenth of a degree of wheel of the narrowest base, as the state keeps it
     /// (rounded to 1/1024 cm, G3; bases are at least 1 cm wide, so that is never nothing).
     pub fn max_unit_actions_per_phase(&self) -> usize {
-        let b = &self.sc.rules.bases;
-        let narrowest = [
-            b.foot_line,
-            b.foot_column,
-            b.light_foot,
-            b.horse,
-            b.horse_dismounted,
-            b.gun,
-            b.gun_limbered,
-        ]
-        .iter()
-        .map(|s| s[0])
-        .fold(f64::INFINITY, f64::min);
+        let narrowest = self
+            .sc
+            .rules
+            .bases
+            .all()
+            .iter()
+            .map(|s| s[0])
+            .fold(f64::INFINITY, f64::min);
         let m = &self.sc.rules.moves;
         let fastest = [
             m.foot_firing,
@@ -802,29 +826,8 @@ impl Minis {
         let u = a.moving_unit()?;
         let p = self.plan(st, rects, a).ok()?;
         let mut next = st.clone();
-        let un = &mut next.units[u];
-        un.ph.acted = true;
-        un.ph.no_fire |= p.order != un.order
-            || matches!(
-                a,
-                Action::Formation(..)
-                    | Action::Mount(..)
-                    | Action::Limber(..)
-                    | Action::Unlimber(..)
-                    | Action::Pivot(..)
-            );
-        un.x = p.pos.x;
-        un.y = p.pos.y;
-        un.facing = p.facing;
-        un.order = p.order;
-        un.ph.used += p.cost;
-        if p.moved && !p.about_face {
-            un.ph.moved = true;
-        }
-        if p.about_face {
-            un.ph.about_faces = un.ph.about_faces.saturating_add(1);
-        }
-        un.ph.done |= p.ends;
+        next.units[u].ph.acted = true;
+        lay(&mut next.units[u], a, &p);
         Some(next)
     }
 
@@ -859,33 +862,7 @@ impl Minis {
             st.units[u].ph.acted = true;
         }
         let label = self.label_of(st, a);
-        let no_fire = p.order != st.units[u].order
-            || matches!(
-                a,
-                Action::Formation(..)
-                    | Action::Mount(..)
-                    | Action::Limber(..)
-                    | Action::Unlimber(..)
-                    | Action::Pivot(..)
-            );
-        {
-            let un = &mut st.units[u];
-            un.ph.no_fire |= no_fire;
-            un.x = p.pos.x;
-            un.y = p.pos.y;
-            un.facing = p.facing;
-            un.order = p.order;
-            un.ph.used += p.cost;
-            if p.moved && !p.about_face {
-                un.ph.moved = true;
-            }
-            if p.about_face {
-                un.ph.about_faces = un.ph.about_faces.saturating_add(1);
-            }
-            if p.ends {
-                un.ph.done = true;
-            }
-        }
+        lay(&mut st.units[u], a, &p);
         ev.push(Event::rule(para::MOVEMENT, label));
         if let (Some(dir), Action::Move(_, _, d)) = (p.straight, a) {
             self.variation(st, u, dir, *d, ev);
