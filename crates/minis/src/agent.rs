@@ -471,7 +471,36 @@ impl AgentHooks for Minis {
         (st.turn * 2 + u32::from(st.active)) * 4 + done
     }
 
-    fn intent(&self, _st: &State, _a: &Action, _viewer: Viewer) -> Option<String> {
-        None
+    /// A unit's first order of the phase, a gun's fire, a general's move and the choice of a
+    /// sector, in words (nothing on the table is hidden, so every viewer reads the same); a charge
+    /// names the enemy it contacts (Melees).
+    fn intent(&self, st: &State, a: &Action, _viewer: Viewer) -> Option<String> {
+        match a {
+            Action::Sector(_) | Action::Fire(..) | Action::Attach(..) => Some(self.label_of(st, a)),
+            Action::Move(..)
+            | Action::Wheel(..)
+            | Action::Pivot(..)
+            | Action::AboutFace(..)
+            | Action::Formation(..)
+            | Action::Mount(..)
+            | Action::Limber(..)
+            | Action::Unlimber(..) => {
+                let u = a.moving_unit()?;
+                if st.units.get(u)?.ph.acted {
+                    return None;
+                }
+                let label = self.label_of(st, a);
+                let after = self.pose_after(st, &self.rects(st), a)?;
+                let r = self.rect(&after, u);
+                match self
+                    .live(&after)
+                    .find(|&j| self.side(j) != self.side(u) && r.touches(&self.rect(&after, j)))
+                {
+                    Some(j) => Some(format!("{label}: charges {}", self.name(j))),
+                    None => Some(label),
+                }
+            }
+            Action::GunsDone | Action::MovesDone | Action::Retreat(..) => None,
+        }
     }
 }

@@ -91,6 +91,14 @@ fn melees_it_charges_a_flank_it_can_win() {
         touching(&m, &s, h, c) || s.units[c].gone,
         "{id}: the horse does not charge the column's flank"
     );
+    // The computer says so (an explanation a player reads).
+    let legal = m.legal_actions(&st);
+    let a = legal
+        .iter()
+        .find(|a| m.action_id(a) == id)
+        .expect("the best action is legal");
+    let said = m.intent(&st, a, engine::Viewer::All).unwrap_or_default();
+    assert!(said.contains("charges column"), "{said}");
 }
 
 /// Melees: light cavalry against heavy cavalry roll 1 die per 25% and take 2: a hussar regiment
