@@ -253,6 +253,21 @@ pub struct Bases {
     pub reconstructed: String,
 }
 
+impl Bases {
+    /// Every base size of the table, in one list.
+    pub fn all(&self) -> [Size; 7] {
+        [
+            self.foot_line,
+            self.foot_column,
+            self.light_foot,
+            self.horse,
+            self.horse_dismounted,
+            self.gun,
+            self.gun_limbered,
+        ]
+    }
+}
+
 /// Movement rates (Movement), cm.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -24,8 +24,33 @@ pub struct Rect {
 }
 
 /// The unit vector of a facing in degrees.
+///
+/// A base's rectangle is rebuilt from its facing wherever the rules look at it, and a state holds
+/// few facings, so the sine and cosine are remembered per thread in a small direct-mapped table
+/// keyed by the exact bits of the angle: the vector returned is the one computed, bit for bit.
 pub fn heading(deg: f64) -> DVec2 {
-    DVec2::from_angle(deg.to_radians())
+    use std::cell::Cell;
+    const SLOTS: usize = 1024;
+    thread_local! {
+        static MEMO: [Cell<(u64, f64, f64)>; SLOTS] =
+            const { [const { Cell::new((EMPTY, 0.0, 0.0)) }; SLOTS] };
+    }
+    // A NaN bit pattern no computed angle carries (an angle that is NaN is never remembered).
+    const EMPTY: u64 = 0x7ff8_dead_beef_0001;
+    let bits = deg.to_bits();
+    if bits == EMPTY {
+        return DVec2::from_angle(deg.to_radians());
+    }
+    let slot = (bits.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 54) as usize % SLOTS;
+    MEMO.with(|m| {
+        let (k, x, y) = m[slot].get();
+        if k == bits {
+            return DVec2::new(x, y);
+        }
+        let v = DVec2::from_angle(deg.to_radians());
+        m[slot].set((bits, v.x, v.y));
+        v
+    })
 }
 
 /// A facing normalised to [0, 360).
@@ -112,7 +137,16 @@ impl Rect {
         if self.c.distance(o.c) > self.radius() + o.radius() {
             return false;
         }
-        self.penetration(o) > OVERLAP_EPS
+        // `penetration(o) > OVERLAP_EPS`: the least overlap exceeds it iff every axis's does, so
+        // the first axis that separates the two (or nearly) answers.
+        for axis in [self.dir, self.left(), o.dir, o.left()] {
+            let (a0, a1) = self.project(axis);
+            let (b0, b1) = o.project(axis);
+            if a1.min(b1) - a0.max(b0) <= OVERLAP_EPS {
+                return false;
+            }
+        }
+        true
     }
     /// The distance between two rectangles (0 when they touch or overlap).
     pub fn distance(&self, o: &Rect) -> f64 {

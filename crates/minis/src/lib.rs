@@ -98,6 +98,8 @@ pub struct Scn {
     pub rules: RulesFile,
     /// Terrain.
     pub terrain: Vec<Piece>,
+    /// The circumscribed radius of the largest base of the tables (a broad phase).
+    pub max_radius: f64,
 }
 
 /// The ruleset bound to a scenario.
@@ -168,11 +170,18 @@ impl Minis {
             })
             .collect();
         let id = file.scenario.id.clone();
+        let max_radius = rules
+            .bases
+            .all()
+            .iter()
+            .map(|[w, d]| (w * w + d * d).sqrt() / 2.0)
+            .fold(0.0, f64::max);
         let m = Minis {
             sc: Arc::new(Scn {
                 file,
                 rules,
                 terrain,
+                max_radius,
             }),
             opts,
             id,
@@ -326,8 +335,12 @@ impl Minis {
     }
 
     /// Live unit indices.
-    pub(crate) fn live(&self, st: &State) -> Vec<usize> {
-        (0..st.units.len()).filter(|&i| !st.units[i].gone).collect()
+    pub(crate) fn live<'a>(&self, st: &'a State) -> impl Iterator<Item = usize> + use<'a> {
+        st.units
+            .iter()
+            .enumerate()
+            .filter(|(_, u)| !u.gone)
+            .map(|(i, _)| i)
     }
 
     /// Victory points of a unit (Victory).
@@ -580,8 +593,7 @@ impl Minis {
             bad.push("the state does not fit the scenario".to_string());
             return bad;
         }
-        let live = self.live(st);
-        let rects: Vec<(usize, Rect)> = live.iter().map(|&i| (i, self.rect(st, i))).collect();
+        let rects: Vec<(usize, Rect)> = self.live(st).map(|i| (i, self.rect(st, i))).collect();
         for (k, (i, a)) in rects.iter().enumerate() {
             if !self.on_table(a) {
                 bad.push(format!("{} is off the table", self.name(*i)));

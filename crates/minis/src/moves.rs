@@ -1,6 +1,6 @@
 //! Movement (continuous actions validated exactly), the finite menu for agents, and action ids.
 use crate::Minis;
-use crate::data::{Kind, Order, Sector};
+use crate::data::{Kind, Order, Sector, TerrainKind};
 use crate::geom::{Rect, heading, norm_deg, signed_deg};
 use crate::rules::para;
 use crate::state::{Action, Event, State, Step, Veer};
@@ -26,7 +26,108 @@ struct Walk {
     /// The furthest tenth at which the base overlaps nothing.
     last_clean: u32,
     /// Why it stopped before the end, if it did.
-    fail: Option<String>,
+    fail: Option<Stop>,
+    /// The tenths at which the base overlapped nothing (bit k of word k / 64), up to where it
+    /// stopped.
+    clean: Vec<u64>,
+}
+
+impl Walk {
+    /// Whether the base overlapped nothing at tenth `k` (a walk that stopped sooner: no).
+    fn clean_at(&self, k: u32) -> bool {
+        let k = k as usize;
+        self.clean
+            .get(k / 64)
+            .is_some_and(|w| w & (1u64 << (k % 64)) != 0)
+    }
+}
+
+/// Why a path or a turn stops: the reason is written only when someone reads it (the menu only
+/// asks whether a move is legal, and formatting is the costliest part of a refusal).
+pub(crate) enum Stop {
+    /// More movement than is left, at `s` cm.
+    Budget { budget: f64, s: f64 },
+    /// The base would leave the table at `s` cm.
+    OffTable { s: f64 },
+    /// The path crosses a friend's base (`true`) or runs into an enemy's, at `s` cm.
+    Base { j: usize, friend: bool, s: f64 },
+    /// A turn would take the base off the table at `t` degrees.
+    TurnOffTable { t: f64 },
+    /// A turn sweeps through the base of `j` at `t` degrees.
+    TurnSweeps { j: usize, t: f64 },
+    /// A turn would end on the base of `j`.
+    TurnEnds { j: usize },
+    /// A new formation's base would leave the table.
+    FormationOffTable,
+    /// A new formation's base would overlap the base of `j`.
+    FormationOverlaps { j: usize },
+}
+
+/// Why a move-step action is refused: a sentence, or a [`Stop`] written when read.
+pub(crate) enum Refusal {
+    /// Written already.
+    Text(String),
+    /// To be written.
+    Stop(Stop),
+}
+
+impl From<String> for Refusal {
+    fn from(s: String) -> Self {
+        Refusal::Text(s)
+    }
+}
+
+impl From<&str> for Refusal {
+    fn from(s: &str) -> Self {
+        Refusal::Text(s.to_string())
+    }
+}
+
+impl From<Stop> for Refusal {
+    fn from(s: Stop) -> Self {
+        Refusal::Stop(s)
+    }
+}
+
+impl Refusal {
+    fn text(self, m: &Minis) -> String {
+        match self {
+            Refusal::Text(s) => s,
+            Refusal::Stop(s) => s.text(m),
+        }
+    }
+}
+
+impl Stop {
+    fn text(&self, m: &Minis) -> String {
+        match *self {
+            Stop::Budget { budget, s } => format!(
+                "needs more than {budget:.1} cm of movement (difficult going counts double) at {s:.1} cm"
+            ),
+            Stop::OffTable { s } => format!("the base would leave the table at {s:.1} cm"),
+            Stop::Base { j, friend: true, s } => {
+                format!("path crosses the base of {} at {s:.1} cm", m.name(j))
+            }
+            Stop::Base {
+                j,
+                friend: false,
+                s,
+            } => format!(
+                "path runs into the base of {} at {s:.1} cm (a move into contact stops where the bases touch)",
+                m.name(j)
+            ),
+            Stop::TurnOffTable { t } => format!("the base would leave the table at {t:.0}°"),
+            Stop::TurnSweeps { j, t } => format!(
+                "the turn sweeps through the base of {} at {t:.0}°",
+                m.name(j)
+            ),
+            Stop::TurnEnds { j } => format!("the turn would end on the base of {}", m.name(j)),
+            Stop::FormationOffTable => "the new formation: the base would leave the table".into(),
+            Stop::FormationOverlaps { j } => {
+                format!("the new formation: the base would overlap {}", m.name(j))
+            }
+        }
+    }
 }
 
 fn tenths(v: i64) -> String {
@@ -41,6 +142,35 @@ fn parse_tenths(s: &str) -> Result<i64, String> {
         return Err(format!("{s:?}: distances and angles go by tenths"));
     }
     Ok(t as i64)
+}
+
+/// Lay a unit where a checked move-step action leaves it (Movement): its place, facing and order,
+/// the movement used, whether it moved (Musketry: −1) or may no longer fire, its about-faces, and
+/// whether its order for the phase is over.
+fn lay(un: &mut crate::state::Unit, a: &Action, p: &Plan) {
+    un.ph.no_fire |= p.order != un.order
+        || matches!(
+            a,
+            Action::Formation(..)
+                | Action::Mount(..)
+                | Action::Limber(..)
+                | Action::Unlimber(..)
+                | Action::Pivot(..)
+        );
+    un.x = p.pos.x;
+    un.y = p.pos.y;
+    un.facing = p.facing;
+    un.order = p.order;
+    un.ph.used += p.cost;
+    if p.moved && !p.about_face {
+        un.ph.moved = true;
+    }
+    if p.about_face {
+        un.ph.about_faces = un.ph.about_faces.saturating_add(1);
+    }
+    if p.ends {
+        un.ph.done = true;
+    }
 }
 
 impl Minis {
@@ -58,19 +188,14 @@ impl Minis {
     /// straight, or a tenth of a degree of wheel of the narrowest base, as the state keeps it
     /// (rounded to 1/1024 cm, G3; bases are at least 1 cm wide, so that is never nothing).
     pub fn max_unit_actions_per_phase(&self) -> usize {
-        let b = &self.sc.rules.bases;
-        let narrowest = [
-            b.foot_line,
-            b.foot_column,
-            b.light_foot,
-            b.horse,
-            b.horse_dismounted,
-            b.gun,
-            b.gun_limbered,
-        ]
-        .iter()
-        .map(|s| s[0])
-        .fold(f64::INFINITY, f64::min);
+        let narrowest = self
+            .sc
+            .rules
+            .bases
+            .all()
+            .iter()
+            .map(|s| s[0])
+            .fold(f64::INFINITY, f64::min);
         let m = &self.sc.rules.moves;
         let fastest = [
             m.foot_firing,
@@ -98,46 +223,102 @@ impl Minis {
         3 + self.sc.file.generals.len() + units * (self.max_unit_actions_per_phase() + 1 + 4)
     }
 
-    fn walk(&self, st: &State, u: usize, start: DVec2, dir: DVec2, n: u32, budget: f64) -> Walk {
+    #[allow(clippy::too_many_arguments)]
+    fn walk(
+        &self,
+        st: &State,
+        rects: &[Rect],
+        u: usize,
+        start: DVec2,
+        dir: DVec2,
+        n: u32,
+        budget: f64,
+    ) -> Walk {
         let un = &st.units[u];
-        let r0 = self.rect(st, u);
+        let r0 = rects[u];
         let reach = f64::from(n) / 10.0;
-        let cands: Vec<(usize, Rect)> = self
+        // Broad phase: the bases near the segment swept by the centre, each with the tenths of
+        // the walk at which the circles about the two bases may meet (a little wider than the
+        // circles, so that outside it `Rect::overlaps` could only answer no by its first test).
+        let cands: Vec<(usize, Rect, u32, u32)> = self
             .live(st)
-            .into_iter()
             .filter(|&j| j != u)
-            .map(|j| (j, self.rect(st, j)))
-            .filter(|(_, r)| {
-                // Broad phase: near the segment swept by the centre.
+            .map(|j| (j, rects[j]))
+            .filter_map(|(j, r)| {
                 let p = r.c - start;
                 let t = p.dot(dir).clamp(0.0, reach);
-                (start + dir * t).distance(r.c) <= r.radius() + r0.radius() + 0.5
+                if (start + dir * t).distance(r.c) > r.radius() + r0.radius() + 0.5 {
+                    return None;
+                }
+                let along = p.dot(dir);
+                let across = (p.length_squared() - along * along).max(0.0);
+                let big = r.radius() + r0.radius() + 0.05;
+                let half = (big * big - across).max(0.0).sqrt();
+                let lo = ((along - half) * 10.0).floor() - 1.0;
+                let hi = ((along + half) * 10.0).ceil() + 1.0;
+                Some((
+                    j,
+                    r,
+                    lo.max(0.0) as u32,
+                    hi.clamp(0.0, f64::from(u32::MAX)) as u32,
+                ))
             })
             .collect();
+        // Only the difficult going near the path can hold a point of it.
+        let rough: Vec<&Rect> = self
+            .sc
+            .terrain
+            .iter()
+            .filter(|t| {
+                matches!(
+                    t.kind,
+                    TerrainKind::Woods
+                        | TerrainKind::Town
+                        | TerrainKind::Redoubt
+                        | TerrainKind::River
+                ) && {
+                    let p = t.rect.c - start;
+                    let s = p.dot(dir).clamp(0.0, reach);
+                    (start + dir * s).distance(t.rect.c) <= t.rect.radius() + 0.5
+                }
+            })
+            .map(|t| &t.rect)
+            .collect();
+        // The base moved along the path: the same rectangle, only its centre changes.
+        let moved = self.rect_at(u, start, un.facing, un.order);
         let mut cost = 0.0;
         let mut last_clean = 0;
+        let mut clean_bits = vec![0u64; n as usize / 64 + 1];
         for k in 1..=n {
             let s = f64::from(k) / 10.0;
             let mid = start + dir * (s - 0.05);
-            cost += 0.1 * if self.rough(mid) { 2.0 } else { 1.0 };
+            cost += 0.1
+                * if rough.iter().any(|t| t.contains(mid)) {
+                    2.0
+                } else {
+                    1.0
+                };
             if cost > budget + 1e-6 {
                 return Walk {
                     last_clean,
-                    fail: Some(format!(
-                        "needs more than {budget:.1} cm of movement (difficult going counts double) at {s:.1} cm"
-                    )),
+                    fail: Some(Stop::Budget { budget, s }),
+                    clean: clean_bits,
                 };
             }
-            let r = self.rect_at(u, start + dir * s, un.facing, un.order);
+            let r = Rect {
+                c: start + dir * s,
+                ..moved
+            };
             if !self.on_table(&r) {
                 return Walk {
                     last_clean,
-                    fail: Some(format!("the base would leave the table at {s:.1} cm")),
+                    fail: Some(Stop::OffTable { s }),
+                    clean: clean_bits,
                 };
             }
             let mut clean = true;
-            for (j, rj) in &cands {
-                if !r.overlaps(rj) {
+            for (j, rj, lo, hi) in &cands {
+                if k < *lo || k > *hi || !r.overlaps(rj) {
                     continue;
                 }
                 let friend = self.side(*j) == self.side(u);
@@ -149,24 +330,20 @@ impl Minis {
                 } else {
                     return Walk {
                         last_clean,
-                        fail: Some(if friend {
-                            format!("path crosses the base of {} at {s:.1} cm", self.name(*j))
-                        } else {
-                            format!(
-                                "path runs into the base of {} at {s:.1} cm (a move into contact stops where the bases touch)",
-                                self.name(*j)
-                            )
-                        }),
+                        fail: Some(Stop::Base { j: *j, friend, s }),
+                        clean: clean_bits,
                     };
                 }
             }
             if clean {
                 last_clean = k;
+                clean_bits[k as usize / 64] |= 1u64 << (k % 64);
             }
         }
         Walk {
             last_clean,
             fail: None,
+            clean: clean_bits,
         }
     }
 
@@ -205,26 +382,18 @@ impl Minis {
     }
 
     /// Enemies the base `r` of unit `u` would touch.
-    fn contacts(&self, st: &State, u: usize, r: &Rect) -> Vec<usize> {
+    fn contacts(&self, st: &State, rects: &[Rect], u: usize, r: &Rect) -> Vec<usize> {
+        let reach = r.radius() + crate::geom::CONTACT_GAP;
         self.live(st)
-            .into_iter()
-            .filter(|&j| self.side(j) != self.side(u) && r.touches(&self.rect(st, j)))
+            .filter(|&j| {
+                self.side(j) != self.side(u)
+                    && self.may_reach(st, j, r.c, reach)
+                    && r.touches(&rects[j])
+            })
             .collect()
     }
 
-    fn clear_footprint(&self, st: &State, u: usize, r: &Rect, what: &str) -> Result<(), String> {
-        if !self.on_table(r) {
-            return Err(format!("{what}: the base would leave the table"));
-        }
-        for j in self.live(st) {
-            if j != u && r.overlaps(&self.rect(st, j)) {
-                return Err(format!("{what}: the base would overlap {}", self.name(j)));
-            }
-        }
-        Ok(())
-    }
-
-    fn orderable(&self, st: &State, u: usize) -> Result<(), String> {
+    fn orderable(&self, st: &State, rects: &[Rect], u: usize) -> Result<(), String> {
         if st.step != Step::Move || !st.retreats.is_empty() {
             return Err("units move only in the move step of a sector".into());
         }
@@ -258,7 +427,7 @@ impl Minis {
         if !un.ph.acted && self.pips_left(st) == 0 {
             return Err(format!("no pips left in the {} sector", d.sector.id()));
         }
-        if self.in_contact(st, u) {
+        if self.in_contact_among(st, rects, u) {
             return Err(format!("{} is in contact with the enemy", d.name));
         }
         Ok(())
@@ -309,12 +478,12 @@ impl Minis {
                 .then_some(())
                 .ok_or_else(|| "not the move step".into()),
             Action::Retreat(..) => Err("no retreat is pending".into()),
-            _ => self.plan(st, a).map(|_| ()),
+            _ => self.plan(st, &self.rects(st), a).map(|_| ()),
         }
     }
 
     /// The result of a move-step action, or why it is refused.
-    pub(crate) fn plan(&self, st: &State, a: &Action) -> Result<Plan, String> {
+    pub(crate) fn plan(&self, st: &State, rects: &[Rect], a: &Action) -> Result<Plan, String> {
         if let Action::Attach(g, w) = a {
             return self.plan_attach(st, *g, *w);
         }
@@ -324,7 +493,18 @@ impl Minis {
         if u >= st.units.len() {
             return Err("no such unit".into());
         }
-        self.orderable(st, u)?;
+        self.orderable(st, rects, u)?;
+        self.plan_ordered(st, rects, u, a).map_err(|e| e.text(self))
+    }
+
+    /// [`Minis::plan`] of an action of unit `u`, which may be ordered now.
+    fn plan_ordered(
+        &self,
+        st: &State,
+        rects: &[Rect],
+        u: usize,
+        a: &Action,
+    ) -> Result<Plan, Refusal> {
         let un = &st.units[u];
         let c = DVec2::new(un.x, un.y);
         let kind = self.def(u).kind;
@@ -348,12 +528,15 @@ impl Minis {
                     return Err("a move of 0 cm".into());
                 }
                 if self.rate(u, un.order) <= 0.0 {
-                    return Err(format!("{} cannot move unlimbered", self.name(u)));
+                    return Err(Refusal::Text(format!(
+                        "{} cannot move unlimbered",
+                        self.name(u)
+                    )));
                 }
                 let dir = heading(un.facing + f64::from(*off) / 10.0);
-                let w = self.walk(st, u, c, dir, *d, left);
+                let w = self.walk(st, rects, u, c, dir, *d, left);
                 if let Some(f) = w.fail {
-                    return Err(f);
+                    return Err(f.into());
                 }
                 if w.last_clean != *d {
                     return Err(
@@ -363,7 +546,7 @@ impl Minis {
                 }
                 let pos = c + dir * (f64::from(*d) / 10.0);
                 let r = self.rect_at(u, pos, un.facing, un.order);
-                let cs = self.contacts(st, u, &r);
+                let cs = self.contacts(st, rects, u, &r);
                 for &j in &cs {
                     self.contact_allowed(st, u, j)?;
                 }
@@ -380,9 +563,12 @@ impl Minis {
                     return Err("a wheel turns by more than 0° and at most 180°".into());
                 }
                 if self.rate(u, un.order) <= 0.0 {
-                    return Err(format!("{} cannot wheel unlimbered (pivot)", self.name(u)));
+                    return Err(Refusal::Text(format!(
+                        "{} cannot wheel unlimbered (pivot)",
+                        self.name(u)
+                    )));
                 }
-                let r0 = self.rect(st, u);
+                let r0 = rects[u];
                 let theta = f64::from(*ang) / 10.0;
                 let pivot = if theta > 0.0 {
                     r0.front_centre() + r0.left() * r0.hw
@@ -391,15 +577,15 @@ impl Minis {
                 };
                 let cost = 2.0 * r0.hw * theta.to_radians().abs();
                 if cost > left + 1e-6 {
-                    return Err(format!(
+                    return Err(Refusal::Text(format!(
                         "the outer flank moves {cost:.1} cm, {left:.1} cm left"
-                    ));
+                    )));
                 }
-                self.sweep_turn(st, u, c, pivot, theta)?;
+                self.sweep_turn(st, rects, u, c, pivot, theta)?;
                 let pos = pivot + (c - pivot).rotate(heading(theta));
                 let facing = norm_deg(un.facing + theta);
                 let r = self.rect_at(u, pos, facing, un.order);
-                let cs = self.contacts(st, u, &r);
+                let cs = self.contacts(st, rects, u, &r);
                 for &j in &cs {
                     self.contact_allowed(st, u, j)?;
                 }
@@ -420,10 +606,10 @@ impl Minis {
                 if *ang == 0 || theta.abs() > 180.0 {
                     return Err("a pivot turns by more than 0° and at most 180°".into());
                 }
-                self.sweep_turn(st, u, c, c, theta)?;
+                self.sweep_turn(st, rects, u, c, c, theta)?;
                 let facing = norm_deg(un.facing + theta);
                 let r = self.rect_at(u, c, facing, un.order);
-                if !self.contacts(st, u, &r).is_empty() {
+                if !self.contacts(st, rects, u, &r).is_empty() {
                     return Err("a pivot may not make contact".into());
                 }
                 Ok(Plan {
@@ -465,7 +651,7 @@ impl Minis {
                 } else {
                     Order::Column
                 };
-                self.reform(st, u, c, un.facing, order, base)
+                self.reform(st, rects, u, c, un.facing, order, base)
             }
             Action::Mount(_, mount) => {
                 if !kind.is_horse() || !self.def(u).dragoons {
@@ -480,14 +666,14 @@ impl Minis {
                 } else {
                     Order::Dismounted
                 };
-                self.reform(st, u, c, un.facing, order, base)
+                self.reform(st, rects, u, c, un.facing, order, base)
             }
             Action::Limber(_) => {
                 if kind != Kind::Gun || un.order != Order::Unlimbered {
                     return Err("only unlimbered guns limber".into());
                 }
                 self.fresh(st, u, "limbering")?;
-                self.reform(st, u, c, un.facing, Order::Limbered, base)
+                self.reform(st, rects, u, c, un.facing, Order::Limbered, base)
             }
             Action::Unlimber(_, ang) => {
                 if kind != Kind::Gun || un.order != Order::Limbered {
@@ -498,7 +684,7 @@ impl Minis {
                 }
                 self.fresh(st, u, "unlimbering")?;
                 let facing = norm_deg(un.facing + f64::from(*ang) / 10.0);
-                self.reform(st, u, c, facing, Order::Unlimbered, base)
+                self.reform(st, rects, u, c, facing, Order::Unlimbered, base)
             }
             Action::Sector(_)
             | Action::Fire(..)
@@ -509,18 +695,28 @@ impl Minis {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn reform(
         &self,
         st: &State,
+        rects: &[Rect],
         u: usize,
         c: DVec2,
         facing: f64,
         order: Order,
         base: Plan,
-    ) -> Result<Plan, String> {
+    ) -> Result<Plan, Refusal> {
         let r = self.rect_at(u, c, facing, order);
-        self.clear_footprint(st, u, &r, "the new formation")?;
-        if !self.contacts(st, u, &r).is_empty() {
+        if !self.on_table(&r) {
+            return Err(Stop::FormationOffTable.into());
+        }
+        if let Some(j) = self
+            .live(st)
+            .find(|&j| j != u && self.may_reach(st, j, r.c, r.radius()) && r.overlaps(&rects[j]))
+        {
+            return Err(Stop::FormationOverlaps { j }.into());
+        }
+        if !self.contacts(st, rects, u, &r).is_empty() {
             return Err("a change of formation may not make contact".into());
         }
         Ok(Plan {
@@ -536,31 +732,37 @@ impl Minis {
     fn sweep_turn(
         &self,
         st: &State,
+        rects: &[Rect],
         u: usize,
         c: DVec2,
         pivot: DVec2,
         theta: f64,
-    ) -> Result<(), String> {
+    ) -> Result<(), Stop> {
         let un = &st.units[u];
         let steps = (theta.abs().ceil() as u32).max(1);
+        // The other bases, each built once, with whether the turning base may pass through it.
+        // Every place of the turning base lies within this of the pivot: bases further away
+        // cannot be touched (the separating-axes test starts with the same circles).
+        let sweep = (c - pivot).length() + rects[u].radius();
+        let others: Vec<(usize, Rect, bool)> = self
+            .live(st)
+            .filter(|&j| j != u && self.may_reach(st, j, pivot, sweep))
+            .map(|j| {
+                let through = self.side(j) == self.side(u)
+                    && (self.def(j).kind == Kind::LightFoot || self.def(u).kind == Kind::LightFoot);
+                (j, rects[j], through)
+            })
+            .collect();
         for k in 1..=steps {
             let t = theta * f64::from(k) / f64::from(steps);
             let pos = pivot + (c - pivot).rotate(heading(t));
             let r = self.rect_at(u, pos, un.facing + t, un.order);
             if !self.on_table(&r) {
-                return Err(format!("the base would leave the table at {t:.0}°"));
+                return Err(Stop::TurnOffTable { t });
             }
-            for j in self.live(st) {
-                if j == u {
-                    continue;
-                }
-                let through = self.side(j) == self.side(u)
-                    && (self.def(j).kind == Kind::LightFoot || self.def(u).kind == Kind::LightFoot);
-                if !through && r.overlaps(&self.rect(st, j)) {
-                    return Err(format!(
-                        "the turn sweeps through the base of {} at {t:.0}°",
-                        self.name(j)
-                    ));
+            for (j, rj, through) in &others {
+                if !through && r.overlaps(rj) {
+                    return Err(Stop::TurnSweeps { j: *j, t });
                 }
             }
         }
@@ -570,12 +772,9 @@ impl Minis {
             un.facing + theta,
             un.order,
         );
-        for j in self.live(st) {
-            if j != u && r.overlaps(&self.rect(st, j)) {
-                return Err(format!(
-                    "the turn would end on the base of {}",
-                    self.name(j)
-                ));
+        for (j, rj, _) in &others {
+            if r.overlaps(rj) {
+                return Err(Stop::TurnEnds { j: *j });
             }
         }
         Ok(())
@@ -621,9 +820,20 @@ impl Minis {
         })
     }
 
+    /// The state a move-step action would leave, before its dice (no variation, no gun contacted
+    /// eliminated yet): what an agent weighs. `None` when the action is refused.
+    pub(crate) fn pose_after(&self, st: &State, rects: &[Rect], a: &Action) -> Option<State> {
+        let u = a.moving_unit()?;
+        let p = self.plan(st, rects, a).ok()?;
+        let mut next = st.clone();
+        next.units[u].ph.acted = true;
+        lay(&mut next.units[u], a, &p);
+        Some(next)
+    }
+
     /// Carry out a checked move-step action (Movement, The Variation).
     pub(crate) fn execute(&self, st: &mut State, a: &Action, ev: &mut Vec<Event>) {
-        let Ok(p) = self.plan(st, a) else {
+        let Ok(p) = self.plan(st, &self.rects(st), a) else {
             ev.push(Event::rule(
                 para::MOVEMENT,
                 "refused (a bug: the action was checked)",
@@ -652,33 +862,7 @@ impl Minis {
             st.units[u].ph.acted = true;
         }
         let label = self.label_of(st, a);
-        let no_fire = p.order != st.units[u].order
-            || matches!(
-                a,
-                Action::Formation(..)
-                    | Action::Mount(..)
-                    | Action::Limber(..)
-                    | Action::Unlimber(..)
-                    | Action::Pivot(..)
-            );
-        {
-            let un = &mut st.units[u];
-            un.ph.no_fire |= no_fire;
-            un.x = p.pos.x;
-            un.y = p.pos.y;
-            un.facing = p.facing;
-            un.order = p.order;
-            un.ph.used += p.cost;
-            if p.moved && !p.about_face {
-                un.ph.moved = true;
-            }
-            if p.about_face {
-                un.ph.about_faces = un.ph.about_faces.saturating_add(1);
-            }
-            if p.ends {
-                un.ph.done = true;
-            }
-        }
+        lay(&mut st.units[u], a, &p);
         ev.push(Event::rule(para::MOVEMENT, label));
         if let (Some(dir), Action::Move(_, _, d)) = (p.straight, a) {
             self.variation(st, u, dir, *d, ev);
@@ -701,7 +885,8 @@ impl Minis {
         let c = DVec2::new(st.units[u].x, st.units[u].y);
         let result = match die {
             6 if !self.in_contact(st, u) => {
-                let w = self.walk(st, u, c, dir, q, f64::from(q) / 10.0 + 1e-6);
+                let rects = self.rects(st);
+                let w = self.walk(st, &rects, u, c, dir, q, f64::from(q) / 10.0 + 1e-6);
                 let mut k = w.last_clean;
                 // Stop short of a contact the rules forbid.
                 while k > 0 {
@@ -712,7 +897,7 @@ impl Minis {
                         st.units[u].order,
                     );
                     if self
-                        .contacts(st, u, &r)
+                        .contacts(st, &rects, u, &r)
                         .iter()
                         .all(|&j| self.contact_allowed(st, u, j).is_ok())
                     {
@@ -739,7 +924,6 @@ impl Minis {
                     );
                     let clean = self
                         .live(st)
-                        .into_iter()
                         .all(|j| j == u || !r.overlaps(&self.rect(st, j)));
                     if clean || k == 0 {
                         break;
@@ -764,8 +948,9 @@ impl Minis {
 
     /// Melees: a move ending in contact ends the unit's order; guns contacted are eliminated.
     fn after_contact(&self, st: &mut State, u: usize, ev: &mut Vec<Event>) {
-        let r = self.rect(st, u);
-        let cs = self.contacts(st, u, &r);
+        let rects = self.rects(st);
+        let r = rects[u];
+        let cs = self.contacts(st, &rects, u, &r);
         if cs.is_empty() {
             return;
         }
@@ -821,17 +1006,31 @@ impl Minis {
             }
             Step::Move => {
                 let mut v = Vec::new();
+                // Every base built once for the whole menu and its checks.
+                let rects = self.rects(st);
+                let mut menu = Vec::new();
                 for u in self.live(st) {
-                    if self.orderable(st, u).is_ok() {
-                        self.unit_menu(st, u, &mut v);
+                    if self.orderable(st, &rects, u).is_ok() {
+                        self.unit_menu(st, &rects, u, &mut menu);
                     }
                 }
                 for g in 0..st.generals.len() {
-                    if let Some(w) = self.attach_choice(st, g) {
-                        v.push(Action::Attach(g, w));
+                    for w in self.attach_choices(st, g) {
+                        menu.push((Action::Attach(g, w), false));
                     }
                 }
-                v.retain(|a| self.plan(st, a).is_ok());
+                v.extend(
+                    menu.into_iter()
+                        .filter(|(a, checked)| {
+                            *checked
+                                || match a.moving_unit() {
+                                    // The unit was found orderable before its menu was made.
+                                    Some(u) => self.plan_ordered(st, &rects, u, a).is_ok(),
+                                    None => self.plan(st, &rects, a).is_ok(),
+                                }
+                        })
+                        .map(|(a, _)| a),
+                );
                 v.push(Action::MovesDone);
                 v
             }
@@ -841,25 +1040,42 @@ impl Minis {
         }
     }
 
-    fn attach_choice(&self, st: &State, g: usize) -> Option<usize> {
+    /// The units general `g` may join in the menu: the friend within his move nearest the enemy
+    /// (to lead: +1 to its morale and rally), and the one furthest from it (he is lost with his
+    /// unit, 3 points: Victory), each only if 4 cm nearer or further than where he is.
+    fn attach_choices(&self, st: &State, g: usize) -> Vec<usize> {
         let genl = &st.generals[g];
         if genl.gone || genl.moved || self.sc.file.generals[g].side != st.active {
-            return None;
+            return Vec::new();
         }
         let here = self.rect(st, genl.with);
-        self.live(st)
-            .into_iter()
+        // Each unit's distance to its nearest enemy, found once.
+        let near: Vec<(f64, usize)> = self
+            .live(st)
             .filter(|&w| {
                 w != genl.with
                     && self.side(w) == st.active
                     && here.distance(&self.rect(st, w)) <= self.sc.rules.moves.light_horse
             })
-            .min_by(|&a, &b| {
-                let da = self.enemy_distance(st, a);
-                let db = self.enemy_distance(st, b);
-                da.total_cmp(&db).then(a.cmp(&b))
-            })
-            .filter(|&w| self.enemy_distance(st, w) < self.enemy_distance(st, genl.with) - 4.0)
+            .map(|w| (self.enemy_distance(st, w), w))
+            .collect();
+        let now = self.enemy_distance(st, genl.with);
+        let mut out = Vec::new();
+        if let Some((_, w)) = near
+            .iter()
+            .min_by(|(da, a), (db, b)| da.total_cmp(db).then(a.cmp(b)))
+            .filter(|(dw, _)| *dw < now - 4.0)
+        {
+            out.push(*w);
+        }
+        if let Some((_, w)) = near
+            .iter()
+            .max_by(|(da, a), (db, b)| da.total_cmp(db).then(b.cmp(a)))
+            .filter(|(dw, _)| *dw > now + 4.0 && dw.is_finite())
+        {
+            out.push(*w);
+        }
+        out
     }
 
     fn enemy_distance(&self, st: &State, u: usize) -> f64 {
@@ -869,7 +1085,9 @@ impl Minis {
             .unwrap_or(f64::INFINITY)
     }
 
-    fn unit_menu(&self, st: &State, u: usize, v: &mut Vec<Action>) {
+    /// The menu's actions for unit `u`, each with whether it is already checked (a straight move
+    /// to the end of a walk: [`Minis::move_end_allowed`] did the rest of [`Minis::plan`]).
+    fn unit_menu(&self, st: &State, rects: &[Rect], u: usize, v: &mut Vec<(Action, bool)>) {
         let un = &st.units[u];
         let kind = self.def(u).kind;
         let r = self.rect(st, u);
@@ -882,10 +1100,10 @@ impl Minis {
         if kind == Kind::Gun && un.order == Order::Unlimbered {
             if let Some((b, dist)) = bearing {
                 if b.abs() > 10.0 && !un.ph.acted {
-                    v.push(Action::Pivot(u, (b.round() as i32) * 10));
+                    v.push((Action::Pivot(u, (b.round() as i32) * 10), false));
                 }
                 if dist > self.sc.rules.ranges.roundshot && !un.ph.acted {
-                    v.push(Action::Limber(u));
+                    v.push((Action::Limber(u), false));
                 }
             }
             return;
@@ -896,65 +1114,78 @@ impl Minis {
             && let Some((b, dist)) = bearing
             && dist <= self.sc.rules.ranges.roundshot
         {
-            v.push(Action::Unlimber(u, (b.round() as i32) * 10));
+            v.push((Action::Unlimber(u, (b.round() as i32) * 10), false));
         }
         if let Some((b, dist)) = bearing {
             if kind == Kind::Foot && !un.ph.acted {
                 if un.order == Order::Firing && dist > 30.0 {
-                    v.push(Action::Formation(u, false));
+                    v.push((Action::Formation(u, false), false));
                 }
                 if un.order == Order::Column && dist <= 20.0 {
-                    v.push(Action::Formation(u, true));
+                    v.push((Action::Formation(u, true), false));
                 }
             }
             if self.def(u).dragoons && !un.ph.acted {
                 if un.order == Order::Mounted && dist <= 10.0 && self.in_cover_at(r.c) {
-                    v.push(Action::Mount(u, false));
+                    v.push((Action::Mount(u, false), false));
                 }
                 if un.order == Order::Dismounted {
-                    v.push(Action::Mount(u, true));
+                    v.push((Action::Mount(u, true), false));
                 }
             }
             if b.abs() > 100.0 && un.ph.about_faces == 0 {
-                v.push(Action::AboutFace(u));
+                v.push((Action::AboutFace(u), false));
             }
             if b.abs() > 5.0 && b.abs() <= 100.0 && left > 0.0 {
                 let max_turn = (left / (2.0 * r.hw)).to_degrees();
                 let t = b.clamp(-max_turn, max_turn).trunc();
                 if t.abs() >= 1.0 {
-                    v.push(Action::Wheel(u, t as i32 * 10));
+                    v.push((Action::Wheel(u, t as i32 * 10), false));
                     if t.abs() >= 4.0 {
-                        v.push(Action::Wheel(u, (t / 2.0).trunc() as i32 * 10));
+                        v.push((Action::Wheel(u, (t / 2.0).trunc() as i32 * 10), false));
                     }
                 }
             }
             let n = (left * 10.0 + 1e-6).floor() as u32;
             if n > 0 && self.rate(u, un.order) > 0.0 && b.abs() <= 90.0 {
                 let c = r.c;
-                let w = self.walk(st, u, c, r.dir, n, left);
+                let w = self.walk(st, rects, u, c, r.dir, n, left);
                 let k = w.last_clean;
                 if k > 0 {
-                    v.push(Action::Move(u, 0, k));
-                    if k >= 10 {
-                        v.push(Action::Move(u, 0, k / 2));
+                    if self.move_end_allowed(st, rects, u, r.dir, k) {
+                        v.push((Action::Move(u, 0, k), true));
+                    }
+                    // Half as far: the walk reached it without stopping; the base must be clean
+                    // there (not on a friend it passes through), as a walk to it would find.
+                    if k >= 10
+                        && w.clean_at(k / 2)
+                        && self.move_end_allowed(st, rects, u, r.dir, k / 2)
+                    {
+                        v.push((Action::Move(u, 0, k / 2), true));
                     }
                 }
                 if b.abs() > 10.0 {
                     let off = if b > 0.0 { 450 } else { -450 };
-                    let w = self.walk(
-                        st,
-                        u,
-                        c,
-                        heading(un.facing + f64::from(off) / 10.0),
-                        n / 2,
-                        left,
-                    );
-                    if w.last_clean > 0 {
-                        v.push(Action::Move(u, off, w.last_clean));
+                    let dir = heading(un.facing + f64::from(off) / 10.0);
+                    let w = self.walk(st, rects, u, c, dir, n / 2, left);
+                    if w.last_clean > 0 && self.move_end_allowed(st, rects, u, dir, w.last_clean) {
+                        v.push((Action::Move(u, off, w.last_clean), true));
                     }
                 }
             }
         }
+    }
+
+    /// The end of a straight move of `d` tenths along `dir` that a walk of the menu reached
+    /// without failing, every step to it clean (its `last_clean`): what [`Minis::plan`] checks
+    /// beyond that walk — the enemies the base then touches may be contacted by it (Melees).
+    fn move_end_allowed(&self, st: &State, rects: &[Rect], u: usize, dir: DVec2, d: u32) -> bool {
+        let un = &st.units[u];
+        let pos = DVec2::new(un.x, un.y) + dir * (f64::from(d) / 10.0);
+        let r = self.rect_at(u, pos, un.facing, un.order);
+        self.contacts(st, rects, u, &r)
+            .into_iter()
+            .all(|j| self.contact_allowed(st, u, j).is_ok())
     }
 
     fn in_cover_at(&self, c: DVec2) -> bool {

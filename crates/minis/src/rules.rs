@@ -171,7 +171,6 @@ impl Minis {
     pub(crate) fn nearest_enemy(&self, st: &State, i: usize) -> Option<usize> {
         let c = DVec2::new(st.units[i].x, st.units[i].y);
         self.live(st)
-            .into_iter()
             .filter(|&j| self.side(j) != self.side(i))
             .min_by(|&a, &b| {
                 let da = c.distance(DVec2::new(st.units[a].x, st.units[a].y));
@@ -183,9 +182,38 @@ impl Minis {
     /// Whether unit `i` touches a live enemy base (Melees).
     pub(crate) fn in_contact(&self, st: &State, i: usize) -> bool {
         let r = self.rect(st, i);
-        self.live(st)
-            .into_iter()
-            .any(|j| self.side(j) != self.side(i) && r.touches(&self.rect(st, j)))
+        let reach = r.radius() + crate::geom::CONTACT_GAP;
+        self.live(st).any(|j| {
+            self.side(j) != self.side(i)
+                && self.may_reach(st, j, r.c, reach)
+                && r.touches(&self.rect(st, j))
+        })
+    }
+
+    /// The base of every unit, eliminated ones included, by index (built once for a menu or a
+    /// check that looks at them all many times).
+    pub(crate) fn rects(&self, st: &State) -> Vec<Rect> {
+        (0..st.units.len()).map(|i| self.rect(st, i)).collect()
+    }
+
+    /// [`Minis::in_contact`] with the bases already built.
+    pub(crate) fn in_contact_among(&self, st: &State, rects: &[Rect], i: usize) -> bool {
+        let r = rects[i];
+        let reach = r.radius() + crate::geom::CONTACT_GAP;
+        self.live(st).any(|j| {
+            self.side(j) != self.side(i)
+                && self.may_reach(st, j, r.c, reach)
+                && r.touches(&rects[j])
+        })
+    }
+
+    /// Whether the base of unit `j` may come within `reach` of the point `p`: false only when
+    /// its centre is further than `reach` plus the circumscribed radius of the largest base of
+    /// the tables, so that a test of the circles or of the rectangles that follows could only
+    /// fail (a broad phase that builds no rectangle).
+    pub(crate) fn may_reach(&self, st: &State, j: usize, p: DVec2, reach: f64) -> bool {
+        let u = &st.units[j];
+        DVec2::new(u.x, u.y).distance(p) <= reach + self.sc.max_radius + 1e-6
     }
 
     /// Line of sight from the front of `a` to the nearest point of `b`: blocked by woods and
@@ -204,9 +232,20 @@ impl Minis {
                 return false;
             }
         }
+        // Broad phase: a base whose centre is further from the segment than the largest base's
+        // circumscribed radius cannot be crossed by it.
+        let (pq, len2) = (q - p, (q - p).length_squared());
+        let far = |j: usize| {
+            let c = DVec2::new(st.units[j].x, st.units[j].y);
+            let t = if len2 > 0.0 {
+                ((c - p).dot(pq) / len2).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            (p + pq * t).distance(c) > self.sc.max_radius + 1e-6
+        };
         self.live(st)
-            .into_iter()
-            .filter(|&j| j != a && j != b)
+            .filter(|&j| j != a && j != b && !far(j))
             .all(|j| !self.rect(st, j).hit_by_segment(p, q))
     }
 
@@ -246,7 +285,6 @@ impl Minis {
         let r = self.rect(st, i);
         let mut ts: Vec<(f64, usize)> = self
             .live(st)
-            .into_iter()
             .filter(|&j| self.side(j) != self.side(i))
             .filter_map(|j| {
                 let rj = self.rect(st, j);
@@ -461,7 +499,7 @@ impl Minis {
     /// it in two moves (Morale: +1).
     pub fn supported(&self, st: &State, i: usize) -> Option<usize> {
         let r = self.rect(st, i);
-        self.live(st).into_iter().find(|&j| {
+        self.live(st).find(|&j| {
             let d = self.def(j);
             if j == i || d.side != self.side(i) || matches!(d.kind, Kind::LightFoot | Kind::Gun) {
                 return false;
@@ -548,7 +586,7 @@ impl Minis {
     /// retreat another move.
     pub(crate) fn rally(&self, st: &mut State, ev: &mut Vec<Event>) {
         let Some(s) = st.sector else { return };
-        for u in self.live(st) {
+        for u in self.live(st).collect::<Vec<_>>() {
             if self.side(u) != st.active || self.def(u).sector != s || !st.units[u].retreating {
                 continue;
             }
@@ -589,7 +627,7 @@ impl Minis {
     /// Musketry: every unit of the sector able to fire shoots at the nearest enemy in its arc.
     pub(crate) fn musketry(&self, st: &mut State, ev: &mut Vec<Event>) {
         let Some(s) = st.sector else { return };
-        for i in self.live(st) {
+        for i in self.live(st).collect::<Vec<_>>() {
             if st.units[i].gone || self.side(i) != st.active || self.def(i).sector != s {
                 continue;
             }
@@ -884,7 +922,7 @@ impl Minis {
                 return;
             }
             let mut clear = true;
-            for j in self.live(st) {
+            for j in self.live(st).collect::<Vec<_>>() {
                 let rj = self.rect(st, j);
                 if j == u || !r.overlaps(&rj) {
                     continue;
