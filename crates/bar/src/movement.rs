@@ -860,6 +860,11 @@ fn open_moves(sc: &Scenario, st: &State, m: &Mover) -> Vec<(Move, Half)> {
         if cost > m.left {
             continue;
         }
+        // A free facing change (a square's or a skirmisher's) is made once in a hex: a second
+        // one could have been the first (9.2).
+        if mv.kind == MoveKind::Turn && cost == Half::ZERO && m.turned_here {
+            continue;
+        }
         if enemy_at(sc, st, m.side, &mv.hexes) {
             continue;
         }
@@ -1038,9 +1043,14 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
             // stop only where it makes a legal stack (if it has nothing else to do, it stops
             // anyway and the illegal stack routs it, 10.13).
             let us = lead(st, m);
+            let can_leave = v.iter().any(|a| {
+                matches!(
+                    a,
+                    Action::Step(_) | Action::Back(_) | Action::ColumnTurn(_) | Action::Wheel(..)
+                )
+            });
             if (straight(us.formation, &us.hexes, us.facing) && stack_legal(sc, st, m).is_ok())
-                || v.is_empty()
-                || v == [Action::Rapid]
+                || !can_leave
             {
                 v.push(Action::Stop);
             }
