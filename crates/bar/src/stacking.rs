@@ -61,8 +61,11 @@ pub enum StackError {
         /// The limit.
         limit: u8,
     },
-    /// Artillery not on top of a square (10.6d) or between the infantry of a line (10.6e).
-    #[error("artillery in {0} is out of its place in the stacking order (10.6d–e)")]
+    /// Artillery not on top of a square (10.6d).
+    #[error("artillery with the square in {0} must be the top of the stack (10.6d)")]
+    SquareOrder(HexId),
+    /// Artillery between the infantry units of a line, hook or attack column (10.6e).
+    #[error("artillery in {0} is between infantry units of the stack (10.6e)")]
     Order(HexId),
 }
 
@@ -79,6 +82,7 @@ impl StackError {
             StackError::Unlimbered(_) => "10.3d",
             StackError::RoadColumn(_) => "10.11a",
             StackError::Limit { .. } => "10.1c",
+            StackError::SquareOrder(_) => "10.6d",
             StackError::Order(_) => "10.6e",
         }
     }
@@ -262,11 +266,11 @@ pub fn legal_at(sc: &Scenario, st: &State, h: HexId) -> Result<(), StackError> {
             .collect();
         let first_inf = kinds.iter().position(|g| !g).unwrap_or(0);
         let last_inf = kinds.iter().rposition(|g| !g).unwrap_or(0);
-        let bad = match us(t).formation {
-            Formation::Square => kinds.iter().take(guns.len()).any(|g| !g),
-            _ => kinds[first_inf..=last_inf].iter().any(|&g| g),
-        };
-        if bad {
+        if us(t).formation == Formation::Square {
+            if kinds.iter().take(guns.len()).any(|g| !g) {
+                return Err(StackError::SquareOrder(h));
+            }
+        } else if kinds[first_inf..=last_inf].iter().any(|&g| g) {
             return Err(StackError::Order(h));
         }
     }
