@@ -45,7 +45,8 @@ pub struct Change {
     pub hexes: Vec<HexId>,
     /// Its MP cost now, EZOC surcharge included (9.1, 11.9a).
     pub cost: Half,
-    /// It ends the unit's movement phase (8.4f–g whole MA, 8.4i, 8.7).
+    /// It ends the movement phase of the units that stay (8.4f–g whole MA, 8.6d, 8.7); units in
+    /// `must_leave` go on moving.
     pub ends_movement: bool,
     /// Units that must leave the hex after it (artillery limbering among infantry, 8.6b, 10.4f).
     pub must_leave: Vec<UnitIx>,

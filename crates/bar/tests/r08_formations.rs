@@ -378,6 +378,9 @@ fn r8_4f_no_square_when_disordered_or_after_spending_or_cavalry() {
     b.spent = true;
     b.left = mp(3);
     assert!(to(&ch(&p, &["g1"], &b), "8.4f", Formation::Square).is_empty());
+    // Even with every MP still there (9.1: a whole-MA change is the phase's only action).
+    b.left = mp(4);
+    assert!(to(&ch(&p, &["g1"], &b), "8.4f", Formation::Square).is_empty());
     p.place("c12", &[hx("1110")], n(), Formation::Line);
     assert!(to(&ch(&p, &["c12"], &budget(7)), "8.4f", Formation::Square).is_empty());
     // 8.1e: fewer than 3 SP cannot form a square.
@@ -762,6 +765,15 @@ fn r10_12c_example_infantry_and_unlimbered_artillery_stack_changes() {
         assert_eq!(c.leave_cost, Some(mp(2)));
         assert!(matches!(c.leave_facing, Some(Facing::Side(_))));
     }
+    // 8.6a: a battery that fired does not limber with its stack either.
+    let mut fired = budget(3);
+    fired.fired = true;
+    let cs2 = ch(&p, &["g1", "art"], &fired);
+    assert!(!cs2.is_empty());
+    assert!(
+        cs2.iter()
+            .all(|c| !c.formations.contains(&(a, Formation::Limbered)))
+    );
     // Incompatible results are never offered: infantry in march column with unlimbered guns.
     assert!(has(Formation::MarchColumn, Formation::Unlimbered).is_empty());
     assert!(has(Formation::Line, Formation::Limbered).is_empty());
