@@ -1186,3 +1186,189 @@ fn mixed(ctx: &Ctx, out: &mut Vec<Change>) {
         }
     }
 }
+
+/// Whether a unit meets the prerequisites 8.5a and 8.5b share: on the map, in command, neither
+/// disordered nor routed (shaken is allowed), not in an EZOC.
+fn fit_for_85(sc: &Scenario, st: &State, u: UnitIx) -> bool {
+    let s = &st.units[usize::from(u)];
+    st.on_map(u) && !s.ooc && !s.disordered && !s.routed && !in_ezoc(sc, st, u)
+}
+
+/// Whether any combat unit but `own` stands in `hexes`.
+fn others_in(st: &State, hexes: &[HexId], own: &[UnitIx]) -> bool {
+    st.units.iter().enumerate().any(|(i, s)| {
+        !s.eliminated && !own.contains(&(i as UnitIx)) && s.hexes.iter().any(|h| hexes.contains(h))
+    })
+}
+
+/// 8.5a: the breakdown of an activated parent unit into its `components` (the Battle Rules'
+/// list), or `None` if not allowed: in command, not disordered or routed, alone, not in an EZOC,
+/// in line or march column, no MP spent, more than half its printed SPs left, the components
+/// off the map. The answer is each component's SPs: the parent's current SPs spread as equally
+/// as possible (the first components take one more, none above its printed SPs); they are placed
+/// stacked in the parent's hexes with its facing and formation, and may use their full MPs.
+pub fn breakdown(
+    sc: &Scenario,
+    st: &State,
+    parent: UnitIx,
+    components: &[UnitIx],
+    budget: &Budget,
+) -> Option<Vec<(UnitIx, u8)>> {
+    let p = st.units.get(usize::from(parent))?;
+    let printed = sc.units.get(usize::from(parent))?.sp;
+    let sp = current_sp(sc, st, parent);
+    if components.len() < 2
+        || !fit_for_85(sc, st, parent)
+        || others_in(st, &p.hexes, &[parent])
+        || !matches!(p.formation, Formation::Line | Formation::MarchColumn)
+        || budget.spent
+        || u16::from(sp) * 2 <= u16::from(printed)
+        || components.iter().any(|&c| st.on_map(c))
+    {
+        return None;
+    }
+    let mut share: Vec<(UnitIx, u8)> = components.iter().map(|&c| (c, 0)).collect();
+    let mut left = sp;
+    while left > 0 {
+        let before = left;
+        for (c, s) in &mut share {
+            if left > 0 && *s < sc.units.get(usize::from(*c))?.sp {
+                *s += 1;
+                left -= 1;
+            }
+        }
+        if left == before {
+            return None;
+        }
+    }
+    share.iter().all(|&(_, s)| s > 0).then_some(share)
+}
+
+/// What a reformation attempt (8.5b–c) needs: a d100 roll at least `er` (the worst, highest, ER
+/// of the components) re-forms the parent with `sp` SPs (their total); the attempt is free and a
+/// failure forbids another this movement phase.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reformation {
+    /// The roll needed (at least this).
+    pub er: u8,
+    /// The parent's SPs.
+    pub sp: u8,
+    /// Where the parent may stand (8.5b: the components' hexes; 8.5c: each common hex).
+    pub hexes: Vec<Vec<HexId>>,
+}
+
+/// 8.5b: whether all the activated `components` of `parent` may try to re-form it now: in
+/// command, not disordered or routed, stacked alone in line or march column with one facing, not
+/// in an EZOC, no MP spent, more than half the parent's printed SPs, the parent off the map.
+pub fn reformation(
+    sc: &Scenario,
+    st: &State,
+    parent: UnitIx,
+    components: &[UnitIx],
+    budget: &Budget,
+) -> Option<Reformation> {
+    let c0 = st.units.get(usize::from(*components.first()?))?;
+    let (er, sp) = reform_common(sc, st, parent, components, budget)?;
+    let same = components.iter().all(|&c| {
+        let s = &st.units[usize::from(c)];
+        s.hexes == c0.hexes && s.facing == c0.facing && s.formation == c0.formation
+    });
+    if !same
+        || !matches!(c0.formation, Formation::Line | Formation::MarchColumn)
+        || others_in(st, &c0.hexes, components)
+    {
+        return None;
+    }
+    Some(Reformation {
+        er,
+        sp,
+        hexes: vec![c0.hexes.clone()],
+    })
+}
+
+/// The prerequisites 8.5b and 8.5c share; the roll needed and the parent's SPs.
+fn reform_common(
+    sc: &Scenario,
+    st: &State,
+    parent: UnitIx,
+    components: &[UnitIx],
+    budget: &Budget,
+) -> Option<(u8, u8)> {
+    let printed = sc.units.get(usize::from(parent))?.sp;
+    let sp: u16 = components
+        .iter()
+        .map(|&c| u16::from(current_sp(sc, st, c)))
+        .sum();
+    if components.len() < 2
+        || budget.spent
+        || st.on_map(parent)
+        || sp * 2 <= u16::from(printed)
+        || components.iter().any(|&c| !fit_for_85(sc, st, c))
+    {
+        return None;
+    }
+    let er = components
+        .iter()
+        .map(|&c| sc.units[usize::from(c)].er)
+        .max()?;
+    Some((er, u8::try_from(sp).ok()?))
+}
+
+/// 8.5c: skirmisher components re-form in a common hex each of them is adjacent to (or one of
+/// them holds, alone), not in an EZOC, whose terrain allows line or march column and holds the
+/// parent's SPs; each such hex is a place for the parent (in line or march column, any facing).
+pub fn skirmish_reformation(
+    sc: &Scenario,
+    st: &State,
+    parent: UnitIx,
+    components: &[UnitIx],
+    budget: &Budget,
+) -> Option<Reformation> {
+    let (er, sp) = reform_common(sc, st, parent, components, budget)?;
+    // 8.5c (3) replaces only the stacking together of 8.5b: no other unit with any of them.
+    let skirmishing = components.iter().all(|&c| {
+        let s = &st.units[usize::from(c)];
+        s.formation == Formation::Skirmish && !others_in(st, &s.hexes, components)
+    });
+    let c0 = st.units.get(usize::from(*components.first()?))?;
+    let side = sc.units.get(usize::from(parent))?.side;
+    let arm_p = sc.units.get(usize::from(parent))?.arm;
+    let mut hexes: Vec<HexId> = c0
+        .hexes
+        .iter()
+        .flat_map(|h| std::iter::once(*h).chain(h.neighbours().map(|(_, n)| n)))
+        .collect();
+    hexes.sort();
+    hexes.dedup();
+    let places: Vec<Vec<HexId>> = hexes
+        .into_iter()
+        .filter(|&x| {
+            let reach = components.iter().all(|&c| {
+                let s = &st.units[usize::from(c)];
+                s.hexes.iter().any(|&h| h == x || h.is_adjacent(x))
+            });
+            let holders: Vec<UnitIx> = (0..st.units.len() as UnitIx)
+                .filter(|&u| !st.units[usize::from(u)].eliminated)
+                .filter(|&u| st.units[usize::from(u)].hexes.contains(&x))
+                .collect();
+            let alone = holders.len() <= 1 && holders.iter().all(|u| components.contains(u));
+            let ground = terrain(sc, x).is_some_and(|r| {
+                !r.prohibited.contains(&arm_p)
+                    && !(r.no_formation.iter().any(|k| k == "line")
+                        && r.no_formation.iter().any(|k| k == "march_column"))
+                    && u16::from(r.stacking.of(arm_p)) >= u16::from(sp)
+            });
+            sc.board.contains(x)
+                && reach
+                && alone
+                && ground
+                && !crate::command::ezoc(sc, st, side, x)
+        })
+        .map(|x| vec![x])
+        .collect();
+    (skirmishing && !places.is_empty()).then_some(Reformation {
+        er,
+        sp,
+        hexes: places,
+    })
+}

@@ -794,3 +794,104 @@ fn r8_3_changes_are_deterministic_and_only_along_the_diagram_links() {
     p.s("c12").routed = true;
     assert!(ch(&p, &["c12"], &budget(7)).is_empty());
 }
+
+// ------------------------------------------------------------------ 8.5: breakdown, reformation
+
+#[test]
+fn r8_5a_example_a_parent_with_losses_breaks_down_into_its_current_sps() {
+    // E19: a parent printed with 6 SP that lost 2 places only 4 SP of components, as equally as
+    // possible.
+    use bar::formation::breakdown;
+    let mut p = forms();
+    p.place("p6", &[hx("1010")], n(), Formation::Line);
+    p.s("p6").lost = 2;
+    let comps = p.us(&["p6a", "p6b", "p6c"]);
+    let parts = breakdown(&p.sc, &p.st, p.u("p6"), &comps, &budget(4)).unwrap(); // allowed
+    assert_eq!(
+        parts,
+        vec![(comps[0], 2), (comps[1], 1), (comps[2], 1)],
+        "4 SP over three 2-SP components"
+    );
+    // Not with half its SPs or fewer.
+    p.s("p6").lost = 3;
+    assert_eq!(breakdown(&p.sc, &p.st, p.u("p6"), &comps, &budget(4)), None);
+    p.s("p6").lost = 0;
+    assert!(breakdown(&p.sc, &p.st, p.u("p6"), &comps, &budget(4)).is_some());
+    // Not disordered, not out of command, not after spending, not in attack column, not stacked,
+    // not in an EZOC.
+    let no = |p: &Pos, b: &bar::formation::Budget| {
+        breakdown(&p.sc, &p.st, p.u("p6"), &p.us(&["p6a", "p6b", "p6c"]), b).is_none()
+    };
+    p.s("p6").disordered = true;
+    assert!(no(&p, &budget(4)));
+    p.s("p6").disordered = false;
+    p.s("p6").ooc = true;
+    assert!(no(&p, &budget(4)));
+    p.s("p6").ooc = false;
+    let mut spent = budget(4);
+    spent.spent = true;
+    assert!(no(&p, &spent));
+    p.s("p6").formation = Formation::AttackColumn;
+    assert!(no(&p, &budget(4)));
+    p.s("p6").formation = Formation::Line;
+    p.place("g1", &[hx("1010")], n(), Formation::Line);
+    assert!(no(&p, &budget(4)));
+    p.place("g1", &[], n(), Formation::Line);
+    enemy_front_of(&mut p, hx("1010"));
+    assert!(no(&p, &budget(4)));
+}
+
+#[test]
+fn r8_5b_stacked_components_may_try_to_reform_at_their_worst_er() {
+    use bar::formation::reformation;
+    let mut p = forms();
+    for c in ["p6a", "p6b", "p6c"] {
+        p.place(c, &[hx("1010")], n(), Formation::Line);
+    }
+    let comps = p.us(&["p6a", "p6b", "p6c"]);
+    let r = reformation(&p.sc, &p.st, p.u("p6"), &comps, &budget(4)).unwrap(); // allowed
+    assert_eq!((r.er, r.sp, r.hexes), (34, 6, vec![vec![hx("1010")]]));
+    // Shaken is allowed; 4 of 6 SP is more than half; 3 is not.
+    p.s("p6a").shaken = true;
+    p.s("p6a").lost = 1;
+    p.s("p6b").lost = 1;
+    assert_eq!(
+        reformation(&p.sc, &p.st, p.u("p6"), &comps, &budget(4)).map(|r| r.sp),
+        Some(4)
+    );
+    p.s("p6c").lost = 1;
+    assert_eq!(
+        reformation(&p.sc, &p.st, p.u("p6"), &comps, &budget(4)),
+        None
+    );
+    p.s("p6c").lost = 0;
+    // Not in different facings, not in square, not after spending.
+    p.s("p6c").facing = Facing::Point(Vertex::S);
+    assert_eq!(
+        reformation(&p.sc, &p.st, p.u("p6"), &comps, &budget(4)),
+        None
+    );
+    p.s("p6c").facing = n();
+    let mut spent = budget(4);
+    spent.spent = true;
+    assert_eq!(reformation(&p.sc, &p.st, p.u("p6"), &comps, &spent), None);
+}
+
+#[test]
+fn r8_5c_example_skirmishers_reform_in_a_common_hex_on_the_worst_er() {
+    // E20: components of ER 31, 32 and 33: 33–99 re-forms, 00–32 fails.
+    use bar::formation::skirmish_reformation;
+    let mut p = forms();
+    let x = hx("1010");
+    for (c, d) in [("q1", Dir::NE), ("q2", Dir::E), ("q3", Dir::SE)] {
+        p.place(c, &[x.neighbour(d).unwrap()], n(), Formation::Skirmish); // inside
+    }
+    let comps = p.us(&["q1", "q2", "q3"]);
+    let r = skirmish_reformation(&p.sc, &p.st, p.u("q6"), &comps, &budget(4)).unwrap(); // allowed
+    assert_eq!((r.er, r.sp), (33, 6));
+    assert!(r.hexes.contains(&vec![x]));
+    // An occupied common hex does not serve.
+    p.place("g1", &[x], n(), Formation::Line);
+    let r = skirmish_reformation(&p.sc, &p.st, p.u("q6"), &comps, &budget(4));
+    assert!(r.is_none_or(|r| !r.hexes.contains(&vec![x])));
+}
