@@ -1353,9 +1353,10 @@ pub fn skirmish_reformation(
                 .collect();
             let alone = holders.len() <= 1 && holders.iter().all(|u| components.contains(u));
             let ground = terrain(sc, x).is_some_and(|r| {
+                let forbids = |k: &str| r.no_formation.iter().any(|x| x == k);
+                let formable = !forbids("line") || !forbids("march_column");
                 !r.prohibited.contains(&arm_p)
-                    && !(r.no_formation.iter().any(|k| k == "line")
-                        && r.no_formation.iter().any(|k| k == "march_column"))
+                    && formable
                     && u16::from(r.stacking.of(arm_p)) >= u16::from(sp)
             });
             sc.board.contains(x)
