@@ -895,3 +895,36 @@ fn r8_5c_example_skirmishers_reform_in_a_common_hex_on_the_worst_er() {
     let r = skirmish_reformation(&p.sc, &p.st, p.u("q6"), &comps, &budget(4));
     assert!(r.is_none_or(|r| !r.hexes.contains(&vec![x])));
 }
+
+#[test]
+fn r8_0_terrain_forbids_forming_a_formation_in_it() {
+    // The TEC's no_formation (8.0: "a terrain type in a hex may prohibit certain formations from
+    // being formed there"): the test chart's woods made to forbid lines.
+    let mut p = forms();
+    let mut charts = (*p.sc.charts).clone();
+    charts
+        .tec
+        .terrain
+        .get_mut("woods")
+        .unwrap() // the test TEC has woods
+        .no_formation = vec!["line".into()];
+    p.sc.charts = std::sync::Arc::new(charts);
+    p.place(
+        "c12",
+        &[hx("1514")],
+        Facing::Side(Dir::W),
+        Formation::MarchColumn,
+    );
+    let cs = ch(&p, &["c12"], &budget(7));
+    let lines = to(&cs, "8.4c", Formation::Line);
+    assert!(!lines.is_empty());
+    assert!(lines.iter().all(|c| !c.hexes.contains(&hx("1515"))));
+    // A prohibited hex (a pond) is never entered by a change either.
+    p.sc.board.hexes.get_mut(&hx("1513")).unwrap().terrain = "pond".into(); // on the map
+    let cs = ch(&p, &["c12"], &budget(7));
+    assert!(cs.iter().all(|c| !c.hexes.contains(&hx("1513"))));
+    assert!(
+        to(&cs, "8.4b", Formation::RoadColumn).is_empty(),
+        "the road column would extend into it"
+    );
+}
