@@ -422,14 +422,14 @@ impl<'a> Ctx<'a> {
                 {
                     for len in self.lengths(Formation::MarchColumn) {
                         if let Some(pay) = road_to_march(&self.hexes, d, len, base, per_hex) {
-                            out.push(Cand {
-                                to: Formation::MarchColumn,
-                                facing: Facing::Side(d),
-                                hexes: self.hexes[..len].to_vec(),
+                            out.push(cand(
+                                Formation::MarchColumn,
+                                Facing::Side(d),
+                                self.hexes[..len].to_vec(),
                                 pay,
-                                star: true,
-                                rule: "8.4a",
-                            });
+                                true,
+                                "8.4a",
+                            ));
                         }
                     }
                 }
@@ -444,49 +444,37 @@ impl<'a> Ctx<'a> {
                     let len = hexes.len();
                     let pay = pay_of(cost, len.abs_diff(n));
                     if self.road_stack_ok(len, pay) {
-                        out.push(Cand {
-                            to: Formation::RoadColumn,
-                            facing: Facing::Side(d),
+                        out.push(cand(
+                            Formation::RoadColumn,
+                            Facing::Side(d),
                             hexes,
                             pay,
-                            star: true,
-                            rule: "8.4b",
-                        });
+                            true,
+                            "8.4b",
+                        ));
                     }
                 }
                 // 8.4c: a line containing the head hex, facing any hexpoint.
-                if let Some((cost, diagram)) = self.link(Formation::MarchColumn, Formation::Line) {
-                    for v in Vertex::ALL {
-                        let Some(turn) = diagram_cost(&diagram, Facing::Side(d), Facing::Point(v))
-                        else {
-                            continue;
-                        };
-                        for len in self.lengths(Formation::Line) {
-                            for hexes in lines_through(head, v, len) {
-                                out.push(Cand {
-                                    to: Formation::Line,
-                                    facing: Facing::Point(v),
-                                    hexes,
-                                    pay: add(pay_of(cost, len.abs_diff(n)), turn),
-                                    star: true,
-                                    rule: "8.4c",
-                                });
-                            }
-                        }
-                    }
-                }
+                out.extend(self.deploy(
+                    Formation::Line,
+                    Vertex::ALL.into_iter().map(Facing::Point).collect(),
+                    |f, len| match f {
+                        Facing::Point(v) => lines_through(head, v, len),
+                        Facing::Side(_) => Vec::new(),
+                    },
+                ));
                 // 8.4d: an attack column in the head hex facing a hexpoint of the front hexside.
                 if let Some((cost, _)) = self.link(Formation::MarchColumn, Formation::AttackColumn)
                 {
                     for v in d.vertices() {
-                        out.push(Cand {
-                            to: Formation::AttackColumn,
-                            facing: Facing::Point(v),
-                            hexes: vec![head],
-                            pay: pay_of(cost, n - 1),
-                            star: true,
-                            rule: "8.4d",
-                        });
+                        out.push(cand(
+                            Formation::AttackColumn,
+                            Facing::Point(v),
+                            vec![head],
+                            pay_of(cost, n - 1),
+                            true,
+                            "8.4d",
+                        ));
                     }
                 }
                 // 8.4f: a square in the head hex.
@@ -496,28 +484,21 @@ impl<'a> Ctx<'a> {
             }
             (Formation::Line, Facing::Point(v)) => {
                 // 8.4c: a march column headed in a hex of the line, facing any hexside.
-                if let Some((cost, diagram)) = self.link(Formation::Line, Formation::MarchColumn) {
-                    for d in Dir::ALL {
-                        let Some(turn) = diagram_cost(&diagram, Facing::Point(v), Facing::Side(d))
-                        else {
-                            continue;
-                        };
-                        for len in self.lengths(Formation::MarchColumn) {
-                            for &h in &self.hexes {
-                                if let Ok(fp) = Footprint::march_column(&Printed, h, d, len) {
-                                    out.push(Cand {
-                                        to: Formation::MarchColumn,
-                                        facing: Facing::Side(d),
-                                        hexes: fp.hexes().to_vec(),
-                                        pay: add(pay_of(cost, len.abs_diff(n)), turn),
-                                        star: true,
-                                        rule: "8.4c",
-                                    });
-                                }
-                            }
+                out.extend(self.deploy(
+                    Formation::MarchColumn,
+                    Dir::ALL.into_iter().map(Facing::Side).collect(),
+                    |f, len| {
+                        match f {
+                            Facing::Side(d) => self
+                                .hexes
+                                .iter()
+                                .filter_map(|&h| Footprint::march_column(&Printed, h, d, len).ok())
+                                .map(|fp| fp.hexes().to_vec())
+                                .collect(),
+                            Facing::Point(_) => Vec::new(),
                         }
-                    }
-                }
+                    },
+                ));
                 // 8.4f: a square in either hex of the line.
                 if inf {
                     for &h in &self.hexes {
@@ -530,14 +511,14 @@ impl<'a> Ctx<'a> {
                 if inf {
                     for to in [Formation::HookLeft, Formation::HookRight] {
                         if let Some((cost, _)) = self.link(Formation::Line, to) {
-                            out.push(Cand {
+                            out.push(cand(
                                 to,
-                                facing: Facing::Point(v),
-                                hexes: self.hexes.clone(),
-                                pay: pay_of(cost, 0),
-                                star: false,
-                                rule: "8.4j",
-                            });
+                                Facing::Point(v),
+                                self.hexes.clone(),
+                                pay_of(cost, 0),
+                                false,
+                                "8.4j",
+                            ));
                         }
                     }
                 }
@@ -545,14 +526,14 @@ impl<'a> Ctx<'a> {
             (Formation::HookLeft | Formation::HookRight, Facing::Point(v)) => {
                 // 8.4j: back to line only.
                 if let Some((cost, _)) = self.link(from, Formation::Line) {
-                    out.push(Cand {
-                        to: Formation::Line,
-                        facing: Facing::Point(v),
-                        hexes: self.hexes.clone(),
-                        pay: pay_of(cost, 0),
-                        star: false,
-                        rule: "8.4j",
-                    });
+                    out.push(cand(
+                        Formation::Line,
+                        Facing::Point(v),
+                        self.hexes.clone(),
+                        pay_of(cost, 0),
+                        false,
+                        "8.4j",
+                    ));
                 }
             }
             (Formation::AttackColumn, Facing::Point(v)) => {
@@ -563,14 +544,14 @@ impl<'a> Ctx<'a> {
                     for d in v.sides() {
                         for len in self.lengths(Formation::MarchColumn) {
                             if let Ok(fp) = Footprint::march_column(&Printed, head, d, len) {
-                                out.push(Cand {
-                                    to: Formation::MarchColumn,
-                                    facing: Facing::Side(d),
-                                    hexes: fp.hexes().to_vec(),
-                                    pay: pay_of(cost, len - 1),
-                                    star: true,
-                                    rule: "8.4e",
-                                });
+                                out.push(cand(
+                                    Formation::MarchColumn,
+                                    Facing::Side(d),
+                                    fp.hexes().to_vec(),
+                                    pay_of(cost, len - 1),
+                                    true,
+                                    "8.4e",
+                                ));
                             }
                         }
                     }
@@ -583,14 +564,14 @@ impl<'a> Ctx<'a> {
                     for d in Dir::ALL {
                         for len in self.lengths(Formation::MarchColumn) {
                             if let Ok(fp) = Footprint::march_column(&Printed, head, d, len) {
-                                out.push(Cand {
-                                    to: Formation::MarchColumn,
-                                    facing: Facing::Side(d),
-                                    hexes: fp.hexes().to_vec(),
-                                    pay: pay_of(cost, 0),
-                                    star: false,
-                                    rule: "8.4g",
-                                });
+                                out.push(cand(
+                                    Formation::MarchColumn,
+                                    Facing::Side(d),
+                                    fp.hexes().to_vec(),
+                                    pay_of(cost, 0),
+                                    false,
+                                    "8.4g",
+                                ));
                             }
                         }
                     }
@@ -599,14 +580,14 @@ impl<'a> Ctx<'a> {
                     for v in Vertex::ALL {
                         for len in self.lengths(Formation::Line) {
                             for hexes in lines_through(head, v, len) {
-                                out.push(Cand {
-                                    to: Formation::Line,
-                                    facing: Facing::Point(v),
+                                out.push(cand(
+                                    Formation::Line,
+                                    Facing::Point(v),
                                     hexes,
-                                    pay: pay_of(cost, 0),
-                                    star: false,
-                                    rule: "8.4g",
-                                });
+                                    pay_of(cost, 0),
+                                    false,
+                                    "8.4g",
+                                ));
                             }
                         }
                     }
@@ -626,27 +607,13 @@ impl<'a> Ctx<'a> {
                         Vertex::ALL.into_iter().map(Facing::Point).collect()
                     };
                     for facing in facings {
-                        out.push(Cand {
-                            to: f,
-                            facing,
-                            hexes: vec![head],
-                            pay,
-                            star: false,
-                            rule: "8.4h",
-                        });
+                        out.push(cand(f, facing, vec![head], pay, false, "8.4h"));
                     }
                 }
                 for f in [Formation::MarchColumn, Formation::RoadColumn] {
                     if self.lengths(f).contains(&1) {
                         for d in Dir::ALL {
-                            out.push(Cand {
-                                to: f,
-                                facing: Facing::Side(d),
-                                hexes: vec![head],
-                                pay,
-                                star: false,
-                                rule: "8.4h",
-                            });
+                            out.push(cand(f, Facing::Side(d), vec![head], pay, false, "8.4h"));
                         }
                     }
                 }
@@ -666,14 +633,42 @@ impl<'a> Ctx<'a> {
         if single && n == 1 && self.skirmish_capable() {
             let pay = self.skirmish_pay(from, Formation::Skirmish);
             for v in Vertex::ALL {
-                out.push(Cand {
-                    to: Formation::Skirmish,
-                    facing: Facing::Point(v),
-                    hexes: vec![head],
+                out.push(cand(
+                    Formation::Skirmish,
+                    Facing::Point(v),
+                    vec![head],
                     pay,
-                    star: false,
-                    rule: "8.4h",
-                });
+                    false,
+                    "8.4h",
+                ));
+            }
+        }
+        out
+    }
+
+    /// 8.4c: march column ↔ line: each new facing, length and placement at the diagram's cost for
+    /// the turn plus the chart's cost per hex of length difference.
+    fn deploy(
+        &self,
+        to: Formation,
+        facings: Vec<Facing>,
+        place: impl Fn(Facing, usize) -> Vec<Vec<HexId>>,
+    ) -> Vec<Cand> {
+        let s = self.us(self.troops[0]);
+        let Some((cost, diagram)) = self.link(s.formation, to) else {
+            return Vec::new();
+        };
+        let n = self.hexes.len();
+        let mut out = Vec::new();
+        for f in facings {
+            let Some(turn) = diagram_cost(&diagram, s.facing, f) else {
+                continue;
+            };
+            for len in self.lengths(to) {
+                for hexes in place(f, len) {
+                    let pay = add(pay_of(cost, len.abs_diff(n)), turn);
+                    out.push(cand(to, f, hexes, pay, true, "8.4c"));
+                }
             }
         }
         out
@@ -701,14 +696,14 @@ impl<'a> Ctx<'a> {
             return None;
         }
         let (cost, _) = self.link(from, Formation::Square)?;
-        Some(Cand {
-            to: Formation::Square,
+        Some(cand(
+            Formation::Square,
             facing,
-            hexes: vec![h],
-            pay: pay_of(cost, 0),
-            star: false,
-            rule: "8.4f",
-        })
+            vec![h],
+            pay_of(cost, 0),
+            false,
+            "8.4f",
+        ))
     }
 
     /// 10.11a: several units in a multi-hex road column only if one regiment, and not if the
@@ -751,14 +746,14 @@ impl<'a> Ctx<'a> {
             (Formation::Limbered, Facing::Side(d)) => {
                 if let Some((cost, _)) = self.link(Formation::Limbered, Formation::Unlimbered) {
                     for v in Vertex::ALL {
-                        out.push(Cand {
-                            to: Formation::Unlimbered,
-                            facing: Facing::Point(v),
-                            hexes: vec![head],
-                            pay: pay_of(cost, 0),
-                            star: true,
-                            rule: "8.6b",
-                        });
+                        out.push(cand(
+                            Formation::Unlimbered,
+                            Facing::Point(v),
+                            vec![head],
+                            pay_of(cost, 0),
+                            true,
+                            "8.6b",
+                        ));
                     }
                 }
                 // 8.6c as 8.4b; 8.6d: too long for the MA, it costs every MP.
@@ -769,9 +764,8 @@ impl<'a> Ctx<'a> {
                     let len = *lengths(self.sc, self.st, &self.guns, Formation::RoadColumn).start();
                     if let Some(hexes) = resized_column(&self.hexes, d, len) {
                         let mut pay = pay_of(cost, len.abs_diff(n));
-                        let surcharge = if self.ezoc { Half::ONE } else { Half::ZERO };
                         let rule = match pay {
-                            Pay::Mp(c) if c + surcharge > self.budget.ma => {
+                            Pay::Mp(c) if c + self.surcharge() > self.budget.ma => {
                                 pay = Pay::WholeMa;
                                 "8.6d"
                             }
@@ -779,15 +773,15 @@ impl<'a> Ctx<'a> {
                         };
                         let oversize = rule == "8.6d";
                         if (!oversize || !self.disordered) && self.road_stack_ok(len, pay) {
-                            out.push(Cand {
-                                to: Formation::RoadColumn,
-                                facing: Facing::Side(d),
+                            // 8.6d: allowed in non-clear terrain (not starred).
+                            out.push(cand(
+                                Formation::RoadColumn,
+                                Facing::Side(d),
                                 hexes,
                                 pay,
-                                // 8.6d: allowed in non-clear terrain.
-                                star: !oversize,
+                                !oversize,
                                 rule,
-                            });
+                            ));
                         }
                     }
                 }
@@ -796,14 +790,14 @@ impl<'a> Ctx<'a> {
                 // 8.6a: a battery that fired may not limber in this movement phase.
                 if let Some((cost, _)) = self.link(Formation::Unlimbered, Formation::Limbered) {
                     for d in Dir::ALL {
-                        out.push(Cand {
-                            to: Formation::Limbered,
-                            facing: Facing::Side(d),
-                            hexes: vec![head],
-                            pay: pay_of(cost, 0),
-                            star: true,
-                            rule: "8.6b",
-                        });
+                        out.push(cand(
+                            Formation::Limbered,
+                            Facing::Side(d),
+                            vec![head],
+                            pay_of(cost, 0),
+                            true,
+                            "8.6b",
+                        ));
                     }
                 }
             }
@@ -813,14 +807,14 @@ impl<'a> Ctx<'a> {
                     self.link(Formation::RoadColumn, Formation::MarchColumn)
                     && let Some(pay) = road_to_march(&self.hexes, d, 1, base, per_hex)
                 {
-                    out.push(Cand {
-                        to: Formation::Limbered,
-                        facing: Facing::Side(d),
-                        hexes: vec![head],
+                    out.push(cand(
+                        Formation::Limbered,
+                        Facing::Side(d),
+                        vec![head],
                         pay,
-                        star: true,
-                        rule: "8.6c",
-                    });
+                        true,
+                        "8.6c",
+                    ));
                 }
             }
             _ => {}
@@ -966,6 +960,25 @@ impl<'a> Ctx<'a> {
             (Some(a), Some(b)) => a + b + ezoc <= left,
             _ => false,
         }
+    }
+}
+
+/// A candidate (see [`Cand`]).
+fn cand(
+    to: Formation,
+    facing: Facing,
+    hexes: Vec<HexId>,
+    pay: Pay,
+    star: bool,
+    rule: &'static str,
+) -> Cand {
+    Cand {
+        to,
+        facing,
+        hexes,
+        pay,
+        star,
+        rule,
     }
 }
 
