@@ -928,3 +928,62 @@ fn r8_0_terrain_forbids_forming_a_formation_in_it() {
         "the road column would extend into it"
     );
 }
+
+#[test]
+fn r8_1_every_offered_change_gives_a_valid_footprint_and_sp_layout() {
+    // Across units, formations and facings: each change's hexes make a footprint of its
+    // formation's shape at rest (9.4: march columns straight), of a length the SPs allow, and
+    // its cost is within the budget.
+    use bar::geom::footprint_kind;
+    use hexmap::{Footprint, Printed};
+    let starts: Vec<(&str, Formation)> = vec![
+        ("c12", Formation::MarchColumn),
+        ("c12", Formation::Line),
+        ("c9", Formation::RoadColumn),
+        ("i10", Formation::Line),
+        ("i10", Formation::MarchColumn),
+        ("g1", Formation::Square),
+        ("g1", Formation::AttackColumn),
+        ("sk", Formation::Skirmish),
+        ("skc", Formation::Skirmish),
+        ("art", Formation::Limbered),
+        ("art4", Formation::Unlimbered),
+    ];
+    let mut seen = 0;
+    for (id, f) in starts {
+        for k in 0..6 {
+            let mut p = forms();
+            let facing = if f.faces_hexside() {
+                Facing::Side(Dir::from_index(k))
+            } else {
+                Facing::Point(Vertex::from_index(k))
+            };
+            let u = p.u(id);
+            p.place(id, &[hx("1010")], facing, f);
+            let len = *lengths(&p.sc, &p.st, &[u], f).end();
+            let fp = Footprint::new(&Printed, footprint_kind(f), facing, vec![hx("1010")])
+                .and_then(|mut fp| {
+                    while fp.len() < len {
+                        fp = fp.extended(&Printed, hexmap::End::Tail)?;
+                    }
+                    Ok(fp)
+                })
+                .unwrap(); // room on the map
+            p.place(id, fp.hexes(), facing, f);
+            let b = budget(u16::from(p.sc.units[usize::from(u)].ma));
+            for c in changes(&p.sc, &p.st, &[u], &b) {
+                seen += 1;
+                let (_, to) = c.formations[0];
+                let new = Footprint::new(&Printed, footprint_kind(to), c.facing, c.hexes.clone())
+                    .unwrap_or_else(|e| panic!("{id} {f:?} → {c:?}: {e}"));
+                assert!(new.check_at_rest(&Printed).is_ok(), "{c:?}");
+                assert!(
+                    sp_layout(&p.sc, &p.st, &[u], to, c.hexes.len()).is_some(),
+                    "{id} {f:?} → {c:?}"
+                );
+                assert!(c.cost <= b.left, "{c:?}");
+            }
+        }
+    }
+    assert!(seen > 300, "{seen} changes seen");
+}
