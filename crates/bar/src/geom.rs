@@ -200,3 +200,20 @@ pub fn footprint_of(us: &crate::state::UnitState) -> Option<hexmap::Footprint<He
     )
     .ok()
 }
+
+/// The chart key of a formation (`charts::FORMATIONS`: T1's `no_formation`, T10's links): both
+/// hooks are `hook` (8.1b).
+pub fn chart_key(f: Formation) -> &'static str {
+    match f {
+        Formation::Line => "line",
+        Formation::HookLeft | Formation::HookRight => "hook",
+        Formation::AttackColumn => "attack_column",
+        Formation::MarchColumn => "march_column",
+        Formation::Square => "square",
+        Formation::RoadColumn => "road_column",
+        Formation::Skirmish => "skirmish",
+        Formation::GeneralOrder => "general_order",
+        Formation::Limbered => "limbered",
+        Formation::Unlimbered => "unlimbered",
+    }
+}
