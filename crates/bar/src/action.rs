@@ -65,8 +65,14 @@ pub enum Action {
     ColumnTurn(i8),
     /// Reverse direction (9.6).
     Reverse,
-    /// A formation change (8.4): the new formation of the stack's top unit, facing and hexes.
-    Form(crate::geom::Formation, crate::geom::Facing, Vec<HexId>),
+    /// A formation change (8.4): the stack's new formations (infantry and guns may differ,
+    /// 10.12c), facing, hexes, and the facing of guns that limber to leave (8.6b).
+    Form(
+        Vec<crate::geom::Formation>,
+        crate::geom::Facing,
+        Vec<HexId>,
+        Option<crate::geom::Facing>,
+    ),
     /// Leaving general order: the formation and facing adopted (8.4i).
     Adopt(crate::geom::Formation, crate::geom::Facing),
     /// End this unit's movement (11.1).
@@ -117,18 +123,19 @@ impl Action {
             ),
             Action::ColumnTurn(n) => format!("column-turn:{n:+}"),
             Action::Reverse => "reverse".into(),
-            Action::Form(f, fc, hexes) => format!(
-                "form:{}:{}:{}",
-                crate::movement::formation_key(*f),
+            Action::Form(fs, fc, hexes, leave) => format!(
+                "form:{}:{}:{}{}",
+                fs.iter().map(|f| f.key()).collect::<Vec<_>>().join("+"),
                 fc.name(),
                 hexes
                     .iter()
                     .map(|&h| sc.board.label(h))
                     .collect::<Vec<_>>()
-                    .join("-")
+                    .join("-"),
+                leave.map_or(String::new(), |l| format!(":guns-{}", l.name()))
             ),
             Action::Adopt(f, fc) => {
-                format!("adopt:{}:{}", crate::movement::formation_key(*f), fc.name())
+                format!("adopt:{}:{}", crate::geom::chart_key(*f), fc.name())
             }
             Action::Stop => "stop".into(),
             Action::Pass => "pass".into(),

@@ -376,10 +376,31 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
             .filter(|&u| !st.units[usize::from(u)].eliminated)
             .map(Action::Lose)
             .collect(),
-        Phase::RallyFacing { unit } => facings(st.units[usize::from(*unit)].formation)
-            .into_iter()
-            .map(Action::Face)
-            .collect(),
+        Phase::RallyFacing { unit } => {
+            // 10.1d: a rallied unit stacked with steady friends in its formation takes their
+            // facing.
+            let me = &st.units[usize::from(*unit)];
+            let theirs: Vec<Facing> = st
+                .units
+                .iter()
+                .enumerate()
+                .filter(|&(i, s)| {
+                    i != usize::from(*unit)
+                        && !s.eliminated
+                        && !s.routed
+                        && s.hexes == me.hexes
+                        && s.formation == me.formation
+                })
+                .map(|(_, s)| s.facing)
+                .collect();
+            match theirs.first() {
+                Some(&f) => vec![Action::Face(f)],
+                None => facings(me.formation)
+                    .into_iter()
+                    .map(Action::Face)
+                    .collect(),
+            }
+        }
         Phase::Reintegrate { .. } => vec![Action::Reintegrate, Action::KeepDetached],
         Phase::Movement
         | Phase::LeaderMoving { .. }

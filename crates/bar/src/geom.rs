@@ -79,6 +79,23 @@ impl Formation {
         })
     }
 
+    /// Its data key, as [`Formation::parse`] reads it ("hook-left").
+    pub fn key(self) -> &'static str {
+        match self {
+            Formation::Line => "line",
+            Formation::HookLeft => "hook-left",
+            Formation::HookRight => "hook-right",
+            Formation::AttackColumn => "attack",
+            Formation::MarchColumn => "march",
+            Formation::Square => "square",
+            Formation::RoadColumn => "road",
+            Formation::Skirmish => "skirmish",
+            Formation::GeneralOrder => "general",
+            Formation::Limbered => "limbered",
+            Formation::Unlimbered => "unlimbered",
+        }
+    }
+
     /// Its name for people.
     pub fn name(self) -> &'static str {
         match self {

@@ -592,6 +592,8 @@ impl Ruleset for Bar {
             if sides.len() > 1 {
                 bad.push(format!("{h}: units of both armies"));
             }
+            // A unit on the move may pass through routed friends (10.7a).
+            let us: Vec<u16> = us.iter().copied().filter(|u| !moving.contains(u)).collect();
             let routed = us
                 .iter()
                 .filter(|&&u| state.units[usize::from(u)].routed)

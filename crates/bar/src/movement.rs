@@ -415,24 +415,8 @@ fn facing_cost(
     let mv = sc.charts.movement.as_ref()?;
     mv.facing
         .get(army)?
-        .get(formation_key(f))
+        .get(crate::geom::chart_key(f))
         .map(|r| r.per_step)
-}
-
-/// The chart key of a formation.
-pub fn formation_key(f: Formation) -> &'static str {
-    match f {
-        Formation::Line => "line",
-        Formation::HookLeft | Formation::HookRight => "hook",
-        Formation::AttackColumn => "attack_column",
-        Formation::MarchColumn => "march_column",
-        Formation::Square => "square",
-        Formation::RoadColumn => "road_column",
-        Formation::Skirmish => "skirmish",
-        Formation::GeneralOrder => "general_order",
-        Formation::Limbered => "limbered",
-        Formation::Unlimbered => "unlimbered",
-    }
 }
 
 /// A cost in whole-MA terms: `None` when the unit cannot pay.
@@ -946,7 +930,68 @@ fn open_changes(sc: &Scenario, st: &State, m: &Mover) -> Vec<formation::Change> 
     formation::changes(sc, st, &m.units, &b)
         .into_iter()
         .filter(|c| c.cost <= m.left)
+        .filter(|c| change_may_end(sc, st, m, c))
         .collect()
+}
+
+/// 10.1a for a change among stationary friends: afterwards the units must make a legal stack or
+/// have the MPs to leave (a change that ends the movement must leave a legal stack).
+fn change_may_end(sc: &Scenario, st: &State, m: &Mover, c: &formation::Change) -> bool {
+    let mut t = st.clone();
+    apply_change(&mut t, c);
+    // The moving stack itself must be a legal stack in its new formation (10.1c–e, 10.11).
+    let mut alone = t.clone();
+    for (i, s) in alone.units.iter_mut().enumerate() {
+        if !m.units.contains(&(i as UnitIx)) || c.must_leave.contains(&(i as UnitIx)) {
+            s.hexes.retain(|h| !c.hexes.contains(h));
+        }
+    }
+    if !c
+        .hexes
+        .iter()
+        .all(|&h| crate::stacking::legal_at(sc, &alone, h).is_ok())
+    {
+        return false;
+    }
+    let occupied = c
+        .hexes
+        .iter()
+        .any(|&h| units_in(st, h).iter().any(|u| !m.units.contains(u)));
+    if !occupied {
+        return true;
+    }
+    let staying: Vec<UnitIx> = m
+        .units
+        .iter()
+        .copied()
+        .filter(|u| !c.must_leave.contains(u))
+        .collect();
+    let legal = c.hexes.iter().all(|&h| {
+        let mut t2 = t.clone();
+        // The units that must leave are not counted where they stand (8.6b, 10.4f).
+        for &u in &c.must_leave {
+            t2.units[usize::from(u)].hexes.clear();
+        }
+        crate::stacking::legal_at(sc, &t2, h).is_ok()
+    });
+    if legal {
+        return true;
+    }
+    !c.ends_movement && !staying.is_empty() && m.left.saturating_sub(c.cost) >= Half::ONE
+}
+
+/// Put a change's formations, facing and hexes on the units.
+fn apply_change(st: &mut State, c: &formation::Change) {
+    for &(u, f) in &c.formations {
+        let s = &mut st.units[usize::from(u)];
+        s.formation = f;
+        s.hexes = c.hexes.clone();
+        s.facing = if c.must_leave.contains(&u) {
+            c.leave_facing.unwrap_or(c.facing)
+        } else {
+            c.facing
+        };
+    }
 }
 
 /// The single-hex formations (and facings) a unit leaving general order may adopt (8.4i).
@@ -974,7 +1019,7 @@ fn adoptions(sc: &Scenario, st: &State, m: &Mover) -> Vec<(Formation, Facing)> {
         forms.push(Formation::Square);
     }
     for f in forms {
-        if forbidden.iter().any(|k| k == formation_key(f)) {
+        if forbidden.iter().any(|k| k == crate::geom::chart_key(f)) {
             continue;
         }
         let facings: Vec<Facing> = if f.faces_hexside() {
@@ -1204,7 +1249,7 @@ pub fn reactors(sc: &Scenario, st: &State, side: u8, hexes: &[HexId]) -> Vec<Uni
             }
             Arm::Infantry | Arm::Artillery => {
                 let fires = fire
-                    .and_then(|fc| fc.formation.get(formation_key(s.formation)))
+                    .and_then(|fc| fc.formation.get(crate::geom::chart_key(s.formation)))
                     .is_some_and(|r| r.fires);
                 let reach = fire
                     .and_then(|fc| fc.weapon.get(&sc.armies[usize::from(enemy)].id))
@@ -1417,23 +1462,43 @@ fn execute(sc: &Scenario, st: &mut State, mut m: Mover, a: &Action, ev: &mut Vec
         else {
             return Phase::Moving(Box::new(m));
         };
-        spend(&mut m, c.cost);
         let before = lead(st, &m).formation;
-        for &(u, f) in &c.formations {
-            let s = &mut st.units[usize::from(u)];
-            s.formation = f;
-            s.hexes = c.hexes.clone();
-            s.facing = c.facing;
+        apply_change(st, &c);
+        if c.ends_movement && nonclear(sc, &c.hexes) && c.cost < m.ma {
+            // 8.7: an asterisked change in non-clear terrain is the unit's only action; the
+            // DC (A) follows (18.2b).
+            m.dc_a.push("formation_non_clear".into());
+        }
+        if !c.must_leave.is_empty() {
+            // 10.12c, 8.6b, 10.4f: the guns limbered among infantry go on alone and must leave;
+            // the infantry's change ends its movement if it says so.
+            let staying: Vec<UnitIx> = m
+                .units
+                .iter()
+                .copied()
+                .filter(|u| !c.must_leave.contains(u))
+                .collect();
+            if let Some(act) = st.activation.as_mut()
+                && c.ends_movement
+            {
+                act.moved.extend(staying.iter().copied());
+            }
+            let guns_ma = Half::whole(u16::from(printed_ma(sc, &c.must_leave)));
+            let pay = c.leave_cost.unwrap_or(c.cost);
+            m.units = c.must_leave.clone();
+            m.ma = guns_ma;
+            m.left = guns_ma.saturating_sub(pay);
+            m.spent = true;
+            m.among = staying;
+        } else {
+            spend(&mut m, c.cost);
+            if c.ends_movement {
+                m.must_stop = true;
+                m.stop_why = format!("the change ends its movement ({})", c.rule);
+            }
         }
         m.last_step = None;
         m.turned_here = true;
-        if c.ends_movement {
-            m.must_stop = true;
-            m.stop_why = format!("the change ends its movement ({})", c.rule);
-        }
-        if c.rule == "8.7" || c.ends_movement && nonclear(sc, &c.hexes) {
-            m.dc_a.push("formation_non_clear".into());
-        }
         ev.push(Event::Movement {
             army,
             text: format!(
@@ -1975,11 +2040,13 @@ pub fn label(sc: &Scenario, st: &State, a: &Action) -> Option<String> {
 
 /// The action of a formation change: the top unit's new formation, facing and hexes.
 fn form_action(c: &formation::Change) -> Action {
-    Action::Form(
-        c.formations.first().map_or(Formation::Line, |x| x.1),
-        c.facing,
-        c.hexes.clone(),
-    )
+    let mut forms: Vec<Formation> = Vec::new();
+    for &(_, f) in &c.formations {
+        if !forms.contains(&f) {
+            forms.push(f);
+        }
+    }
+    Action::Form(forms, c.facing, c.hexes.clone(), c.leave_facing)
 }
 
 /// A footprint check for the invariants (C6, 9.4): `None` when fine.
@@ -2018,13 +2085,15 @@ pub fn at_rest_straight(s: &crate::state::UnitState) -> bool {
 /// artillery with a march column, same facing).
 pub fn compatible(a: &crate::state::UnitState, b: &crate::state::UnitState) -> bool {
     use Formation as F;
-    let pair = |x: &crate::state::UnitState, y: &crate::state::UnitState| match (x.formation, y.formation) {
-        (F::Unlimbered, F::Square) => true,
-        (F::Unlimbered, F::Line | F::HookLeft | F::HookRight | F::AttackColumn) => {
-            x.facing == y.facing
-        }
-        (F::Limbered, F::MarchColumn) => x.facing == y.facing,
-        _ => false,
-    };
+    let pair =
+        |x: &crate::state::UnitState, y: &crate::state::UnitState| match (x.formation, y.formation)
+        {
+            (F::Unlimbered, F::Square) => true,
+            (F::Unlimbered, F::Line | F::HookLeft | F::HookRight | F::AttackColumn) => {
+                x.facing == y.facing
+            }
+            (F::Limbered, F::MarchColumn) => x.facing == y.facing,
+            _ => false,
+        };
     (a.formation == b.formation && a.facing == b.facing) || pair(a, b) || pair(b, a)
 }

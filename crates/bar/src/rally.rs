@@ -175,6 +175,10 @@ pub fn rally_side(sc: &Scenario, st: &mut State, side: u8, ev: &mut Vec<Event>) 
             s.disordered = !skirmisher;
             if skirmisher {
                 s.formation = crate::geom::Formation::Skirmish;
+                // Skirmish order faces a hexpoint; its owner picks which next (19.5e).
+                if let crate::geom::Facing::Side(d) = s.facing {
+                    s.facing = crate::geom::Facing::Point(d.vertices()[0]);
+                }
             }
             o.event.result = if skirmisher {
                 "rallies: shaken, in skirmish order (19.5b)".into()

@@ -1,7 +1,8 @@
 //! Reinforcements (22.1–22.3): units arrive with their brigade's activation on or after their turn,
 //! in command on arrival. Entering the map (22.4: terrain costs, stacking, the k-th stack paying k
-//! times) is movement and comes with the movement package; until then arriving units are placed on
-//! their entry hex when it is free of enemies and their ZOC.
+//! times) is not yet movement: arriving units are placed on their entry hex when it is free of
+//! enemies and their ZOC and they make a legal stack there (10.1), and move from it with their
+//! full MA.
 use crate::command::ezoc;
 use crate::event::Event;
 use crate::scenario::Scenario;
@@ -28,9 +29,16 @@ pub fn arrive(sc: &Scenario, st: &mut State, act: &mut Activation, ev: &mut Vec<
             {
                 continue;
             }
+            // 22.4: "they must observe stacking and formation requirements": a unit that would
+            // make an illegal stack on the entry hex waits for a later activation.
+            let before = st.units[usize::from(u)].hexes.clone();
+            st.units[usize::from(u)].hexes = vec![r.hex];
+            if crate::stacking::legal_at(sc, st, r.hex).is_err() {
+                st.units[usize::from(u)].hexes = before;
+                continue;
+            }
             let s = &mut st.units[usize::from(u)];
             s.arrives = None;
-            s.hexes = vec![r.hex];
             s.activated = true;
             act.arriving.push(u);
             arrived.push(sc.units[usize::from(u)].name.clone());

@@ -16,7 +16,8 @@ fn r1_3c_the_prague_scenarios_load_and_play_with_their_map_letters() {
             n += 1;
         }
         assert!(bar.outcome(&st).is_some(), "{id}: no end after {n} actions");
-        assert!(bar.check_invariants(&st).is_empty());
+        let bad = bar.check_invariants(&st);
+        assert!(bad.is_empty(), "{id}: {bad:?}");
         let text = bar.render_text(&st, None);
         let letter = if id == "prague-battle" { "W" } else { "E" };
         assert!(

@@ -721,9 +721,9 @@ fn r11_2d_e_dc_a_terrain_counts_only_if_the_unit_spends_more_and_each_adds_5() {
     assert_logged(&log, "+ 10 (non clear ×2, 11.2e)");
     // A unit that enters the woods and stops there makes no check.
     let mut st = fresh(&bar);
-    set(&bar, &mut st, "k1", &["1202"], d_name(d), "march");
-    movement(&bar, &mut st, &["k1"]);
-    act(&bar, &mut st, &["move:k1"], &[]);
+    set(&bar, &mut st, "i1", &["1202"], d_name(d), "march");
+    movement(&bar, &mut st, &["i1"]);
+    act(&bar, &mut st, &["move:i1"], &[]);
     let log = act(&bar, &mut st, &["step:1203", "stop"], &[]);
     assert!(!logged(&log, "Movement actions"), "{log:#?}");
 }
