@@ -786,6 +786,33 @@ pub fn phase_text(sc: &Scenario, st: &State) -> String {
             sc.detachments[usize::from(*detachment)].name
         ),
         P::Over => "the game is over".into(),
+        P::Movement => {
+            format!("{who}: movement phase — which unit, stack or leader moves next (11.1)")
+        }
+        P::LeaderMoving { leader } => format!(
+            "{who}: where {} moves (21.1a)",
+            sc.leaders[usize::from(*leader)].name
+        ),
+        P::Moving(m) => format!(
+            "{who}: {} moving, {} of {} MP left (11.1)",
+            m.units
+                .iter()
+                .map(|&u| sc.units[usize::from(u)].name.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+            m.left,
+            m.ma
+        ),
+        P::Reaction { mover, .. } => format!(
+            "{}: may answer {}'s move with opportunity fire or a charge (12.8, 17.0)",
+            army(&(1 - mover.side)),
+            mover
+                .units
+                .iter()
+                .map(|&u| sc.units[usize::from(u)].name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
         other => format!("{other:?}"),
     }
 }

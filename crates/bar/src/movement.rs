@@ -927,57 +927,71 @@ fn open_changes(sc: &Scenario, st: &State, m: &Mover) -> Vec<formation::Change> 
         spent: m.spent,
         fired: false,
     };
-    formation::changes(sc, st, &m.units, &b)
-        .into_iter()
+    let all = formation::changes(sc, st, &m.units, &b);
+    if all.is_empty() {
+        return all;
+    }
+    let mut scratch = st.clone();
+    all.into_iter()
         .filter(|c| c.cost <= m.left)
-        .filter(|c| change_may_end(sc, st, m, c))
+        .filter(|c| change_may_end(sc, &mut scratch, m, c))
         .collect()
 }
 
 /// 10.1a for a change among stationary friends: afterwards the units must make a legal stack or
-/// have the MPs to leave (a change that ends the movement must leave a legal stack).
-fn change_may_end(sc: &Scenario, st: &State, m: &Mover, c: &formation::Change) -> bool {
-    let mut t = st.clone();
-    apply_change(&mut t, c);
-    // The moving stack itself must be a legal stack in its new formation (10.1c–e, 10.11).
-    let mut alone = t.clone();
-    for (i, s) in alone.units.iter_mut().enumerate() {
-        if !m.units.contains(&(i as UnitIx)) || c.must_leave.contains(&(i as UnitIx)) {
-            s.hexes.retain(|h| !c.hexes.contains(h));
-        }
-    }
-    if !c
-        .hexes
-        .iter()
-        .all(|&h| crate::stacking::legal_at(sc, &alone, h).is_ok())
-    {
-        return false;
-    }
-    let occupied = c
-        .hexes
-        .iter()
-        .any(|&h| units_in(st, h).iter().any(|u| !m.units.contains(u)));
-    if !occupied {
-        return true;
-    }
-    let staying: Vec<UnitIx> = m
-        .units
+/// have the MPs to leave (a change that ends the movement must leave a legal stack). `t` is a
+/// scratch copy of the state, given back as it was.
+fn change_may_end(sc: &Scenario, t: &mut State, m: &Mover, c: &formation::Change) -> bool {
+    let touched: Vec<usize> = (0..t.units.len())
+        .filter(|&i| {
+            m.units.contains(&(i as UnitIx)) || t.units[i].hexes.iter().any(|h| c.hexes.contains(h))
+        })
+        .collect();
+    let saved: Vec<crate::state::UnitState> = touched.iter().map(|&i| t.units[i].clone()).collect();
+    let others: Vec<usize> = touched
         .iter()
         .copied()
-        .filter(|u| !c.must_leave.contains(u))
+        .filter(|&i| !m.units.contains(&(i as UnitIx)))
         .collect();
-    let legal = c.hexes.iter().all(|&h| {
-        let mut t2 = t.clone();
-        // The units that must leave are not counted where they stand (8.6b, 10.4f).
-        for &u in &c.must_leave {
-            t2.units[usize::from(u)].hexes.clear();
+    let occupied = others.iter().any(|&i| !t.units[i].eliminated);
+    apply_change(t, c);
+    let result = 'check: {
+        // The moving stack itself must be a legal stack in its new formation (10.1c–e, 10.11).
+        for &i in &others {
+            t.units[i].hexes.clear();
         }
-        crate::stacking::legal_at(sc, &t2, h).is_ok()
-    });
-    if legal {
-        return true;
+        for &u in &c.must_leave {
+            t.units[usize::from(u)].hexes.clear();
+        }
+        if !c
+            .hexes
+            .iter()
+            .all(|&h| crate::stacking::legal_at(sc, t, h).is_ok())
+        {
+            break 'check false;
+        }
+        if !occupied {
+            break 'check true;
+        }
+        for (k, &i) in touched.iter().enumerate() {
+            if !m.units.contains(&(i as UnitIx)) {
+                t.units[i].hexes = saved[k].hexes.clone();
+            }
+        }
+        // The units that must leave are not counted where they stand (8.6b, 10.4f).
+        if c.hexes
+            .iter()
+            .all(|&h| crate::stacking::legal_at(sc, t, h).is_ok())
+        {
+            break 'check true;
+        }
+        let staying = m.units.iter().any(|u| !c.must_leave.contains(u));
+        !c.ends_movement && staying && m.left.saturating_sub(c.cost) >= Half::ONE
+    };
+    for (k, &i) in touched.iter().enumerate() {
+        t.units[i] = saved[k].clone();
     }
-    !c.ends_movement && !staying.is_empty() && m.left.saturating_sub(c.cost) >= Half::ONE
+    result
 }
 
 /// Put a change's formations, facing and hexes on the units.
@@ -1052,7 +1066,7 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
                 }
             }
             for l in leaders {
-                if !leader_reach(sc, st, l).is_empty() {
+                if !leader_steps(sc, st, l, true).is_empty() {
                     v.push(Action::MoveLeader(l));
                 }
             }
@@ -1128,17 +1142,32 @@ fn may_rapid(sc: &Scenario, st: &State, m: &Mover) -> bool {
 /// The hexes an activated leader may move to (21.1a): his MA in leader costs, not into an EZOC
 /// unless a friendly combat unit is there.
 pub fn leader_reach(sc: &Scenario, st: &State, l: LeaderIx) -> Vec<HexId> {
+    leader_steps(sc, st, l, false)
+}
+
+/// [`leader_reach`], or (with `first`) as soon as one hex is found.
+fn leader_steps(sc: &Scenario, st: &State, l: LeaderIx, first: bool) -> Vec<HexId> {
     let Some(from) = st.leaders[usize::from(l)].hex else {
         return Vec::new();
     };
     let side = sc.leaders[usize::from(l)].side;
     let ma = Half::whole(u16::from(sc.leaders[usize::from(l)].ma));
     let z = ezoc(sc, st, side);
-    let friendly = |h: HexId| {
-        units_in(st, h)
-            .iter()
-            .any(|&u| sc.units[usize::from(u)].side == side)
-    };
+    // Who stands where, once.
+    let mut friends: HashSet<HexId> = HashSet::new();
+    let mut enemies: HashSet<HexId> = HashSet::new();
+    for (i, s) in st.units.iter().enumerate() {
+        if s.eliminated {
+            continue;
+        }
+        let set = if sc.units[i].side == side {
+            &mut friends
+        } else {
+            &mut enemies
+        };
+        set.extend(s.hexes.iter().copied());
+    }
+    let friendly = |h: HexId| friends.contains(&h);
     let tec = &sc.charts.tec;
     let mut best: BTreeMap<HexId, Half> = BTreeMap::new();
     let mut heap = BinaryHeap::new();
@@ -1188,11 +1217,14 @@ pub fn leader_reach(sc: &Scenario, st: &State, l: LeaderIx) -> Vec<HexId> {
             if z.contains(&n) && !friendly(n) {
                 continue;
             }
-            if enemy_at(sc, st, side, &[n]) {
+            if enemies.contains(&n) {
                 continue;
             }
             if best.get(&n).is_none_or(|&b| nc < b) {
                 best.insert(n, nc);
+                if first {
+                    return vec![n];
+                }
                 heap.push(std::cmp::Reverse((nc, n)));
             }
         }
