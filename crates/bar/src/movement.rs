@@ -1580,6 +1580,35 @@ fn execute(sc: &Scenario, st: &mut State, mut m: Mover, a: &Action, ev: &mut Vec
         }
     }
     let from = us.hexes.clone();
+    // 11.9c: a skirmisher entering an enemy ZOC rolls d100 ≥ its ER first (not a check); a
+    // failure ends its movement where it stands.
+    if mv.kind == MoveKind::Step && us.formation == Formation::Skirmish {
+        let z = ezoc(sc, st, m.side);
+        if mv.hexes.iter().any(|h| z.contains(h) && !from.contains(h)) {
+            let roll = checks::percentile(st);
+            let er = sc.units[usize::from(m.units[0])].er;
+            let enters = roll.value() >= er;
+            ev.push(Event::Movement {
+                army: army.clone(),
+                text: format!(
+                    "{} rolls to enter an enemy ZOC: d100 {roll} {} ER {er} — {}",
+                    names(sc, &m.units).join(", "),
+                    if enters { "≥" } else { "<" },
+                    if enters {
+                        "it enters"
+                    } else {
+                        "it cannot enter and its movement ends"
+                    }
+                ),
+                rule: "11.9c".into(),
+            });
+            if !enters {
+                m.must_stop = true;
+                m.stop_why = "failed to enter an enemy ZOC (11.9c)".into();
+                return finish(sc, st, m, "ends its movement", ev);
+            }
+        }
+    }
     // Leaving a hex among friends: interpenetration is judged now (10.7a).
     let leaving = matches!(mv.kind, MoveKind::Step | MoveKind::Back)
         || mv.hexes.iter().any(|h| !from.contains(h));

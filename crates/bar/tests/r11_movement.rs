@@ -749,3 +749,42 @@ fn r11_1b_a_stack_moves_together_and_a_unit_whose_movement_ended_does_not_move_a
         "their movement is over: {l:?}"
     );
 }
+
+#[test]
+fn r11_9c_a_skirmisher_rolls_its_er_or_better_to_enter_an_enemy_zoc_and_stops_on_a_failure() {
+    let bar = field();
+    let mut st = fresh(&bar);
+    set(&bar, &mut st, "jg", &["0707"], "N", "skirmish");
+    movement(&bar, &mut st, &["jg"]);
+    act(&bar, &mut st, &["move:jg"], &[]);
+    let steps = ids(&bar, &st, "step:");
+    let target = hex(&steps[0][5..]);
+    let enemy = target
+        .neighbour(hexmap::Vertex::N.front()[0])
+        .expect("on the map");
+    for (dice, enters) in [([2u8, 9u8], false), ([3, 0], true)] {
+        let mut st = fresh(&bar);
+        set(&bar, &mut st, "jg", &["0707"], "N", "skirmish");
+        set(&bar, &mut st, "e1", &[&enemy.to_string()], "S", "line");
+        movement(&bar, &mut st, &["jg"]);
+        act(&bar, &mut st, &["move:jg"], &[]);
+        // +1 MP for the EZOC (11.9c, 11.9a).
+        assert_eq!(cost_in(&label(&bar, &st, &steps[0])), "2");
+        let mut log = act(&bar, &mut st, &[steps[0].as_str()], &dice);
+        if matches!(st.phase, Phase::Reaction { .. }) {
+            log.extend(act(&bar, &mut st, &["pass"], &dice));
+        }
+        // ER 30: 29 fails, 30 enters.
+        if enters {
+            assert_logged(
+                &log,
+                "d100 tens 3, units 0 = 30 ≥ ER 30 — it enters (11.9c)",
+            );
+            assert_eq!(hexes_of(&bar, &st, "jg"), [target.to_string()]);
+        } else {
+            assert_logged(&log, "d100 tens 2, units 9 = 29 < ER 30 — it cannot enter");
+            assert_eq!(hexes_of(&bar, &st, "jg"), ["0707"]);
+            assert_eq!(st.phase, Phase::Movement, "its movement ended");
+        }
+    }
+}
