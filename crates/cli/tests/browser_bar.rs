@@ -339,12 +339,23 @@ fn bar_prague_schwerin_against_the_computer_in_chromium() {
             answered = true;
             break;
         }
-        let id = ["command-done", "own:", "activate:", "join-done", "spend:"]
-            .iter()
-            .find_map(|p| buttons(&tab).into_iter().find(|b| b.0.starts_with(p)))
-            .or_else(|| buttons(&tab).into_iter().next())
-            .map(|b| b.0)
-            .expect("a button");
+        // Ends first (command control, movement, a moving unit, a reaction), so that the person's
+        // activation ends and the computer's turn comes.
+        let id = [
+            "command-done",
+            "movement-done",
+            "stop",
+            "pass",
+            "own:",
+            "activate:",
+            "join-done",
+            "spend:",
+        ]
+        .iter()
+        .find_map(|p| buttons(&tab).into_iter().find(|b| b.0.starts_with(p)))
+        .or_else(|| buttons(&tab).into_iter().next())
+        .map(|b| b.0)
+        .expect("a button");
         click(&tab, &format!("#actions button[data-action=\"{id}\"]"));
         let n = wait_version_above(&tab, v);
         answered = n > v + 1;
