@@ -503,19 +503,7 @@ fn moves(sc: &Scenario, st: &State, m: &Mover) -> Vec<Move> {
                 }
             }
             // 9.3b: one facing change in any direction for the whole MA.
-            for v in hexmap::Vertex::ALL {
-                let nf = Facing::Point(v);
-                if nf != us.facing {
-                    out.push(Move {
-                        action: Action::Turn(nf),
-                        hexes: us.hexes.clone(),
-                        facing: nf,
-                        cost: m.ma,
-                        dc: 0,
-                        kind: MoveKind::Turn,
-                    });
-                }
-            }
+            out.extend(whole_ma_turns(us, m));
             return out;
         }
         Formation::Unlimbered => {
@@ -524,19 +512,7 @@ fn moves(sc: &Scenario, st: &State, m: &Mover) -> Vec<Move> {
             if m.spent {
                 return out;
             }
-            for v in hexmap::Vertex::ALL {
-                let nf = Facing::Point(v);
-                if nf != us.facing {
-                    out.push(Move {
-                        action: Action::Turn(nf),
-                        hexes: us.hexes.clone(),
-                        facing: nf,
-                        cost: m.ma,
-                        dc: 0,
-                        kind: MoveKind::Turn,
-                    });
-                }
-            }
+            out.extend(whole_ma_turns(us, m));
             return out;
         }
         _ => {}
@@ -794,6 +770,24 @@ fn moves(sc: &Scenario, st: &State, m: &Mover) -> Vec<Move> {
     }
     let _ = label;
     out
+}
+
+/// A facing change to any other hexpoint for the whole MA (general order 9.3b, unlimbered
+/// artillery 9.5).
+fn whole_ma_turns(us: &crate::state::UnitState, m: &Mover) -> Vec<Move> {
+    hexmap::Vertex::ALL
+        .into_iter()
+        .map(Facing::Point)
+        .filter(|&nf| nf != us.facing)
+        .map(|nf| Move {
+            action: Action::Turn(nf),
+            hexes: us.hexes.clone(),
+            facing: nf,
+            cost: m.ma,
+            dc: 0,
+            kind: MoveKind::Turn,
+        })
+        .collect()
 }
 
 /// The enemies' ZOC hexes against the mover's side (9.1).
