@@ -79,6 +79,21 @@ pub enum Action {
     Stop,
     /// The reactive player lets the move go on (12.8, 17.0).
     Pass,
+    // fire (12)
+    /// Declare a fire at the stack of this unit, by artillery or by infantry (12.1, 12.2e).
+    FireAt(UnitIx, bool),
+    /// Add the activated units of this hex to the fire being declared (12.2d, 12.2f).
+    FireWith(HexId),
+    /// Resolve the declared fire (12.1).
+    FireResolve,
+    /// Drop the fire being declared (nothing was rolled).
+    FireCancel,
+    /// End the fire phase.
+    FireDone,
+    /// Return fire at the stack of this unit (12.10).
+    ReturnFire(UnitIx),
+    /// Opportunity fire by the reactive artillery (true) or infantry (12.8).
+    OppFire(bool),
 }
 
 impl Action {
@@ -139,6 +154,15 @@ impl Action {
             }
             Action::Stop => "stop".into(),
             Action::Pass => "pass".into(),
+            Action::FireAt(x, art) => {
+                format!("fire:{}:{}", u(x), if *art { "art" } else { "inf" })
+            }
+            Action::FireWith(h) => format!("fire-with:{}", sc.board.label(*h)),
+            Action::FireResolve => "fire-resolve".into(),
+            Action::FireCancel => "fire-cancel".into(),
+            Action::FireDone => "fire-done".into(),
+            Action::ReturnFire(x) => format!("return-fire:{}", u(x)),
+            Action::OppFire(art) => format!("opp-fire:{}", if *art { "art" } else { "inf" }),
         }
     }
 }

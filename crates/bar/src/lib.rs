@@ -347,6 +347,9 @@ impl Ruleset for Bar {
 
     fn action_label(&self, state: &State, action: &Action) -> String {
         let sc = &self.sc;
+        if let Some(l) = fire::label(sc, state, action) {
+            return l;
+        }
         if let Some(l) = movement::label(sc, state, action) {
             return l;
         }
