@@ -789,6 +789,15 @@ pub fn phase_text(sc: &Scenario, st: &State) -> String {
             sc.detachments[usize::from(*detachment)].name
         ),
         P::Over => "the game is over".into(),
+        P::Fire(f) => match (&f.ret, &f.decl) {
+            (Some(_), _) => format!("{who}: return fire or not (12.10)"),
+            (None, Some(d)) => format!(
+                "{who}: {} fire at {} — add firing hexes, then resolve (12.1, 12.2d)",
+                if d.artillery { "artillery" } else { "infantry" },
+                sc.units[usize::from(d.target)].name
+            ),
+            (None, None) => format!("{who}: fire phase — declare a fire or end the phase (12.1)"),
+        },
         P::Movement => {
             format!("{who}: movement phase — which unit, stack or leader moves next (11.1)")
         }
