@@ -450,8 +450,21 @@ pub fn groups_at(
     kind: FireKind,
 ) -> Vec<Group> {
     let mut out: Vec<Group> = Vec::new();
+    let Some(&t0) = target.first() else {
+        return out;
+    };
+    let thexes = &st.units[usize::from(t0)].hexes;
     for u in 0..st.units.len() as UnitIx {
         if sc.units[usize::from(u)].side != side || !may_fire(sc, st, u) {
+            continue;
+        }
+        // Out of reach of every target hex: no need to trace lines of sight.
+        let reach = weapon(sc, u).map_or(0, |w| u32::from(w.max_range()));
+        if !st.units[usize::from(u)]
+            .hexes
+            .iter()
+            .any(|h| thexes.iter().any(|t| h.distance(*t) <= reach))
+        {
             continue;
         }
         for &h in &st.units[usize::from(u)].hexes {

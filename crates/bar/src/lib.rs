@@ -504,7 +504,7 @@ impl Ruleset for Bar {
             if u.lost > sc.units[i].sp || (!u.eliminated && u.lost >= sc.units[i].sp) {
                 bad.push(format!("{name}: {} SP lost of {}", u.lost, sc.units[i].sp));
             }
-            if u.routed && u.hexes.len() > 1 {
+            if u.routed && u.hexes.len() > 1 && !u.eliminated {
                 bad.push(format!(
                     "{name}: routed over {} hexes (19.7e)",
                     u.hexes.len()
@@ -512,6 +512,23 @@ impl Ruleset for Bar {
             }
             if u.hexes.iter().any(|h| !sc.board.contains(*h)) {
                 bad.push(format!("{name}: off the board"));
+            }
+            // 12.2c: a target fired on at most once by infantry and once by artillery a phase.
+            for p in std::iter::once(&state.phase).chain(state.stack.iter()) {
+                if let state::Phase::Fire(f) = p {
+                    for kind in [false, true] {
+                        let n = f
+                            .targeted
+                            .iter()
+                            .filter(|t| **t == (i as u16, kind))
+                            .count();
+                        if n > 1 {
+                            bad.push(format!(
+                                "{name}: fired on {n} times by the same type (12.2c)"
+                            ));
+                        }
+                    }
+                }
             }
             if u.facing.name().is_empty()
                 || u.formation.faces_hexside() != matches!(u.facing, geom::Facing::Side(_))

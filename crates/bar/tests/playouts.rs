@@ -88,5 +88,8 @@ fn r4_0_bar_drill_plays_every_turn_with_the_invariants_after_every_action() {
         assert_eq!(st.turn, bar.sc.turns);
     }
     // The armies meet: random play fires in the fire phase (12.1) and at movement triggers (12.8).
-    assert!(fires > 0 && opportunity > 0, "{fires} fires, {opportunity} opportunity fires");
+    assert!(
+        fires > 0 && opportunity > 0,
+        "{fires} fires, {opportunity} opportunity fires"
+    );
 }
