@@ -442,3 +442,120 @@ fn r12_8_a_pass_lets_the_move_go_on_without_fire() {
     );
     assert_eq!(st.units[usize::from(unit(&bar, "i1"))].lost, 0);
 }
+
+#[test]
+fn r12_9h_example_losses_1_2_3_4_against_a_square_are_2_3_5_6() {
+    let bar = drill();
+    // 4 SP × 3 = 12 ÷ 4 = 3:1; size 6 (−5): 50 → 1, 66 → 2, 80 → 3, 92 → 4 on the regular side.
+    for (tens, units, table, lost) in [(5, 0, 1, 2), (6, 6, 2, 3), (8, 0, 3, 5), (9, 2, 4, 6)] {
+        let mut st = fresh(&bar);
+        set(&bar, &mut st, "i1", &["0707"], "N", "line", 0);
+        set(&bar, &mut st, "e1", &[&north("0707", 1)], "S", "square", 0);
+        fire_phase(&bar, &mut st, &["i1"]);
+        let log = act(
+            &bar,
+            &mut st,
+            &["fire:e1:inf", "fire-with:0707", "fire-resolve"],
+            &[tens, units, 9, 9],
+        );
+        assert!(
+            line_with(&log, "Fire (12.1)").contains(&format!("→ {table} SP")),
+            "{log:#?}"
+        );
+        assert_eq!(
+            st.units[usize::from(unit(&bar, "e1"))].lost,
+            lost,
+            "{log:#?}"
+        );
+    }
+}
+
+#[test]
+fn r12_9d_mc_a_adds_10_for_2_or_3_sp_lost_and_20_for_4_or_more_none_for_1() {
+    let bar = drill();
+    for (tens, units, key) in [(5, 0, None), (9, 2, Some("+ 20 (fire 4 sp, 19.9a)"))] {
+        let mut st = fresh(&bar);
+        set(&bar, &mut st, "i1", &["0707"], "N", "line", 0);
+        set(&bar, &mut st, "e1", &[&north("0707", 1)], "S", "line", 0);
+        fire_phase(&bar, &mut st, &["i1"]);
+        let log = act(
+            &bar,
+            &mut st,
+            &["fire:e1:inf", "fire-with:0707", "fire-resolve"],
+            &[tens, units, 9, 9],
+        );
+        let mc = line_with(&log, "morale check A");
+        match key {
+            Some(k) => assert!(mc.contains(k), "{mc}"),
+            None => assert!(
+                !mc.contains("fire 2 3 sp") && !mc.contains("fire 4 sp"),
+                "{mc}"
+            ),
+        }
+    }
+}
+
+#[test]
+fn r12_2g_a_square_fires_a_third_of_its_sps_up_to_4_at_a_target_2_if_disordered() {
+    let bar = drill();
+    for disordered in [false, true] {
+        let mut st = fresh(&bar);
+        // A 12-SP square: two 6-SP battalions.
+        set(&bar, &mut st, "i1", &["0707"], "N", "square", 0);
+        set(&bar, &mut st, "i2", &["0707"], "N", "square", 0);
+        st.units[usize::from(unit(&bar, "i1"))].order = 0;
+        st.units[usize::from(unit(&bar, "i2"))].order = 1;
+        st.units[usize::from(unit(&bar, "i1"))].disordered = disordered;
+        st.units[usize::from(unit(&bar, "i2"))].disordered = disordered;
+        set(&bar, &mut st, "e1", &[&north("0707", 1)], "S", "line", 0);
+        fire_phase(&bar, &mut st, &["i1", "i2"]);
+        let log = act(
+            &bar,
+            &mut st,
+            &["fire:e1:inf", "fire-with:0707", "fire-resolve"],
+            &[9, 9, 9, 9],
+        );
+        let l = line_with(&log, "Fire (12.1)");
+        if disordered {
+            assert!(
+                l.contains("IR 1/I 2 SP (of 4: disordered 12.3a) × 3"),
+                "{l}"
+            );
+        } else {
+            assert!(
+                l.contains("IR 1/I 4 SP × 3") && l.contains("total 12"),
+                "{l}"
+            );
+        }
+    }
+}
+
+#[test]
+fn r12_6e_fire_from_a_flank_hex_of_the_target_is_enfilade_and_from_its_front_is_not() {
+    let bar = drill();
+    let x = hex("0707");
+    let facing = bar::scenario::parse_facing("S", Formation::Line).expect("a facing");
+    let (front, flank, _) = bar::geom::arcs_of(&[x], facing);
+    for (from, enfilade) in [(flank[0], true), (front[0], false)] {
+        let mut st = fresh(&bar);
+        set(&bar, &mut st, "e1", &["0707"], "S", "line", 0);
+        // The firer faces so that the target is in its front.
+        let f = ["N", "NE", "SE", "S", "SW", "NW"]
+            .into_iter()
+            .find(|f| {
+                bar::scenario::parse_facing(f, Formation::Line)
+                    .is_some_and(|fc| fc.arc_of(from, x) == Some(hexmap::Arc::Front))
+            })
+            .expect("some facing has it in front");
+        set(&bar, &mut st, "i1", &[&from.to_string()], f, "line", 0);
+        fire_phase(&bar, &mut st, &["i1"]);
+        let log = act(
+            &bar,
+            &mut st,
+            &["fire:e1:inf", &format!("fire-with:{from}"), "fire-resolve"],
+            &[9, 9, 9, 9],
+        );
+        let l = line_with(&log, "Fire (12.1)");
+        assert_eq!(l.contains("+1 enfilade 12.7b"), enfilade, "{l}");
+    }
+}
