@@ -86,7 +86,8 @@ pub enum Action {
     FireWith(HexId),
     /// Resolve the declared fire (12.1).
     FireResolve,
-    /// Drop the fire being declared (nothing was rolled).
+    /// Give up the fire being declared (nothing was rolled); that target is not offered to
+    /// that type again this phase.
     FireCancel,
     /// End the fire phase.
     FireDone,

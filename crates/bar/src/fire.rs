@@ -1525,7 +1525,12 @@ pub fn apply(
             Phase::Fire(Box::new(f))
         }
         Action::FireCancel => {
-            f.decl = None;
+            // A fire given up is not offered again this phase (so the phase always ends).
+            if let Some(d) = f.decl.take() {
+                for u in stack(sc, st, d.target) {
+                    f.targeted.push((u, d.artillery));
+                }
+            }
             Phase::Fire(Box::new(f))
         }
         Action::FireResolve => {
