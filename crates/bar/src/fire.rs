@@ -623,9 +623,21 @@ fn part(
         }
         strength += f32::from(n_eff) * m;
         bits.push((u, n_eff));
+        let us = &st.units[usize::from(u)];
+        let source = if arm(sc, u) == Arm::Artillery {
+            "guns, 12.4c".to_string()
+        } else if us.formation.is_line() {
+            format!(
+                "Infantry Line SP chart, {} ranks",
+                sc.armies[usize::from(sc.units[usize::from(u)].side)].ranks
+            )
+        } else {
+            "Formation Fire Table".to_string()
+        };
         texts.push(format!(
-            "{} {} SP{} × {}{} ({}, {} hex{})",
+            "{} {}, {} SP ({source}){} × {}{} ({}, {} hex{})",
             sc.units[usize::from(u)].name,
+            us.formation.name(),
             n_eff,
             if halving.is_empty() {
                 String::new()

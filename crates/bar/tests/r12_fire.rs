@@ -95,8 +95,18 @@ fn r12_1_example_1_a_grenadier_on_fusiliers_fires_4_sp_for_14_at_one_hex_and_9_a
         } else {
             ("× 3", "× 2")
         };
-        assert!(l.contains(&format!("Grenadiers 1 SP {g}")), "{l}");
-        assert!(l.contains(&format!("IR 1/I 3 SP {f}")), "{l}");
+        assert!(
+            l.contains(&format!(
+                "Grenadiers line, 1 SP (Infantry Line SP chart, 3 ranks) {g}"
+            )),
+            "{l}"
+        );
+        assert!(
+            l.contains(&format!(
+                "IR 1/I line, 3 SP (Infantry Line SP chart, 3 ranks) {f}"
+            )),
+            "{l}"
+        );
         assert!(
             l.contains(total) && l.contains("defence 4") && l.contains(column),
             "{l}"
@@ -127,7 +137,10 @@ fn r12_1_example_2_a_12_pounder_at_8_hexes_fires_at_x3() {
         &[9, 9],
     );
     let l = line_with(&log, "Fire (12.1)");
-    assert!(l.contains("Battery 6-pdr 2 SP × 3 (12pdr, 8 hexes)"), "{l}");
+    assert!(
+        l.contains("Battery 6-pdr unlimbered, 2 SP (guns, 12.4c) × 3 (12pdr, 8 hexes)"),
+        "{l}"
+    );
     assert!(l.contains("total 6 ÷ defence 4"), "{l}");
 }
 
@@ -518,12 +531,15 @@ fn r12_2g_a_square_fires_a_third_of_its_sps_up_to_4_at_a_target_2_if_disordered(
         let l = line_with(&log, "Fire (12.1)");
         if disordered {
             assert!(
-                l.contains("IR 1/I 2 SP (of 4: disordered 12.3a) × 3"),
+                l.contains(
+                    "IR 1/I square, 2 SP (Formation Fire Table) (of 4: disordered 12.3a) × 3"
+                ),
                 "{l}"
             );
         } else {
             assert!(
-                l.contains("IR 1/I 4 SP × 3") && l.contains("total 12"),
+                l.contains("IR 1/I square, 4 SP (Formation Fire Table) × 3")
+                    && l.contains("total 12"),
                 "{l}"
             );
         }
