@@ -14,6 +14,7 @@
 
 pub mod action;
 pub mod activation;
+pub mod agent;
 pub mod army_morale;
 pub mod charts;
 pub mod checks;
@@ -44,7 +45,7 @@ pub use scenario::Scenario;
 pub use state::State;
 
 use crate::geom::FacingExt as _;
-use engine::{AgentHooks, Outcome, Ruleset, Seat};
+use engine::{Outcome, Ruleset, Seat};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -853,5 +854,3 @@ fn is_mid_procedure(state: &State) -> bool {
         state::Phase::RoutStep { .. } | state::Phase::AllocateLoss { .. }
     ) || !state.jobs.is_empty()
 }
-
-impl AgentHooks for Bar {}
