@@ -79,6 +79,15 @@ pub enum Action {
     Stop,
     /// The reactive player lets the move go on (12.8, 17.0).
     Pass,
+    // movement (issue 15)
+    /// Declare a voluntary rout of this unit and its stack (19.10a–b).
+    VoluntaryRout(UnitIx),
+    /// The voluntary rout declarations are over: the rout retreats, then MC (J) (19.10c).
+    VoluntaryRoutDone,
+    /// Extend the moving formation into this hex (11.5).
+    Extend(HexId),
+    /// Contract the moving formation out of this hex (11.5).
+    Contract(HexId),
 }
 
 impl Action {
@@ -139,6 +148,11 @@ impl Action {
             }
             Action::Stop => "stop".into(),
             Action::Pass => "pass".into(),
+            // movement (issue 15)
+            Action::VoluntaryRout(x) => format!("rout:{}", u(x)),
+            Action::VoluntaryRoutDone => "rout-done".into(),
+            Action::Extend(h) => format!("extend:{}", sc.board.label(*h)),
+            Action::Contract(h) => format!("contract:{}", sc.board.label(*h)),
         }
     }
 }

@@ -212,6 +212,15 @@ fn run_job(sc: &Scenario, st: &mut State, job: Job, ev: &mut Vec<Event>) -> Phas
             Some(p) => retreat::step(sc, st, p, None, ev),
             None => Phase::Idle,
         },
+        // movement (issue 15)
+        Job::VoluntaryPassed(brigades) => {
+            crate::voluntary_rout::passed(sc, st, &brigades);
+            Phase::Idle
+        }
+        Job::MoraleJ => {
+            crate::voluntary_rout::morale_j(sc, st, ev);
+            Phase::Idle
+        }
     }
 }
 

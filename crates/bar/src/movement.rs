@@ -1049,8 +1049,13 @@ fn adoptions(sc: &Scenario, st: &State, m: &Mover) -> Vec<(Formation, Facing)> {
 pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
     match &st.phase {
         Phase::Movement => {
+            // 19.10a: voluntary rout is declared before anything moves; once declarations have
+            // begun only more of them, or their end, are open.
+            let mut v = crate::voluntary_rout::offers(sc, st);
+            if crate::voluntary_rout::declaring(st) {
+                return v;
+            }
             let (units, leaders) = movable(sc, st);
-            let mut v = Vec::new();
             let mut seen: HashSet<Vec<HexId>> = HashSet::new();
             for &u in &units {
                 v.push(Action::MoveUnit(u));
@@ -1383,6 +1388,10 @@ pub fn apply(
             Phase::Moving(Box::new(m))
         }
         (Phase::Movement, Action::MoveLeader(l)) => Phase::LeaderMoving { leader: *l },
+        (Phase::Movement, Action::VoluntaryRout(u)) => {
+            crate::voluntary_rout::declare(sc, st, *u, ev)
+        }
+        (Phase::Movement, Action::VoluntaryRoutDone) => crate::voluntary_rout::execute(sc, st, ev),
         (Phase::LeaderMoving { leader }, Action::Stop) => {
             if let Some(act) = st.activation.as_mut() {
                 act.moved_leaders.push(leader);
@@ -2089,6 +2098,13 @@ pub fn label(sc: &Scenario, st: &State, a: &Action) -> Option<String> {
         Action::Adopt(f, fc) => format!("Adopt {} facing {} (8.4i)", f.name(), fc.name()),
         Action::Stop => "Stop: end this unit's movement (11.1)".into(),
         Action::Pass => "Pass: no opportunity fire or charge (12.8, 17.0)".into(),
+        Action::VoluntaryRout(x) => format!(
+            "Rout voluntarily: {} and its stack retreat before anything moves (19.10)",
+            u(x)
+        ),
+        Action::VoluntaryRoutDone => {
+            "No more voluntary routs: they retreat, then MC (J) for the rest (19.10c)".into()
+        }
         _ => return None,
     })
 }

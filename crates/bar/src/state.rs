@@ -128,6 +128,41 @@ pub struct Activation {
     /// Leaders who moved in this movement phase (21.1c).
     #[serde(default)]
     pub moved_leaders: Vec<LeaderIx>,
+    // movement (issue 15)
+    /// Voluntary rout in this movement phase (19.10).
+    #[serde(default, skip_serializing_if = "VoluntaryRout::is_empty")]
+    pub voluntary: VoluntaryRout,
+}
+
+// movement (issue 15)
+/// Voluntary rout (19.10) in an activation's movement phase: the declarations, then who must
+/// test MC (J) and who was passed through by the routers.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct VoluntaryRout {
+    /// The top unit of each stack declared so far (19.10a–b).
+    #[serde(default)]
+    pub declared: Vec<UnitIx>,
+    /// The declarations are over (rout retreats made, or the first move made) (19.10a).
+    #[serde(default)]
+    pub done: bool,
+    /// Units entitled to voluntary rout that did not rout, artillery included (19.10c): each
+    /// tests MC (J) once the rout retreats are over.
+    #[serde(default)]
+    pub entitled: Vec<UnitIx>,
+    /// The units routing voluntarily, their retreats still to come or made (19.10b–c).
+    #[serde(default)]
+    pub routing: Vec<UnitIx>,
+    /// Entitled units passed through by a router of their brigade: MC (J) +10 instead of (F)
+    /// (19.10d, 19.9e).
+    #[serde(default)]
+    pub passed: Vec<UnitIx>,
+}
+
+impl VoluntaryRout {
+    /// Nothing declared nor decided yet.
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
 }
 
 impl Activation {
@@ -162,6 +197,13 @@ pub enum Job {
         /// Hexes of the enemy units it retreats from.
         from: Vec<HexId>,
     },
+    // movement (issue 15)
+    /// After a voluntary rout retreat of a unit of these brigades: the entitled units of those
+    /// brigades it passed through test MC (J) +10 instead of (F) (19.10d).
+    VoluntaryPassed(Vec<BrigadeIx>),
+    /// The rout retreats of a voluntary rout are over: every entitled unit that did not rout
+    /// tests MC (J) (19.10c).
+    MoraleJ,
 }
 
 /// Where the procedure stands.
