@@ -404,6 +404,10 @@ enum MoveKind {
     Back,
     Turn,
     Reverse,
+    /// One hex more (11.5).
+    Extend,
+    /// One hex less (11.5).
+    Contract,
 }
 
 /// The facing change cost of a single-hex formation per hexpoint or hexside (9.3a, T10).
@@ -664,6 +668,10 @@ fn moves(sc: &Scenario, st: &State, m: &Mover) -> Vec<Move> {
         // 6.8b: a limited activation moves road columns along the road, nothing else.
         return out;
     }
+    // 11.5: extension and contraction of a line, hook or march column not disordered.
+    if !disordered {
+        out.extend(resizes(sc, st, m, &fp, a, f));
+    }
     // Facing changes of single-hex formations (9.3), wheels of lines (9.4b).
     if !hook && let Some(per) = facing_cost(sc, &army, f) {
         if fp.len() == 1 {
@@ -772,6 +780,141 @@ fn moves(sc: &Scenario, st: &State, m: &Mover) -> Vec<Move> {
     out
 }
 
+/// Extensions and contractions open to a line, hook or march column (11.5a): to a length its SPs
+/// allow (8.1a, 8.1d: `formation::lengths`; the SPs are laid out again at once, 11.5g). A line
+/// adds or gives up a hex at either end for 1 MP plus the terrain and hexside of the hex entered
+/// (11.5c): the new hex, or the hex the end's troops move into; a hook does so only on the side
+/// opposite its hook, a single hex extending and two contracting, every terrain cost +1 (11.5e).
+/// A march column lengthens as its head moves one hex straight ahead while its tail stays (11.5d:
+/// the hex is added at the rear for no MP beyond the head's normal movement cost), and contracts
+/// by bringing its tail into the hex ahead, paying that hex's entry only.
+fn resizes(
+    sc: &Scenario,
+    st: &State,
+    m: &Mover,
+    fp: &Footprint<HexId>,
+    a: Arm,
+    f: Formation,
+) -> Vec<Move> {
+    let mut out = Vec::new();
+    let lens = formation::lengths(sc, st, &m.units, f);
+    let n = fp.len();
+    let hexes = fp.hexes();
+    // 8.2b: infantry may not stretch into general-order terrain (a single-hex formation there).
+    let go = |h: HexId| {
+        a == Arm::Infantry
+            && sc
+                .board
+                .hexes
+                .get(&h)
+                .and_then(|i| sc.charts.tec.terrain.get(&i.terrain))
+                .is_some_and(|r| r.general_order)
+    };
+    let line = |ext: &[End], con: &[End], extra: Half, out: &mut Vec<Move>| {
+        for &end in ext {
+            if !lens.contains(&(n + 1)) {
+                break;
+            }
+            let Ok(next) = fp.extended(&Printed, end) else {
+                continue;
+            };
+            let Some(&new) = next.hexes().iter().find(|h| !hexes.contains(h)) else {
+                continue;
+            };
+            let Some(from) = fp.end(end) else { continue };
+            if go(new) {
+                continue;
+            }
+            if let Some((hc, sc2, dc)) = enter(sc, a, f, from, new, extra) {
+                out.push(Move {
+                    action: Action::Extend(new),
+                    hexes: next.hexes().to_vec(),
+                    facing: next.facing(),
+                    cost: Half::ONE + hc + sc2,
+                    dc,
+                    kind: MoveKind::Extend,
+                });
+            }
+        }
+        for &end in con {
+            if n < 2 || !lens.contains(&(n - 1)) {
+                break;
+            }
+            let Ok(next) = fp.contracted(&Printed, end) else {
+                continue;
+            };
+            let (gone, into) = match end {
+                End::Head => (hexes[0], hexes[1]),
+                End::Tail => (hexes[n - 1], hexes[n - 2]),
+            };
+            if let Some((hc, sc2, dc)) = enter(sc, a, f, gone, into, extra) {
+                out.push(Move {
+                    action: Action::Contract(gone),
+                    hexes: next.hexes().to_vec(),
+                    facing: next.facing(),
+                    cost: Half::ONE + hc + sc2,
+                    dc,
+                    kind: MoveKind::Contract,
+                });
+            }
+        }
+    };
+    match f {
+        Formation::Line => line(
+            &[End::Head, End::Tail],
+            &[End::Head, End::Tail],
+            Half::ZERO,
+            &mut out,
+        ),
+        // 11.5e: a right hook works on its left end, a left hook on its right end.
+        Formation::HookRight | Formation::HookLeft => {
+            let end = if f == Formation::HookRight {
+                End::Tail
+            } else {
+                End::Head
+            };
+            let ext: &[End] = if n == 1 { &[end] } else { &[] };
+            let con: &[End] = if n == 2 { &[end] } else { &[] };
+            line(ext, con, Half::ONE, &mut out);
+        }
+        Formation::MarchColumn => {
+            let straight_now = straight(f, hexes, fp.facing());
+            if straight_now
+                && lens.contains(&(n + 1))
+                && let Ok(next) = fp.extended(&Printed, End::Head)
+                && let Some(&new) = next.hexes().first()
+                && !go(new)
+                && let Some((hc, sc2, dc)) = enter(sc, a, f, hexes[0], new, Half::ZERO)
+            {
+                out.push(Move {
+                    action: Action::Extend(new),
+                    hexes: next.hexes().to_vec(),
+                    facing: next.facing(),
+                    cost: hc + sc2,
+                    dc,
+                    kind: MoveKind::Extend,
+                });
+            }
+            if n >= 2
+                && lens.contains(&(n - 1))
+                && let Ok(next) = fp.contracted(&Printed, End::Tail)
+                && let Some((hc, sc2, dc)) = enter(sc, a, f, hexes[n - 1], hexes[n - 2], Half::ZERO)
+            {
+                out.push(Move {
+                    action: Action::Contract(hexes[n - 1]),
+                    hexes: next.hexes().to_vec(),
+                    facing: next.facing(),
+                    cost: hc + sc2,
+                    dc,
+                    kind: MoveKind::Contract,
+                });
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
 /// A facing change to any other hexpoint for the whole MA (general order 9.3b, unlimbered
 /// artillery 9.5).
 fn whole_ma_turns(us: &crate::state::UnitState, m: &Mover) -> Vec<Move> {
@@ -815,7 +958,7 @@ fn full_cost(
         .iter()
         .any(|h| ezoc.contains(h) && !now.contains(h));
     match mv.kind {
-        MoveKind::Step | MoveKind::Back if entering => mv.cost + Half::ONE,
+        MoveKind::Step | MoveKind::Back | MoveKind::Extend if entering => mv.cost + Half::ONE,
         MoveKind::Turn if now_in_ezoc => mv.cost + Half::ONE,
         _ => mv.cost,
     }
@@ -1669,6 +1812,15 @@ fn execute(sc: &Scenario, st: &mut State, mut m: Mover, a: &Action, ev: &mut Vec
             m.last_step = None;
             m.turned_here = true;
         }
+        // 11.5b: between two moves, on a hex.
+        MoveKind::Extend => {
+            for &h in &mv.hexes {
+                if !from.contains(&h) && !m.path.contains(&h) {
+                    m.path.push(h);
+                }
+            }
+        }
+        MoveKind::Contract => {}
     }
     let new_among: Vec<UnitIx> = mv
         .hexes
@@ -1690,6 +1842,8 @@ fn execute(sc: &Scenario, st: &mut State, mut m: Mover, a: &Action, ev: &mut Vec
         ),
         (MoveKind::Turn, _) => format!("faces {}", mv.facing.name()),
         (MoveKind::Back, _) => "moves backward".to_string(),
+        (MoveKind::Extend, _) => "extends".to_string(),
+        (MoveKind::Contract, _) => "contracts".to_string(),
         (MoveKind::Step, _) => "moves".to_string(),
     };
     let rule = match (&mv.kind, a) {
@@ -1704,6 +1858,7 @@ fn execute(sc: &Scenario, st: &mut State, mut m: Mover, a: &Action, ev: &mut Vec
             }
         }
         (MoveKind::Step, Action::ColumnTurn(_)) => "9.4a",
+        (MoveKind::Extend | MoveKind::Contract, _) => "11.5",
         (MoveKind::Step, _) => "11.1",
     };
     ev.push(Event::Movement {
@@ -2070,6 +2225,16 @@ pub fn label(sc: &Scenario, st: &State, a: &Action) -> Option<String> {
             cost_of(a).map_or("?".into(), |c| c.to_string())
         ),
         Action::Reverse => "Reverse direction: its only action this phase (9.6)".into(),
+        Action::Extend(h) => format!(
+            "Extend into {} ({} MP) (11.5)",
+            sc.board.label(*h),
+            cost_of(a).map_or("?".into(), |c| c.to_string())
+        ),
+        Action::Contract(h) => format!(
+            "Contract out of {} ({} MP) (11.5)",
+            sc.board.label(*h),
+            cost_of(a).map_or("?".into(), |c| c.to_string())
+        ),
         Action::Form(..) => {
             let Phase::Moving(m) = &st.phase else {
                 return None;
