@@ -1641,7 +1641,15 @@ fn execute(sc: &Scenario, st: &mut State, mut m: Mover, a: &Action, ev: &mut Vec
             return Phase::Moving(Box::new(m));
         };
         let before = lead(st, &m).formation;
+        let was = lead(st, &m).hexes.clone();
         apply_change(st, &c);
+        let entered: Vec<HexId> = c
+            .hexes
+            .iter()
+            .copied()
+            .filter(|h| !was.contains(h))
+            .collect();
+        displace_leaders(sc, st, m.side, &entered, ev);
         if c.ends_movement && nonclear(sc, &c.hexes) && c.cost < m.ma {
             // 8.7: an asterisked change in non-clear terrain is the unit's only action; the
             // DC (A) follows (18.2b).
@@ -1788,6 +1796,13 @@ fn execute(sc: &Scenario, st: &mut State, mut m: Mover, a: &Action, ev: &mut Vec
     spend(&mut m, cost);
     m.pending = mv.dc;
     place(st, &m, &mv.hexes, mv.facing);
+    let entered: Vec<HexId> = mv
+        .hexes
+        .iter()
+        .copied()
+        .filter(|h| !from.contains(h))
+        .collect();
+    displace_leaders(sc, st, m.side, &entered, ev);
     match mv.kind {
         MoveKind::Step | MoveKind::Back => {
             if let (Facing::Point(_), Some(&h0), Some(&f0)) =
@@ -1932,6 +1947,105 @@ fn execute(sc: &Scenario, st: &mut State, mut m: Mover, a: &Action, ev: &mut Vec
         return after_action(sc, st, m, ev);
     }
     change_trigger(sc, st, m, ev)
+}
+
+/// 21.1b, 21.1d: an enemy leader alone in a hex the mover enters (no combat unit of his side
+/// there) does not stop it: he goes to an adjacent hex holding no enemy and not in an enemy ZOC
+/// (unless his own combat units are there, 21.1a), or is eliminated if there is none. The owner's
+/// choice is made for him: a hex with his own combat units first, then the one nearest his army's
+/// rear (20.2g's sense), then the lowest hex id (docs/bar.md). He is not marked FINISHED.
+fn displace_leaders(
+    sc: &Scenario,
+    st: &mut State,
+    side: u8,
+    entered: &[HexId],
+    ev: &mut Vec<Event>,
+) {
+    if entered.is_empty() {
+        return;
+    }
+    let enemy = 1 - side;
+    let present: Vec<LeaderIx> = (0..sc.leaders.len() as LeaderIx)
+        .filter(|&l| {
+            let s = &st.leaders[usize::from(l)];
+            sc.leaders[usize::from(l)].side == enemy
+                && s.status == crate::state::LeaderStatus::Present
+                && s.hex.is_some_and(|h| entered.contains(&h))
+        })
+        .collect();
+    if present.is_empty() {
+        return;
+    }
+    let own_at = |st: &State, s: u8, h: HexId| {
+        units_in(st, h)
+            .iter()
+            .any(|&u| sc.units[usize::from(u)].side == s)
+    };
+    let tec = &sc.charts.tec;
+    for l in present {
+        let Some(here) = st.leaders[usize::from(l)].hex else {
+            continue;
+        };
+        if own_at(st, enemy, here) {
+            continue;
+        }
+        let z = ezoc(sc, st, enemy);
+        let rear = f64::from(sc.armies[usize::from(enemy)].rear);
+        let mut best: Option<(bool, i32, HexId)> = None;
+        for (_, n) in here.neighbours() {
+            let Some(info) = sc.board.hexes.get(&n) else {
+                continue;
+            };
+            let passable =
+                tec.terrain
+                    .get(&info.terrain)
+                    .is_some_and(|r| !r.impassable_to_leaders)
+                    && sc.board.hexside(here, n).is_none_or(|k| {
+                        tec.hexside.get(k).is_some_and(|x| !x.impassable_to_leaders)
+                    });
+            let friends = own_at(st, enemy, n);
+            if !passable || own_at(st, side, n) || (z.contains(&n) && !friends) {
+                continue;
+            }
+            let d = (here.bearing_to(n) - rear + 540.0).rem_euclid(360.0) - 180.0;
+            let key = (friends, -((d.abs() / 30.0).round() as i32), n);
+            let better = match &best {
+                None => true,
+                Some((bf, bd, bh)) => {
+                    (key.0, key.1) > (*bf, *bd) || ((key.0, key.1) == (*bf, *bd) && n < *bh)
+                }
+            };
+            if better {
+                best = Some(key);
+            }
+        }
+        let name = sc.leaders[usize::from(l)].name.clone();
+        let army = sc.armies[usize::from(enemy)].name.clone();
+        match best {
+            Some((_, _, to)) => {
+                st.leaders[usize::from(l)].hex = Some(to);
+                ev.push(Event::Movement {
+                    army,
+                    text: format!(
+                        "{name} is displaced by the enemy's move from {} to {}",
+                        sc.board.label(here),
+                        sc.board.label(to)
+                    ),
+                    rule: "21.1b".into(),
+                });
+            }
+            None => {
+                crate::leaders::kill(sc, st, l);
+                ev.push(Event::LeaderRemoved {
+                    leader: name,
+                    why: format!(
+                        "alone in {} entered by the enemy, with no adjacent hex free of enemies and their ZOC: eliminated (21.1b)",
+                        sc.board.label(here)
+                    ),
+                });
+            }
+        }
+    }
 }
 
 /// Whether any of the hexes is non-clear terrain (8.7).
