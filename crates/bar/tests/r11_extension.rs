@@ -1,4 +1,5 @@
-//! Extension and contraction during movement (11.5) on the drill ground `tests/data/move` (hexes
+//! Extension and contraction during movement (11.5), and the DC (A) sum of the 18.2b example
+//! (E63), on the drill ground `tests/data/move` (hexes
 //! are row then column, columns numbered westward: 0706 is east of 0707; the army's 3-rank line
 //! holds two hexes from 5 SP, T5).
 mod common;
@@ -250,4 +251,58 @@ fn r11_5h_an_extension_gives_the_reactive_player_his_chance_like_a_formation_cha
     act(&bar, &mut st, &["move:i1"], &[]);
     let log = act(&bar, &mut st, &[ext.as_str()], &[]);
     assert_logged(&log, "IR 1/I a facing/formation change in 07");
+}
+
+/// Apply actions, letting every reactive chance pass (12.8: nobody fires yet).
+fn go(bar: &Bar, st: &mut State, ids: &[&str], dice: &[u8]) -> Vec<String> {
+    let mut log = Vec::new();
+    st.loaded = dice.to_vec();
+    for id in ids {
+        let keep = std::mem::take(&mut st.loaded);
+        while matches!(st.phase, Phase::Reaction { .. }) {
+            log.extend(act(bar, st, &["pass"], &[]));
+        }
+        st.loaded = keep;
+        let mut ev = Vec::new();
+        bar.apply_id(st, id, &mut ev)
+            .unwrap_or_else(|e| panic!("{id}: {e:?}; legal {:?}", legal(bar, st)));
+        log.extend(ev.iter().map(|e| e.to_string()));
+    }
+    log
+}
+
+#[test]
+fn r18_2b_e63_rapid_march_village_interpenetration_and_a_leader_make_dc_a_plus_15() {
+    let bar = field();
+    let mut st = fresh(&bar);
+    // IR 1/I in march column at 1208 facing east (toward lower columns); IR 1/II in line in 1207
+    // on its way; the town at 1206 (the fixture's village without general order, DC (A) terrain);
+    // the brigadier (ER bonus −5) waiting in 1205.
+    set(&bar, &mut st, "i1", &["1208"], "E", "march");
+    set(&bar, &mut st, "i2", &["1207"], "N", "line");
+    put_leader(&bar, &mut st, "L1", "1205");
+    movement(&bar, &mut st, &["i1"]);
+    let log = go(
+        &bar,
+        &mut st,
+        &[
+            "move:i1",
+            "rapid",
+            "step:1207",
+            "step:1206",
+            "step:1205",
+            "stop",
+        ],
+        &[9, 9, 9, 9],
+    );
+    // 18.2b example: +5 (rapid march) +5 (village) +10 (interpenetration) −5 (leader) = +15.
+    assert_logged(
+        &log,
+        "Movement actions (18.2b, disorder check A): IR 1/I ER 30 + 5 (rapid march, 11.4a) + 5 (non clear, 11.2e) + 10 (interpenetration, 18.2b) − 5 (leader Blue infantry brigadier, 21.3) = 45",
+    );
+    // The battalion passed through tests too (10.7a, 18.2g).
+    assert_logged(
+        &log,
+        "disorder check A): IR 1/II ER 30 + 10 (interpenetration",
+    );
 }
