@@ -88,6 +88,8 @@ pub enum Action {
     Extend(HexId),
     /// Contract the moving formation out of this hex (11.5).
     Contract(HexId),
+    /// A multi-hex stack about to rout keeps this hex (19.7e).
+    RoutHex(HexId),
 }
 
 impl Action {
@@ -153,6 +155,7 @@ impl Action {
             Action::VoluntaryRoutDone => "rout-done".into(),
             Action::Extend(h) => format!("extend:{}", sc.board.label(*h)),
             Action::Contract(h) => format!("contract:{}", sc.board.label(*h)),
+            Action::RoutHex(h) => format!("rout-hex:{}", sc.board.label(*h)),
         }
     }
 }

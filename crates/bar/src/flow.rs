@@ -132,6 +132,8 @@ pub fn is_decision(p: &Phase) -> bool {
             | Phase::Moving(_)
             | Phase::Reaction { .. }
             | Phase::Over
+            // movement (issue 15)
+            | Phase::RoutHex { .. }
     )
 }
 
@@ -221,6 +223,7 @@ fn run_job(sc: &Scenario, st: &mut State, job: Job, ev: &mut Vec<Event>) -> Phas
             crate::voluntary_rout::morale_j(sc, st, ev);
             Phase::Idle
         }
+        Job::RoutHex { units, from } => crate::voluntary_rout::rout_hex(st, units, from),
     }
 }
 
@@ -304,6 +307,8 @@ pub fn decider(sc: &Scenario, st: &State) -> Option<u8> {
         Phase::RoutStep { units, .. } | Phase::AllocateLoss { units, .. } => {
             units.first().map(owner)
         }
+        // movement (issue 15)
+        Phase::RoutHex { units, .. } => units.first().map(owner),
         Phase::RallyFacing { unit } => Some(owner(unit)),
         Phase::Movement
         | Phase::LeaderMoving { .. }
@@ -411,6 +416,14 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
             }
         }
         Phase::Reintegrate { .. } => vec![Action::Reintegrate, Action::KeepDetached],
+        // movement (issue 15)
+        Phase::RoutHex { units, .. } => units
+            .first()
+            .map(|&u| st.units[usize::from(u)].hexes.clone())
+            .unwrap_or_default()
+            .into_iter()
+            .map(Action::RoutHex)
+            .collect(),
         Phase::Movement
         | Phase::LeaderMoving { .. }
         | Phase::Moving(_)
@@ -509,6 +522,10 @@ pub fn apply(sc: &Scenario, st: &mut State, a: &Action, ev: &mut Vec<Event>) {
             Phase::Idle
         }
         (Phase::Reintegrate { .. }, Action::KeepDetached) => Phase::Idle,
+        // movement (issue 15)
+        (Phase::RoutHex { units, from }, Action::RoutHex(h)) => {
+            crate::voluntary_rout::keep_hex(sc, st, units, from, *h, ev)
+        }
         (
             p @ (Phase::Movement
             | Phase::LeaderMoving { .. }

@@ -2381,6 +2381,10 @@ pub fn label(sc: &Scenario, st: &State, a: &Action) -> Option<String> {
             "Rout voluntarily: {} and its stack retreat before anything moves (19.10)",
             u(x)
         ),
+        Action::RoutHex(h) => format!(
+            "Rout from {}: the hex the stack keeps (19.7e)",
+            sc.board.label(*h)
+        ),
         Action::VoluntaryRoutDone => {
             "No more voluntary routs: they retreat, then MC (J) for the rest (19.10c)".into()
         }

@@ -204,6 +204,14 @@ pub enum Job {
     /// The rout retreats of a voluntary rout are over: every entitled unit that did not rout
     /// tests MC (J) (19.10c).
     MoraleJ,
+    /// A stack is about to rout: a multi-hex one first keeps one of its hexes, its owner's choice
+    /// (19.7e), then retreats (`Job::Rout`).
+    RoutHex {
+        /// The routing units (one stack).
+        units: Vec<UnitIx>,
+        /// Hexes of the enemy units it retreats from.
+        from: Vec<HexId>,
+    },
 }
 
 /// Where the procedure stands.
@@ -315,6 +323,14 @@ pub enum Phase {
         side: u8,
         /// The detachment.
         detachment: u8,
+    },
+    // movement (issue 15)
+    /// A multi-hex stack about to rout: its owner picks the hex it keeps (19.7e).
+    RoutHex {
+        /// The routing units.
+        units: Vec<UnitIx>,
+        /// Hexes of the enemy units it retreats from.
+        from: Vec<HexId>,
     },
     /// Maintenance (4.0 E).
     Maintenance,

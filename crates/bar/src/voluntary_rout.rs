@@ -187,7 +187,7 @@ pub fn execute(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) -> Phase {
             state: "routed voluntarily".into(),
             rule: "19.10, 19.3",
         });
-        st.jobs.push(Job::Rout { units: stack, from });
+        st.jobs.push(Job::RoutHex { units: stack, from });
         st.jobs.push(Job::VoluntaryPassed(brigades));
     }
     if let Some(act) = st.activation.as_mut() {
@@ -312,11 +312,57 @@ pub fn morale_j(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
         }
         if shaken {
             let from = crate::retreat::nearest_enemies(sc, st, stack[0]);
-            st.jobs.push(Job::Rout { units: stack, from });
+            st.jobs.push(Job::RoutHex { units: stack, from });
         } else {
             for &u in &stack {
                 st.units[usize::from(u)].shaken = true;
             }
         }
     }
+}
+
+/// 19.7e: a stack about to rout keeps one of its hexes, its owner's choice when it has several;
+/// its rout retreat comes next.
+pub fn rout_hex(st: &mut State, units: Vec<UnitIx>, from: Vec<hexmap::HexId>) -> Phase {
+    let n = units
+        .first()
+        .map_or(0, |&u| st.units[usize::from(u)].hexes.len());
+    if n > 1 {
+        return Phase::RoutHex { units, from };
+    }
+    st.jobs.insert(0, Job::Rout { units, from });
+    Phase::Idle
+}
+
+/// The owner's choice of the hex a routing multi-hex stack keeps (19.7e).
+pub fn keep_hex(
+    sc: &Scenario,
+    st: &mut State,
+    units: Vec<UnitIx>,
+    from: Vec<hexmap::HexId>,
+    h: hexmap::HexId,
+    ev: &mut Vec<Event>,
+) -> Phase {
+    for &u in &units {
+        st.units[usize::from(u)].hexes = vec![h];
+    }
+    if let Some(&u) = units.first() {
+        ev.push(Event::Movement {
+            army: sc.armies[usize::from(sc.units[usize::from(u)].side)]
+                .name
+                .clone(),
+            text: format!(
+                "{} routs from {}",
+                units
+                    .iter()
+                    .map(|&x| sc.units[usize::from(x)].name.clone())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                sc.board.label(h)
+            ),
+            rule: "19.7e".into(),
+        });
+    }
+    st.jobs.insert(0, Job::Rout { units, from });
+    Phase::Idle
 }

@@ -7,6 +7,7 @@ use bar::Bar;
 use bar::geom::Formation;
 use bar::state::{Activation, Phase, State};
 use common::*;
+use engine::Ruleset;
 
 fn field() -> Bar {
     Bar::from_dir(&data().join("move"), &data()).unwrap() // the fixture is valid
@@ -215,4 +216,26 @@ fn r19_10d_e_passed_through_by_the_router_its_brigade_tests_j_plus_10_others_tes
     // 19.10e: the cavalry, not entitled, tests (F), not (J).
     assert_logged(&log, "morale check F): KR 1");
     assert_not_logged(&log, "morale check J): KR 1");
+}
+
+#[test]
+fn r19_7e_a_two_hex_line_routing_voluntarily_keeps_the_hex_its_owner_picks_then_retreats() {
+    let bar = field();
+    let mut st = fresh(&bar);
+    put_leader(&bar, &mut st, "L1", "0909");
+    set(&bar, &mut st, "e1", &["1207"], "N", "line");
+    // A 2-hex line: 0706 (right) and 0707 (left).
+    set(&bar, &mut st, "i1", &["0706", "0707"], "N", "line");
+    movement(&bar, &mut st, &["i1"], &[]);
+    act(&bar, &mut st, &["rout:i1", "rout-done"], &[]);
+    // 19.7e: the owner picks either hex of the formation; the retreat starts there.
+    assert_eq!(legal(&bar, &st), ["rout-hex:0706", "rout-hex:0707"]);
+    assert_eq!(bar.decider(&st), Some(engine::Seat(0)));
+    let mut log = act(&bar, &mut st, &["rout-hex:0707"], &[]);
+    retreat_all(&bar, &mut st, &mut log);
+    assert_logged(&log, "IR 1/I routs from 0707 (19.7e)");
+    assert_logged(&log, "Rout retreat (20.2): IR 1/I to 06");
+    let s = &st.units[usize::from(unit(&bar, "i1"))];
+    assert!(s.routed && s.hexes.len() == 1, "{log:#?}");
+    assert_eq!(hex("0707").distance(s.hexes[0]), 4, "4 hexes from the hex it kept");
 }
