@@ -90,6 +90,8 @@ pub enum Action {
     Contract(HexId),
     /// A multi-hex stack about to rout keeps this hex (19.7e).
     RoutHex(HexId),
+    /// Put this unit on top of its stack (10.6f).
+    Top(UnitIx),
 }
 
 impl Action {
@@ -156,6 +158,7 @@ impl Action {
             Action::Extend(h) => format!("extend:{}", sc.board.label(*h)),
             Action::Contract(h) => format!("contract:{}", sc.board.label(*h)),
             Action::RoutHex(h) => format!("rout-hex:{}", sc.board.label(*h)),
+            Action::Top(x) => format!("top:{}", u(x)),
         }
     }
 }

@@ -1212,6 +1212,7 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
                     v.push(Action::MoveLeader(l));
                 }
             }
+            v.extend(restacks(sc, st).into_iter().map(Action::Top));
             v.push(Action::MovementDone);
             v
         }
@@ -1260,6 +1261,80 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
         Phase::Reaction { .. } => vec![Action::Pass],
         _ => Vec::new(),
     }
+}
+
+/// The stack (same hexes, one side) of a unit, top first.
+fn stack_units(sc: &Scenario, st: &State, u: UnitIx) -> Vec<UnitIx> {
+    let me = &st.units[usize::from(u)];
+    let side = sc.units[usize::from(u)].side;
+    let mut v: Vec<UnitIx> = me
+        .hexes
+        .first()
+        .map(|&h| units_in(st, h))
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|&x| sc.units[usize::from(x)].side == side)
+        .collect();
+    v.sort_by_key(|&x| st.units[usize::from(x)].order);
+    v
+}
+
+/// Put a unit on top of its stack, the others keeping their order (10.6f): the stack's order
+/// numbers are handed out again, the unit first.
+fn put_on_top(st: &mut State, u: UnitIx) {
+    let Some(&h) = st.units[usize::from(u)].hexes.first() else {
+        return;
+    };
+    let mut stack = units_in(st, h);
+    stack.sort_by_key(|&x| st.units[usize::from(x)].order);
+    let numbers: Vec<u16> = stack
+        .iter()
+        .map(|&x| st.units[usize::from(x)].order)
+        .collect();
+    let mut new: Vec<UnitIx> = vec![u];
+    new.extend(stack.iter().copied().filter(|&x| x != u));
+    for (x, n) in new.into_iter().zip(numbers) {
+        st.units[usize::from(x)].order = n;
+    }
+}
+
+/// 10.6f: the units of the activation that may be put on top of their stack now, between moves
+/// (before a unit spends MPs or once its movement is over): once each in the phase, not already on
+/// top, and only where the stack stays legal (10.6d–e).
+fn restacks(sc: &Scenario, st: &State) -> Vec<UnitIx> {
+    let Some(act) = &st.activation else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut cands: Vec<UnitIx> = act
+        .units
+        .iter()
+        .chain(&act.attached)
+        .chain(&act.independents)
+        .chain(&act.arriving)
+        .copied()
+        .filter(|&u| {
+            st.on_map(u) && !st.units[usize::from(u)].routed && !act.restacked.contains(&u)
+        })
+        .collect();
+    cands.sort_unstable();
+    cands.dedup();
+    for u in cands {
+        let stack = stack_units(sc, st, u);
+        if stack.len() < 2 || stack[0] == u {
+            continue;
+        }
+        let mut t = st.clone();
+        put_on_top(&mut t, u);
+        let ok = t.units[usize::from(u)]
+            .hexes
+            .iter()
+            .all(|&h| crate::stacking::legal_at(sc, &t, h).is_ok());
+        if ok {
+            out.push(u);
+        }
+    }
+    out
 }
 
 /// 11.4b: who may rapid march.
@@ -1531,6 +1606,23 @@ pub fn apply(
             Phase::Moving(Box::new(m))
         }
         (Phase::Movement, Action::MoveLeader(l)) => Phase::LeaderMoving { leader: *l },
+        (Phase::Movement, Action::Top(u)) => {
+            put_on_top(st, *u);
+            if let Some(act) = st.activation.as_mut() {
+                act.restacked.push(*u);
+            }
+            ev.push(Event::Movement {
+                army: sc.armies[usize::from(sc.units[usize::from(*u)].side)]
+                    .name
+                    .clone(),
+                text: format!(
+                    "puts {} on top of its stack",
+                    sc.units[usize::from(*u)].name
+                ),
+                rule: "10.6f".into(),
+            });
+            Phase::Movement
+        }
         (Phase::Movement, Action::VoluntaryRout(u)) => {
             crate::voluntary_rout::declare(sc, st, *u, ev)
         }
@@ -2385,6 +2477,7 @@ pub fn label(sc: &Scenario, st: &State, a: &Action) -> Option<String> {
             "Rout from {}: the hex the stack keeps (19.7e)",
             sc.board.label(*h)
         ),
+        Action::Top(x) => format!("Put {} on top of its stack (10.6f)", u(x)),
         Action::VoluntaryRoutDone => {
             "No more voluntary routs: they retreat, then MC (J) for the rest (19.10c)".into()
         }

@@ -132,6 +132,10 @@ pub struct Activation {
     /// Voluntary rout in this movement phase (19.10).
     #[serde(default, skip_serializing_if = "VoluntaryRout::is_empty")]
     pub voluntary: VoluntaryRout,
+    /// Units put on top of their stack in this movement phase (10.6f): once each, which is
+    /// enough to give a stack any order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub restacked: Vec<UnitIx>,
 }
 
 // movement (issue 15)

@@ -306,3 +306,39 @@ fn r18_2b_e63_rapid_march_village_interpenetration_and_a_leader_make_dc_a_plus_1
         "disorder check A): IR 1/II ER 30 + 10 (interpenetration",
     );
 }
+
+#[test]
+fn r10_6f_the_stacking_order_changes_between_moves_not_while_a_unit_moves() {
+    let bar = field();
+    let mut st = fresh(&bar);
+    set(&bar, &mut st, "i1", &["0807"], "N", "line");
+    set(&bar, &mut st, "i2", &["0707"], "N", "line");
+    movement(&bar, &mut st, &["i1", "i2"]);
+    let order = |st: &State| {
+        let mut v = [unit(&bar, "i1"), unit(&bar, "i2")];
+        v.sort_by_key(|&u| st.units[usize::from(u)].order);
+        v.iter()
+            .map(|&u| bar.sc.units[usize::from(u)].id.clone())
+            .collect::<Vec<_>>()
+    };
+    // Apart, nothing to reorder.
+    assert_eq!(ids(&bar, &st, "top:"), Vec::<String>::new());
+    // IR 1/I moves into IR 1/II's hex and stops: while it moves, no reordering.
+    act(&bar, &mut st, &["move:i1"], &[]);
+    let step = ids(&bar, &st, "step:")
+        .into_iter()
+        .find(|s| s == "step:0707")
+        .expect("0707 is a front hex of 0807 facing north");
+    act(&bar, &mut st, &[step.as_str()], &[]);
+    assert_eq!(ids(&bar, &st, "top:"), Vec::<String>::new());
+    act(&bar, &mut st, &["stop"], &[]);
+    // Once its movement is complete the stack may be reordered (10.6f, no MP, 10.6h).
+    assert_eq!(order(&st), ["i1", "i2"]);
+    assert_eq!(ids(&bar, &st, "top:"), ["top:i2"]);
+    let log = act(&bar, &mut st, &["top:i2"], &[]);
+    assert_logged(&log, "puts IR 1/II on top of its stack (10.6f)");
+    assert_eq!(order(&st), ["i2", "i1"]);
+    assert!(matches!(st.phase, Phase::Movement));
+    // Each unit once in the phase: that is enough for any order.
+    assert_eq!(ids(&bar, &st, "top:"), ["top:i1"]);
+}

@@ -237,5 +237,9 @@ fn r19_7e_a_two_hex_line_routing_voluntarily_keeps_the_hex_its_owner_picks_then_
     assert_logged(&log, "Rout retreat (20.2): IR 1/I to 06");
     let s = &st.units[usize::from(unit(&bar, "i1"))];
     assert!(s.routed && s.hexes.len() == 1, "{log:#?}");
-    assert_eq!(hex("0707").distance(s.hexes[0]), 4, "4 hexes from the hex it kept");
+    assert_eq!(
+        hex("0707").distance(s.hexes[0]),
+        4,
+        "4 hexes from the hex it kept"
+    );
 }
