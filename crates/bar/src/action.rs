@@ -79,6 +79,23 @@ pub enum Action {
     Stop,
     /// The reactive player lets the move go on (12.8, 17.0).
     Pass,
+    // fire (12)
+    /// Declare a fire at the stack of this unit, by artillery or by infantry (12.1, 12.2e).
+    FireAt(UnitIx, bool),
+    /// Add the activated units of this hex to the fire being declared (12.2d, 12.2f).
+    FireWith(HexId),
+    /// Resolve the declared fire (12.1).
+    FireResolve,
+    /// Give up the fire being declared (nothing was rolled); that target is not offered to
+    /// that type again this phase.
+    FireCancel,
+    /// End the fire phase.
+    FireDone,
+    /// Return fire at the stack of this unit (12.10).
+    ReturnFire(UnitIx),
+    /// Opportunity fire by the reactive artillery (true) or infantry, at the mover's new aspect or
+    /// (true) at the one it had before its change (12.8, 12.8c).
+    OppFire(bool, bool),
     // movement (issue 15)
     /// Declare a voluntary rout of this unit and its stack (19.10a–b).
     VoluntaryRout(UnitIx),
@@ -152,6 +169,19 @@ impl Action {
             }
             Action::Stop => "stop".into(),
             Action::Pass => "pass".into(),
+            Action::FireAt(x, art) => {
+                format!("fire:{}:{}", u(x), if *art { "art" } else { "inf" })
+            }
+            Action::FireWith(h) => format!("fire-with:{}", sc.board.label(*h)),
+            Action::FireResolve => "fire-resolve".into(),
+            Action::FireCancel => "fire-cancel".into(),
+            Action::FireDone => "fire-done".into(),
+            Action::ReturnFire(x) => format!("return-fire:{}", u(x)),
+            Action::OppFire(art, old) => format!(
+                "opp-fire:{}{}",
+                if *art { "art" } else { "inf" },
+                if *old { ":before" } else { "" }
+            ),
             // movement (issue 15)
             Action::VoluntaryRout(x) => format!("rout:{}", u(x)),
             Action::VoluntaryRoutDone => "rout-done".into(),

@@ -127,6 +127,7 @@ pub fn is_decision(p: &Phase) -> bool {
             | Phase::AllocateLoss { .. }
             | Phase::RallyFacing { .. }
             | Phase::Reintegrate { .. }
+            | Phase::Fire(_)
             | Phase::Movement
             | Phase::LeaderMoving { .. }
             | Phase::Moving(_)
@@ -310,6 +311,8 @@ pub fn decider(sc: &Scenario, st: &State) -> Option<u8> {
         // movement (issue 15)
         Phase::RoutHex { units, .. } => units.first().map(owner),
         Phase::RallyFacing { unit } => Some(owner(unit)),
+        // fire (12)
+        Phase::Fire(f) => Some(crate::fire::decider(st, f)),
         Phase::Movement
         | Phase::LeaderMoving { .. }
         | Phase::Moving(_)
@@ -416,6 +419,8 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
             }
         }
         Phase::Reintegrate { .. } => vec![Action::Reintegrate, Action::KeepDetached],
+        // fire (12)
+        Phase::Fire(f) => crate::fire::legal(sc, st, f),
         // movement (issue 15)
         Phase::RoutHex { units, .. } => units
             .first()
@@ -522,6 +527,8 @@ pub fn apply(sc: &Scenario, st: &mut State, a: &Action, ev: &mut Vec<Event>) {
             Phase::Idle
         }
         (Phase::Reintegrate { .. }, Action::KeepDetached) => Phase::Idle,
+        // fire (12)
+        (Phase::Fire(f), a) => crate::fire::apply(sc, st, *f, a, ev),
         // movement (issue 15)
         (Phase::RoutHex { units, from }, Action::RoutHex(h)) => {
             crate::voluntary_rout::keep_hex(sc, st, units, from, *h, ev)
