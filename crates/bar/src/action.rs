@@ -96,6 +96,19 @@ pub enum Action {
     /// Opportunity fire by the reactive artillery (true) or infantry, at the mover's new aspect or
     /// (true) at the one it had before its change (12.8, 12.8c).
     OppFire(bool, bool),
+    // movement (issue 15)
+    /// Declare a voluntary rout of this unit and its stack (19.10a–b).
+    VoluntaryRout(UnitIx),
+    /// The voluntary rout declarations are over: the rout retreats, then MC (J) (19.10c).
+    VoluntaryRoutDone,
+    /// Extend the moving formation into this hex (11.5).
+    Extend(HexId),
+    /// Contract the moving formation out of this hex (11.5).
+    Contract(HexId),
+    /// A multi-hex stack about to rout keeps this hex (19.7e).
+    RoutHex(HexId),
+    /// Put this unit on top of its stack (10.6f).
+    Top(UnitIx),
 }
 
 impl Action {
@@ -169,6 +182,13 @@ impl Action {
                 if *art { "art" } else { "inf" },
                 if *old { ":before" } else { "" }
             ),
+            // movement (issue 15)
+            Action::VoluntaryRout(x) => format!("rout:{}", u(x)),
+            Action::VoluntaryRoutDone => "rout-done".into(),
+            Action::Extend(h) => format!("extend:{}", sc.board.label(*h)),
+            Action::Contract(h) => format!("contract:{}", sc.board.label(*h)),
+            Action::RoutHex(h) => format!("rout-hex:{}", sc.board.label(*h)),
+            Action::Top(x) => format!("top:{}", u(x)),
         }
     }
 }

@@ -133,6 +133,8 @@ pub fn is_decision(p: &Phase) -> bool {
             | Phase::Moving(_)
             | Phase::Reaction { .. }
             | Phase::Over
+            // movement (issue 15)
+            | Phase::RoutHex { .. }
     )
 }
 
@@ -213,6 +215,16 @@ fn run_job(sc: &Scenario, st: &mut State, job: Job, ev: &mut Vec<Event>) -> Phas
             Some(p) => retreat::step(sc, st, p, None, ev),
             None => Phase::Idle,
         },
+        // movement (issue 15)
+        Job::VoluntaryPassed(brigades) => {
+            crate::voluntary_rout::passed(sc, st, &brigades);
+            Phase::Idle
+        }
+        Job::MoraleJ => {
+            crate::voluntary_rout::morale_j(sc, st, ev);
+            Phase::Idle
+        }
+        Job::RoutHex { units, from } => crate::voluntary_rout::rout_hex(st, units, from),
     }
 }
 
@@ -296,6 +308,8 @@ pub fn decider(sc: &Scenario, st: &State) -> Option<u8> {
         Phase::RoutStep { units, .. } | Phase::AllocateLoss { units, .. } => {
             units.first().map(owner)
         }
+        // movement (issue 15)
+        Phase::RoutHex { units, .. } => units.first().map(owner),
         Phase::RallyFacing { unit } => Some(owner(unit)),
         // fire (12)
         Phase::Fire(f) => Some(crate::fire::decider(st, f)),
@@ -407,6 +421,14 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
         Phase::Reintegrate { .. } => vec![Action::Reintegrate, Action::KeepDetached],
         // fire (12)
         Phase::Fire(f) => crate::fire::legal(sc, st, f),
+        // movement (issue 15)
+        Phase::RoutHex { units, .. } => units
+            .first()
+            .map(|&u| st.units[usize::from(u)].hexes.clone())
+            .unwrap_or_default()
+            .into_iter()
+            .map(Action::RoutHex)
+            .collect(),
         Phase::Movement
         | Phase::LeaderMoving { .. }
         | Phase::Moving(_)
@@ -507,6 +529,10 @@ pub fn apply(sc: &Scenario, st: &mut State, a: &Action, ev: &mut Vec<Event>) {
         (Phase::Reintegrate { .. }, Action::KeepDetached) => Phase::Idle,
         // fire (12)
         (Phase::Fire(f), a) => crate::fire::apply(sc, st, *f, a, ev),
+        // movement (issue 15)
+        (Phase::RoutHex { units, from }, Action::RoutHex(h)) => {
+            crate::voluntary_rout::keep_hex(sc, st, units, from, *h, ev)
+        }
         (
             p @ (Phase::Movement
             | Phase::LeaderMoving { .. }

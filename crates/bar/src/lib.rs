@@ -38,6 +38,7 @@ pub mod retreat;
 pub mod scenario;
 pub mod stacking;
 pub mod state;
+pub mod voluntary_rout;
 
 pub use action::Action;
 pub use event::Event;

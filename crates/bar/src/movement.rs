@@ -409,6 +409,10 @@ enum MoveKind {
     Back,
     Turn,
     Reverse,
+    /// One hex more (11.5).
+    Extend,
+    /// One hex less (11.5).
+    Contract,
 }
 
 /// The facing change cost of a single-hex formation per hexpoint or hexside (9.3a, T10).
@@ -669,6 +673,10 @@ fn moves(sc: &Scenario, st: &State, m: &Mover) -> Vec<Move> {
         // 6.8b: a limited activation moves road columns along the road, nothing else.
         return out;
     }
+    // 11.5: extension and contraction of a line, hook or march column not disordered.
+    if !disordered {
+        out.extend(resizes(sc, st, m, &fp, a, f));
+    }
     // Facing changes of single-hex formations (9.3), wheels of lines (9.4b).
     if !hook && let Some(per) = facing_cost(sc, &army, f) {
         if fp.len() == 1 {
@@ -777,6 +785,141 @@ fn moves(sc: &Scenario, st: &State, m: &Mover) -> Vec<Move> {
     out
 }
 
+/// Extensions and contractions open to a line, hook or march column (11.5a): to a length its SPs
+/// allow (8.1a, 8.1d: `formation::lengths`; the SPs are laid out again at once, 11.5g). A line
+/// adds or gives up a hex at either end for 1 MP plus the terrain and hexside of the hex entered
+/// (11.5c): the new hex, or the hex the end's troops move into; a hook does so only on the side
+/// opposite its hook, a single hex extending and two contracting, every terrain cost +1 (11.5e).
+/// A march column lengthens as its head moves one hex straight ahead while its tail stays (11.5d:
+/// the hex is added at the rear for no MP beyond the head's normal movement cost), and contracts
+/// by bringing its tail into the hex ahead, paying that hex's entry only.
+fn resizes(
+    sc: &Scenario,
+    st: &State,
+    m: &Mover,
+    fp: &Footprint<HexId>,
+    a: Arm,
+    f: Formation,
+) -> Vec<Move> {
+    let mut out = Vec::new();
+    let lens = formation::lengths(sc, st, &m.units, f);
+    let n = fp.len();
+    let hexes = fp.hexes();
+    // 8.2b: infantry may not stretch into general-order terrain (a single-hex formation there).
+    let go = |h: HexId| {
+        a == Arm::Infantry
+            && sc
+                .board
+                .hexes
+                .get(&h)
+                .and_then(|i| sc.charts.tec.terrain.get(&i.terrain))
+                .is_some_and(|r| r.general_order)
+    };
+    let line = |ext: &[End], con: &[End], extra: Half, out: &mut Vec<Move>| {
+        for &end in ext {
+            if !lens.contains(&(n + 1)) {
+                break;
+            }
+            let Ok(next) = fp.extended(&Printed, end) else {
+                continue;
+            };
+            let Some(&new) = next.hexes().iter().find(|h| !hexes.contains(h)) else {
+                continue;
+            };
+            let Some(from) = fp.end(end) else { continue };
+            if go(new) {
+                continue;
+            }
+            if let Some((hc, sc2, dc)) = enter(sc, a, f, from, new, extra) {
+                out.push(Move {
+                    action: Action::Extend(new),
+                    hexes: next.hexes().to_vec(),
+                    facing: next.facing(),
+                    cost: Half::ONE + hc + sc2,
+                    dc,
+                    kind: MoveKind::Extend,
+                });
+            }
+        }
+        for &end in con {
+            if n < 2 || !lens.contains(&(n - 1)) {
+                break;
+            }
+            let Ok(next) = fp.contracted(&Printed, end) else {
+                continue;
+            };
+            let (gone, into) = match end {
+                End::Head => (hexes[0], hexes[1]),
+                End::Tail => (hexes[n - 1], hexes[n - 2]),
+            };
+            if let Some((hc, sc2, dc)) = enter(sc, a, f, gone, into, extra) {
+                out.push(Move {
+                    action: Action::Contract(gone),
+                    hexes: next.hexes().to_vec(),
+                    facing: next.facing(),
+                    cost: Half::ONE + hc + sc2,
+                    dc,
+                    kind: MoveKind::Contract,
+                });
+            }
+        }
+    };
+    match f {
+        Formation::Line => line(
+            &[End::Head, End::Tail],
+            &[End::Head, End::Tail],
+            Half::ZERO,
+            &mut out,
+        ),
+        // 11.5e: a right hook works on its left end, a left hook on its right end.
+        Formation::HookRight | Formation::HookLeft => {
+            let end = if f == Formation::HookRight {
+                End::Tail
+            } else {
+                End::Head
+            };
+            let ext: &[End] = if n == 1 { &[end] } else { &[] };
+            let con: &[End] = if n == 2 { &[end] } else { &[] };
+            line(ext, con, Half::ONE, &mut out);
+        }
+        Formation::MarchColumn => {
+            let straight_now = straight(f, hexes, fp.facing());
+            if straight_now
+                && lens.contains(&(n + 1))
+                && let Ok(next) = fp.extended(&Printed, End::Head)
+                && let Some(&new) = next.hexes().first()
+                && !go(new)
+                && let Some((hc, sc2, dc)) = enter(sc, a, f, hexes[0], new, Half::ZERO)
+            {
+                out.push(Move {
+                    action: Action::Extend(new),
+                    hexes: next.hexes().to_vec(),
+                    facing: next.facing(),
+                    cost: hc + sc2,
+                    dc,
+                    kind: MoveKind::Extend,
+                });
+            }
+            if n >= 2
+                && lens.contains(&(n - 1))
+                && let Ok(next) = fp.contracted(&Printed, End::Tail)
+                && let Some((hc, sc2, dc)) = enter(sc, a, f, hexes[n - 1], hexes[n - 2], Half::ZERO)
+            {
+                out.push(Move {
+                    action: Action::Contract(hexes[n - 1]),
+                    hexes: next.hexes().to_vec(),
+                    facing: next.facing(),
+                    cost: hc + sc2,
+                    dc,
+                    kind: MoveKind::Contract,
+                });
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
 /// A facing change to any other hexpoint for the whole MA (general order 9.3b, unlimbered
 /// artillery 9.5).
 fn whole_ma_turns(us: &crate::state::UnitState, m: &Mover) -> Vec<Move> {
@@ -820,7 +963,7 @@ fn full_cost(
         .iter()
         .any(|h| ezoc.contains(h) && !now.contains(h));
     match mv.kind {
-        MoveKind::Step | MoveKind::Back if entering => mv.cost + Half::ONE,
+        MoveKind::Step | MoveKind::Back | MoveKind::Extend if entering => mv.cost + Half::ONE,
         MoveKind::Turn if now_in_ezoc => mv.cost + Half::ONE,
         _ => mv.cost,
     }
@@ -1054,8 +1197,13 @@ fn adoptions(sc: &Scenario, st: &State, m: &Mover) -> Vec<(Formation, Facing)> {
 pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
     match &st.phase {
         Phase::Movement => {
+            // 19.10a: voluntary rout is declared before anything moves; once declarations have
+            // begun only more of them, or their end, are open.
+            let mut v = crate::voluntary_rout::offers(sc, st);
+            if crate::voluntary_rout::declaring(st) {
+                return v;
+            }
             let (units, leaders) = movable(sc, st);
-            let mut v = Vec::new();
             let mut seen: HashSet<Vec<HexId>> = HashSet::new();
             for &u in &units {
                 v.push(Action::MoveUnit(u));
@@ -1069,6 +1217,7 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
                     v.push(Action::MoveLeader(l));
                 }
             }
+            v.extend(restacks(sc, st).into_iter().map(Action::Top));
             v.push(Action::MovementDone);
             v
         }
@@ -1153,6 +1302,80 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
         }
         _ => Vec::new(),
     }
+}
+
+/// The stack (same hexes, one side) of a unit, top first.
+fn stack_units(sc: &Scenario, st: &State, u: UnitIx) -> Vec<UnitIx> {
+    let me = &st.units[usize::from(u)];
+    let side = sc.units[usize::from(u)].side;
+    let mut v: Vec<UnitIx> = me
+        .hexes
+        .first()
+        .map(|&h| units_in(st, h))
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|&x| sc.units[usize::from(x)].side == side)
+        .collect();
+    v.sort_by_key(|&x| st.units[usize::from(x)].order);
+    v
+}
+
+/// Put a unit on top of its stack, the others keeping their order (10.6f): the stack's order
+/// numbers are handed out again, the unit first.
+fn put_on_top(st: &mut State, u: UnitIx) {
+    let Some(&h) = st.units[usize::from(u)].hexes.first() else {
+        return;
+    };
+    let mut stack = units_in(st, h);
+    stack.sort_by_key(|&x| st.units[usize::from(x)].order);
+    let numbers: Vec<u16> = stack
+        .iter()
+        .map(|&x| st.units[usize::from(x)].order)
+        .collect();
+    let mut new: Vec<UnitIx> = vec![u];
+    new.extend(stack.iter().copied().filter(|&x| x != u));
+    for (x, n) in new.into_iter().zip(numbers) {
+        st.units[usize::from(x)].order = n;
+    }
+}
+
+/// 10.6f: the units of the activation that may be put on top of their stack now, between moves
+/// (before a unit spends MPs or once its movement is over): once each in the phase, not already on
+/// top, and only where the stack stays legal (10.6d–e).
+fn restacks(sc: &Scenario, st: &State) -> Vec<UnitIx> {
+    let Some(act) = &st.activation else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut cands: Vec<UnitIx> = act
+        .units
+        .iter()
+        .chain(&act.attached)
+        .chain(&act.independents)
+        .chain(&act.arriving)
+        .copied()
+        .filter(|&u| {
+            st.on_map(u) && !st.units[usize::from(u)].routed && !act.restacked.contains(&u)
+        })
+        .collect();
+    cands.sort_unstable();
+    cands.dedup();
+    for u in cands {
+        let stack = stack_units(sc, st, u);
+        if stack.len() < 2 || stack[0] == u {
+            continue;
+        }
+        let mut t = st.clone();
+        put_on_top(&mut t, u);
+        let ok = t.units[usize::from(u)]
+            .hexes
+            .iter()
+            .all(|&h| crate::stacking::legal_at(sc, &t, h).is_ok());
+        if ok {
+            out.push(u);
+        }
+    }
+    out
 }
 
 /// 11.4b: who may rapid march.
@@ -1440,6 +1663,27 @@ pub fn apply(
             Phase::Moving(Box::new(m))
         }
         (Phase::Movement, Action::MoveLeader(l)) => Phase::LeaderMoving { leader: *l },
+        (Phase::Movement, Action::Top(u)) => {
+            put_on_top(st, *u);
+            if let Some(act) = st.activation.as_mut() {
+                act.restacked.push(*u);
+            }
+            ev.push(Event::Movement {
+                army: sc.armies[usize::from(sc.units[usize::from(*u)].side)]
+                    .name
+                    .clone(),
+                text: format!(
+                    "puts {} on top of its stack",
+                    sc.units[usize::from(*u)].name
+                ),
+                rule: "10.6f".into(),
+            });
+            Phase::Movement
+        }
+        (Phase::Movement, Action::VoluntaryRout(u)) => {
+            crate::voluntary_rout::declare(sc, st, *u, ev)
+        }
+        (Phase::Movement, Action::VoluntaryRoutDone) => crate::voluntary_rout::execute(sc, st, ev),
         (Phase::LeaderMoving { leader }, Action::Stop) => {
             if let Some(act) = st.activation.as_mut() {
                 act.moved_leaders.push(leader);
@@ -1691,7 +1935,15 @@ fn execute(sc: &Scenario, st: &mut State, mut m: Mover, a: &Action, ev: &mut Vec
             return Phase::Moving(Box::new(m));
         };
         let before = lead(st, &m).formation;
+        let was = lead(st, &m).hexes.clone();
         apply_change(st, &c);
+        let entered: Vec<HexId> = c
+            .hexes
+            .iter()
+            .copied()
+            .filter(|h| !was.contains(h))
+            .collect();
+        displace_leaders(sc, st, m.side, &entered, ev);
         if c.ends_movement && nonclear(sc, &c.hexes) && c.cost < m.ma {
             // 8.7: an asterisked change in non-clear terrain is the unit's only action; the
             // DC (A) follows (18.2b).
@@ -1838,6 +2090,13 @@ fn execute(sc: &Scenario, st: &mut State, mut m: Mover, a: &Action, ev: &mut Vec
     spend(&mut m, cost);
     m.pending = mv.dc;
     place(st, &m, &mv.hexes, mv.facing);
+    let entered: Vec<HexId> = mv
+        .hexes
+        .iter()
+        .copied()
+        .filter(|h| !from.contains(h))
+        .collect();
+    displace_leaders(sc, st, m.side, &entered, ev);
     match mv.kind {
         MoveKind::Step | MoveKind::Back => {
             if let (Facing::Point(_), Some(&h0), Some(&f0)) =
@@ -1862,6 +2121,15 @@ fn execute(sc: &Scenario, st: &mut State, mut m: Mover, a: &Action, ev: &mut Vec
             m.last_step = None;
             m.turned_here = true;
         }
+        // 11.5b: between two moves, on a hex.
+        MoveKind::Extend => {
+            for &h in &mv.hexes {
+                if !from.contains(&h) && !m.path.contains(&h) {
+                    m.path.push(h);
+                }
+            }
+        }
+        MoveKind::Contract => {}
     }
     let new_among: Vec<UnitIx> = mv
         .hexes
@@ -1883,6 +2151,8 @@ fn execute(sc: &Scenario, st: &mut State, mut m: Mover, a: &Action, ev: &mut Vec
         ),
         (MoveKind::Turn, _) => format!("faces {}", mv.facing.name()),
         (MoveKind::Back, _) => "moves backward".to_string(),
+        (MoveKind::Extend, _) => "extends".to_string(),
+        (MoveKind::Contract, _) => "contracts".to_string(),
         (MoveKind::Step, _) => "moves".to_string(),
     };
     let rule = match (&mv.kind, a) {
@@ -1897,6 +2167,7 @@ fn execute(sc: &Scenario, st: &mut State, mut m: Mover, a: &Action, ev: &mut Vec
             }
         }
         (MoveKind::Step, Action::ColumnTurn(_)) => "9.4a",
+        (MoveKind::Extend | MoveKind::Contract, _) => "11.5",
         (MoveKind::Step, _) => "11.1",
     };
     ev.push(Event::Movement {
@@ -1970,6 +2241,105 @@ fn execute(sc: &Scenario, st: &mut State, mut m: Mover, a: &Action, ev: &mut Vec
         return after_action(sc, st, m, ev);
     }
     change_trigger(sc, st, m, ev)
+}
+
+/// 21.1b, 21.1d: an enemy leader alone in a hex the mover enters (no combat unit of his side
+/// there) does not stop it: he goes to an adjacent hex holding no enemy and not in an enemy ZOC
+/// (unless his own combat units are there, 21.1a), or is eliminated if there is none. The owner's
+/// choice is made for him: a hex with his own combat units first, then the one nearest his army's
+/// rear (20.2g's sense), then the lowest hex id (docs/bar.md). He is not marked FINISHED.
+fn displace_leaders(
+    sc: &Scenario,
+    st: &mut State,
+    side: u8,
+    entered: &[HexId],
+    ev: &mut Vec<Event>,
+) {
+    if entered.is_empty() {
+        return;
+    }
+    let enemy = 1 - side;
+    let present: Vec<LeaderIx> = (0..sc.leaders.len() as LeaderIx)
+        .filter(|&l| {
+            let s = &st.leaders[usize::from(l)];
+            sc.leaders[usize::from(l)].side == enemy
+                && s.status == crate::state::LeaderStatus::Present
+                && s.hex.is_some_and(|h| entered.contains(&h))
+        })
+        .collect();
+    if present.is_empty() {
+        return;
+    }
+    let own_at = |st: &State, s: u8, h: HexId| {
+        units_in(st, h)
+            .iter()
+            .any(|&u| sc.units[usize::from(u)].side == s)
+    };
+    let tec = &sc.charts.tec;
+    for l in present {
+        let Some(here) = st.leaders[usize::from(l)].hex else {
+            continue;
+        };
+        if own_at(st, enemy, here) {
+            continue;
+        }
+        let z = ezoc(sc, st, enemy);
+        let rear = f64::from(sc.armies[usize::from(enemy)].rear);
+        let mut best: Option<(bool, i32, HexId)> = None;
+        for (_, n) in here.neighbours() {
+            let Some(info) = sc.board.hexes.get(&n) else {
+                continue;
+            };
+            let passable =
+                tec.terrain
+                    .get(&info.terrain)
+                    .is_some_and(|r| !r.impassable_to_leaders)
+                    && sc.board.hexside(here, n).is_none_or(|k| {
+                        tec.hexside.get(k).is_some_and(|x| !x.impassable_to_leaders)
+                    });
+            let friends = own_at(st, enemy, n);
+            if !passable || own_at(st, side, n) || (z.contains(&n) && !friends) {
+                continue;
+            }
+            let d = (here.bearing_to(n) - rear + 540.0).rem_euclid(360.0) - 180.0;
+            let key = (friends, -((d.abs() / 30.0).round() as i32), n);
+            let better = match &best {
+                None => true,
+                Some((bf, bd, bh)) => {
+                    (key.0, key.1) > (*bf, *bd) || ((key.0, key.1) == (*bf, *bd) && n < *bh)
+                }
+            };
+            if better {
+                best = Some(key);
+            }
+        }
+        let name = sc.leaders[usize::from(l)].name.clone();
+        let army = sc.armies[usize::from(enemy)].name.clone();
+        match best {
+            Some((_, _, to)) => {
+                st.leaders[usize::from(l)].hex = Some(to);
+                ev.push(Event::Movement {
+                    army,
+                    text: format!(
+                        "{name} is displaced by the enemy's move from {} to {}",
+                        sc.board.label(here),
+                        sc.board.label(to)
+                    ),
+                    rule: "21.1b".into(),
+                });
+            }
+            None => {
+                crate::leaders::kill(sc, st, l);
+                ev.push(Event::LeaderRemoved {
+                    leader: name,
+                    why: format!(
+                        "alone in {} entered by the enemy, with no adjacent hex free of enemies and their ZOC: eliminated (21.1b)",
+                        sc.board.label(here)
+                    ),
+                });
+            }
+        }
+    }
 }
 
 /// Whether any of the hexes is non-clear terrain (8.7).
@@ -2263,6 +2633,16 @@ pub fn label(sc: &Scenario, st: &State, a: &Action) -> Option<String> {
             cost_of(a).map_or("?".into(), |c| c.to_string())
         ),
         Action::Reverse => "Reverse direction: its only action this phase (9.6)".into(),
+        Action::Extend(h) => format!(
+            "Extend into {} ({} MP) (11.5)",
+            sc.board.label(*h),
+            cost_of(a).map_or("?".into(), |c| c.to_string())
+        ),
+        Action::Contract(h) => format!(
+            "Contract out of {} ({} MP) (11.5)",
+            sc.board.label(*h),
+            cost_of(a).map_or("?".into(), |c| c.to_string())
+        ),
         Action::Form(..) => {
             let Phase::Moving(m) = &st.phase else {
                 return None;
@@ -2291,6 +2671,18 @@ pub fn label(sc: &Scenario, st: &State, a: &Action) -> Option<String> {
         Action::Adopt(f, fc) => format!("Adopt {} facing {} (8.4i)", f.name(), fc.name()),
         Action::Stop => "Stop: end this unit's movement (11.1)".into(),
         Action::Pass => "Pass: no opportunity fire or charge (12.8, 17.0)".into(),
+        Action::VoluntaryRout(x) => format!(
+            "Rout voluntarily: {} and its stack retreat before anything moves (19.10)",
+            u(x)
+        ),
+        Action::RoutHex(h) => format!(
+            "Rout from {}: the hex the stack keeps (19.7e)",
+            sc.board.label(*h)
+        ),
+        Action::Top(x) => format!("Put {} on top of its stack (10.6f)", u(x)),
+        Action::VoluntaryRoutDone => {
+            "No more voluntary routs: they retreat, then MC (J) for the rest (19.10c)".into()
+        }
         _ => return None,
     })
 }

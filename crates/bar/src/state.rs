@@ -128,6 +128,45 @@ pub struct Activation {
     /// Leaders who moved in this movement phase (21.1c).
     #[serde(default)]
     pub moved_leaders: Vec<LeaderIx>,
+    // movement (issue 15)
+    /// Voluntary rout in this movement phase (19.10).
+    #[serde(default, skip_serializing_if = "VoluntaryRout::is_empty")]
+    pub voluntary: VoluntaryRout,
+    /// Units put on top of their stack in this movement phase (10.6f): once each, which is
+    /// enough to give a stack any order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub restacked: Vec<UnitIx>,
+}
+
+// movement (issue 15)
+/// Voluntary rout (19.10) in an activation's movement phase: the declarations, then who must
+/// test MC (J) and who was passed through by the routers.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct VoluntaryRout {
+    /// The top unit of each stack declared so far (19.10a–b).
+    #[serde(default)]
+    pub declared: Vec<UnitIx>,
+    /// The declarations are over (rout retreats made, or the first move made) (19.10a).
+    #[serde(default)]
+    pub done: bool,
+    /// Units entitled to voluntary rout that did not rout, artillery included (19.10c): each
+    /// tests MC (J) once the rout retreats are over.
+    #[serde(default)]
+    pub entitled: Vec<UnitIx>,
+    /// The units routing voluntarily, their retreats still to come or made (19.10b–c).
+    #[serde(default)]
+    pub routing: Vec<UnitIx>,
+    /// Entitled units passed through by a router of their brigade: MC (J) +10 instead of (F)
+    /// (19.10d, 19.9e).
+    #[serde(default)]
+    pub passed: Vec<UnitIx>,
+}
+
+impl VoluntaryRout {
+    /// Nothing declared nor decided yet.
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
 }
 
 impl Activation {
@@ -157,6 +196,21 @@ pub enum Job {
     MoraleF(Vec<UnitIx>),
     /// A rout retreat of a stack (20.2) away from `from` (the enemy that caused it).
     Rout {
+        /// The routing units (one stack).
+        units: Vec<UnitIx>,
+        /// Hexes of the enemy units it retreats from.
+        from: Vec<HexId>,
+    },
+    // movement (issue 15)
+    /// After a voluntary rout retreat of a unit of these brigades: the entitled units of those
+    /// brigades it passed through test MC (J) +10 instead of (F) (19.10d).
+    VoluntaryPassed(Vec<BrigadeIx>),
+    /// The rout retreats of a voluntary rout are over: every entitled unit that did not rout
+    /// tests MC (J) (19.10c).
+    MoraleJ,
+    /// A stack is about to rout: a multi-hex one first keeps one of its hexes, its owner's choice
+    /// (19.7e), then retreats (`Job::Rout`).
+    RoutHex {
         /// The routing units (one stack).
         units: Vec<UnitIx>,
         /// Hexes of the enemy units it retreats from.
@@ -280,6 +334,14 @@ pub enum Phase {
         side: u8,
         /// The detachment.
         detachment: u8,
+    },
+    // movement (issue 15)
+    /// A multi-hex stack about to rout: its owner picks the hex it keeps (19.7e).
+    RoutHex {
+        /// The routing units.
+        units: Vec<UnitIx>,
+        /// Hexes of the enemy units it retreats from.
+        from: Vec<HexId>,
     },
     /// Maintenance (4.0 E).
     Maintenance,

@@ -1,6 +1,8 @@
 //! Legal actions from fixed positions, as data (`tests/data/legal_counts.toml`): wing activation
 //! offered exactly when 6.5a holds, attachments exactly per 6.4 and 6.2, independents and
-//! off-brigade leaders per 6.6, the detachment limits of 24.2.
+//! off-brigade leaders per 6.6, the detachment limits of 24.2; and (`legal_counts_move.toml`, on
+//! the drill ground `data/move`) the movement actions of the ten positions of WP2's acceptance
+//! check 3 (8–11), each list with its count so that a change shows what changed.
 mod common;
 use bar::state::{LeaderStatus, Phase};
 use common::*;
@@ -36,6 +38,12 @@ struct Case {
     expect: Vec<String>,
     #[serde(default)]
     limited: Option<Vec<String>>,
+    /// The fixture: "mini" (default) or "move".
+    #[serde(default)]
+    fixture: Option<String>,
+    /// The number of legal actions (a check of `expect`'s length, written by hand).
+    #[serde(default)]
+    count: Option<usize>,
 }
 
 fn edit(text: String, reps: &[[String; 2]], append: &str) -> String {
@@ -48,22 +56,23 @@ fn edit(text: String, reps: &[[String; 2]], append: &str) -> String {
 }
 
 fn scenario(c: &Case, n: usize) -> bar::Bar {
-    let dir = std::env::temp_dir().join(format!("bar-legal-{}-{n}", std::process::id()));
-    std::fs::create_dir_all(dir.join("mini")).unwrap(); // test set-up
-    let m = data().join("mini");
+    let fx = c.fixture.as_deref().unwrap_or("mini");
+    let dir = std::env::temp_dir().join(format!("bar-legal-{}-{fx}-{n}", std::process::id()));
+    std::fs::create_dir_all(dir.join(fx)).unwrap(); // test set-up
+    let m = data().join(fx);
     let read = |f: &str| std::fs::read_to_string(m.join(f)).unwrap(); // fixture files exist
-    std::fs::write(dir.join("mini/map.toml"), read("map.toml")).unwrap(); // test set-up
+    std::fs::write(dir.join(fx).join("map.toml"), read("map.toml")).unwrap(); // test set-up
     std::fs::write(
-        dir.join("mini/oob.toml"),
+        dir.join(fx).join("oob.toml"),
         edit(read("oob.toml"), &c.oob, &c.oob_append),
     )
     .unwrap(); // test set-up
     std::fs::write(
-        dir.join("mini/scenario.toml"),
+        dir.join(fx).join("scenario.toml"),
         edit(read("scenario.toml"), &c.scenario, &c.scenario_append),
     )
     .unwrap(); // test set-up
-    bar::Bar::from_dir(&dir.join("mini"), &data())
+    bar::Bar::from_dir(&dir.join(fx), &data())
         .unwrap_or_else(|e| panic!("{}: the fixture does not load: {e:?}", c.name))
 }
 
@@ -73,6 +82,12 @@ fn set_up(bar: &bar::Bar, st: &mut bar::State, line: &str) {
     let l = |id: &str| usize::from(leader(bar, id));
     match w.as_slice() {
         ["unit", id, hexes @ ..] => put(bar, st, id, hexes),
+        ["order", id, n] => st.units[u(id)].order = n.parse().unwrap(), // case data
+        ["form", id, formation, facing] => {
+            let f = bar::geom::Formation::parse(formation).unwrap(); // case data
+            st.units[u(id)].formation = f;
+            st.units[u(id)].facing = bar::scenario::parse_facing(facing, f).unwrap(); // case data
+        }
         ["leader", id, h] => put_leader(bar, st, id, h),
         ["routed", id] => st.units[u(id)].routed = true,
         ["shaken", id] => st.units[u(id)].shaken = true,
@@ -94,9 +109,18 @@ fn set_up(bar: &bar::Bar, st: &mut bar::State, line: &str) {
 
 #[test]
 fn r6_r24_legal_actions_from_fixed_positions_are_exactly_the_listed_ones() {
-    let text = std::fs::read_to_string(data().join("legal_counts.toml")).unwrap(); // the data file
+    check_file("legal_counts.toml", 20);
+}
+
+#[test]
+fn r8_r11_movement_actions_from_the_ten_fixed_positions_are_exactly_the_listed_ones() {
+    check_file("legal_counts_move.toml", 10);
+}
+
+fn check_file(file: &str, at_least: usize) {
+    let text = std::fs::read_to_string(data().join(file)).unwrap(); // the data file
     let cases: Cases = toml::from_str(&text).unwrap(); // well formed
-    assert!(cases.case.len() >= 20);
+    assert!(cases.case.len() >= at_least);
     for (n, c) in cases.case.iter().enumerate() {
         let bar = scenario(c, n);
         let mut st = fresh(&bar);
@@ -109,6 +133,22 @@ fn r6_r24_legal_actions_from_fixed_positions_are_exactly_the_listed_ones() {
                 side: s.parse().unwrap(), // case data
             },
             ["rally"] => Phase::RallyStart,
+            // The movement phase of a brigade's activation with the units listed activated.
+            ["movement", b, units @ ..] => {
+                let us: Vec<u16> = units.iter().map(|u| unit(&bar, u)).collect();
+                for &u in &us {
+                    st.units[usize::from(u)].activated = true;
+                }
+                let b = brigade(&bar, b);
+                st.brigades[usize::from(b)].activated = true;
+                st.activation = Some(bar::state::Activation {
+                    side: bar.sc.brigades[usize::from(b)].side,
+                    brigades: vec![b],
+                    units: us,
+                    ..Default::default()
+                });
+                Phase::Movement
+            }
             _ => panic!("{}: unknown phase {:?}", c.name, c.phase),
         };
         // The dice drive the phase and then the actions.
@@ -126,7 +166,11 @@ fn r6_r24_legal_actions_from_fixed_positions_are_exactly_the_listed_ones() {
                 )
             });
         }
-        assert_eq!(legal(&bar, &st), c.expect, "{} ({})", c.name, c.rule);
+        let got = legal(&bar, &st);
+        assert_eq!(got, c.expect, "{} ({})", c.name, c.rule);
+        if let Some(k) = c.count {
+            assert_eq!(got.len(), k, "{} ({}): the count", c.name, c.rule);
+        }
         if let Some(want) = &c.limited {
             let got: Vec<String> = bar
                 .sc
