@@ -36,8 +36,7 @@ impl Bar {
             .map(|v| f64::from(v.margin))
             .filter(|m| *m > 0.0)
             .fold(f64::INFINITY, f64::min)
-            .min(50.0)
-            .max(5.0)
+            .clamp(5.0, 50.0)
     }
 
     /// The nearest enemy's distance from a set of hexes.
