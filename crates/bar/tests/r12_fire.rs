@@ -114,17 +114,22 @@ fn r12_1_example_1_a_grenadier_on_fusiliers_fires_4_sp_for_14_at_one_hex_and_9_a
     }
 }
 
-#[test]
-fn r12_1_example_2_a_12_pounder_at_8_hexes_fires_at_x3() {
-    let dir = std::env::temp_dir().join(format!("bar-fire-{}", std::process::id()));
+/// The drill ground with its order of battle edited.
+fn drill_with(tag: &str, edit: impl Fn(String) -> String) -> Bar {
+    let dir = std::env::temp_dir().join(format!("bar-fire-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("move")).unwrap(); // test set-up
     for f in ["map.toml", "scenario.toml", "oob.toml"] {
         let text = std::fs::read_to_string(data().join("move").join(f)).unwrap(); // fixture
-        let text = text.replace("sub = \"6pdr\"", "sub = \"12pdr\"");
+        let text = if f == "oob.toml" { edit(text) } else { text };
         std::fs::write(dir.join("move").join(f), text).unwrap(); // test set-up
     }
-    let bar = Bar::from_dir(&dir.join("move"), &data()).unwrap(); // the edited fixture is valid
+    Bar::from_dir(&dir.join("move"), &data()).unwrap() // the edited fixture is valid
+}
+
+#[test]
+fn r12_1_example_2_a_12_pounder_at_8_hexes_fires_at_x3() {
+    let bar = drill_with("12pdr", |t| t.replace("sub = \"6pdr\"", "sub = \"12pdr\""));
     let mut st = fresh(&bar);
     set(&bar, &mut st, "g1", &["1107"], "N", "unlimbered", 0);
     let t = north("1107", 8);
@@ -611,4 +616,92 @@ fn r12_8c_after_a_change_the_firer_may_take_the_old_aspect_and_the_unit_keeps_it
             .iter()
             .any(|x| x.starts_with("opp-fire:inf"))
     );
+}
+
+/// The Red horse made a Red 6-pounder battery (2 SP).
+fn red_guns(t: String) -> String {
+    t.replace(
+        "name = \"Red horse\"\narmy = \"austria\"\nbrigade = \"c2\"\nregiment = \"RH\"\narm = \"cavalry\"\nsub = \"heavy\"\nsp = 6",
+        "name = \"Red battery\"\narmy = \"austria\"\nbrigade = \"c2\"\nregiment = \"RH\"\narm = \"artillery\"\nsub = \"6pdr\"\nsp = 2",
+    )
+}
+
+#[test]
+fn r12_9f_example_guns_fired_on_only_by_guns_beyond_their_minimum_range_lose_half_dropping_fractions()
+ {
+    let bar = drill_with("guns", red_guns);
+    assert_eq!(bar.sc.units[usize::from(unit(&bar, "h1"))].sub, "6pdr");
+    let mut st = fresh(&bar);
+    set(&bar, &mut st, "g1", &["0707"], "N", "unlimbered", 0);
+    let from = north("0707", 4);
+    set(&bar, &mut st, "h1", &[&from], "S", "unlimbered", 0);
+    fire_phase(&bar, &mut st, &["h1"]);
+    // 2 SP × 3 (6-pdr at 4 hexes) = 6 ÷ 4 = 1:1; size 8 (±0); 92 → 3 SP, halved: 1 (1.5 dropped).
+    let log = act(
+        &bar,
+        &mut st,
+        &["fire:g1:art", &format!("fire-with:{from}"), "fire-resolve"],
+        &[9, 2, 9, 9],
+    );
+    assert!(
+        line_with(&log, "Fire (12.1)").contains("→ 3 SP"),
+        "{log:#?}"
+    );
+    assert_logged(&log, "(12.9f)");
+    assert_eq!(st.units[usize::from(unit(&bar, "g1"))].lost, 1);
+    // Within the minimum range (3 hexes) the losses stand: 6-pdr ×5 at 3 = 10 ÷ 4 = 2:1; 92 → 3.
+    let mut st = fresh(&bar);
+    set(&bar, &mut st, "g1", &["0707"], "N", "unlimbered", 0);
+    let from = north("0707", 3);
+    set(&bar, &mut st, "h1", &[&from], "S", "unlimbered", 0);
+    fire_phase(&bar, &mut st, &["h1"]);
+    let log = act(
+        &bar,
+        &mut st,
+        &["fire:g1:art", &format!("fire-with:{from}"), "fire-resolve"],
+        &[9, 2, 9, 9],
+    );
+    assert_not_logged(&log, "(12.9f)");
+    assert!(
+        st.units[usize::from(unit(&bar, "g1"))].lost >= 2,
+        "{log:#?}"
+    );
+}
+
+#[test]
+fn r18_5a_example_a_disordered_4_rank_line_fires_2_sp_from_a_hex_that_would_fire_4() {
+    let bar = drill_with("ranks", |t| {
+        t.replacen("loss_table = \"a\"", "loss_table = \"a\"\nranks = 4", 1)
+    });
+    assert_eq!(bar.sc.armies[0].ranks, 4);
+    let mut st = fresh(&bar);
+    // A 9-SP line over two hexes (6 + 3 SP): 5 and 4 SP a hex, firing 4 and 3 (T5, 4 ranks).
+    let fp = hexmap::Footprint::line(&hexmap::Printed, hex("0707"), hexmap::Vertex::N, 2)
+        .expect("a two-hex line");
+    let hexes: Vec<String> = fp.hexes().iter().map(|h| h.to_string()).collect();
+    let hs: Vec<&str> = hexes.iter().map(String::as_str).collect();
+    set(&bar, &mut st, "i1", &hs, "N", "line", 0);
+    set(&bar, &mut st, "i2", &hs, "N", "line", 3);
+    st.units[usize::from(unit(&bar, "i1"))].order = 0;
+    st.units[usize::from(unit(&bar, "i2"))].order = 1;
+    set(&bar, &mut st, "e1", &[&north("0707", 1)], "S", "line", 0);
+    for disordered in [false, true] {
+        let mut st = st.clone();
+        st.units[usize::from(unit(&bar, "i1"))].disordered = disordered;
+        st.units[usize::from(unit(&bar, "i2"))].disordered = disordered;
+        fire_phase(&bar, &mut st, &["i1", "i2"]);
+        let log = act(
+            &bar,
+            &mut st,
+            &["fire:e1:inf", "fire-with:0707", "fire-resolve"],
+            &[9, 9, 9, 9],
+        );
+        let l = line_with(&log, "Fire (12.1)");
+        let want = if disordered {
+            "IR 1/I line, 2 SP (Infantry Line SP chart, 4 ranks) (of 4: disordered 12.3a)"
+        } else {
+            "IR 1/I line, 4 SP (Infantry Line SP chart, 4 ranks) × 3"
+        };
+        assert!(l.contains(want), "{l}");
+    }
 }
