@@ -12,6 +12,7 @@ import { whatHappened } from './recent.js';
 import { filterLog } from './log.js';
 import { setupTables } from './tables.js';
 import { markMyGame } from './lobby.js';
+import { mustConfirm } from './confirm.js';
 
 export async function play(id, token) {
   P.id = id;
@@ -198,8 +199,11 @@ export function hideMenu() {
   $('#menu').hidden = true;
 }
 
-export async function submit(actionId) {
+// Sends a decision. An action with odds (an attack, a fire) or one the ruleset wants confirmed
+// (`P.R.confirm`) is first shown on a card, and sent only when the player says so (confirm.js).
+export async function submit(actionId, confirmed) {
   if (P.busy || !P.game) return;
+  if (!confirmed && mustConfirm(legal().find((a) => a.id === actionId), () => submit(actionId, true))) return;
   P.busy = true;
   $('#action-error').textContent = '';
   setStatus('sending ' + actionId + '…');

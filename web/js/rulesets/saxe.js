@@ -7,6 +7,7 @@ import { legal, hideMenu, submit } from '../play.js';
 import { applyCam, showTip } from '../camera.js';
 import { corners, pointsAttr } from '../hex.js';
 import { outcomeText } from '../panels.js';
+import { previewOdds, endPreview } from '../confirm.js';
 
 const FACING = { N: 0, NE: 60, SE: 120, S: 180, SW: 240, NW: 300 };
 
@@ -585,8 +586,11 @@ function showMenu(actions, cx, cy, hex) {
         text: a.label,
         onclick: () => {
           hideMenu();
+          endPreview();
           submit(a.id);
         },
+        onmouseenter: () => previewOdds(a),
+        onmouseleave: () => endPreview(),
       }),
     );
   }
@@ -773,18 +777,26 @@ function renderFormations(v) {
 function renderActions(box, acts) {
   const plain = acts.filter((a) => !(a.hexes && a.hexes.length));
   const onMap = acts.filter((a) => a.hexes && a.hexes.length);
+  const mandatory = (a) => !!(a.odds && a.odds.mandatory);
   const btn = (a) =>
     el('button', {
       type: 'button',
-      class: 'action' + (a.hexes && a.hexes.length ? ' on-map' : ''),
+      class: 'action' + (a.hexes && a.hexes.length ? ' on-map' : '') + (mandatory(a) ? ' mandatory' : '') + (a.odds ? ' has-odds' : ''),
       'data-action': a.id,
       'data-hexes': (a.hexes || []).join(' '),
       title: a.id + (a.hexes && a.hexes.length ? ' — ' + a.hexes.join(', ') : ''),
-      text: a.label,
+      text: a.id === 'end-combat' ? 'No more attacks: end the combat phase' : a.label + (mandatory(a) ? ' — mandatory (10.1)' : ''),
       onclick: () => submit(a.id),
-      onmouseenter: () => drawHighlights(a.hexes),
-      onmouseleave: () => drawHighlights(),
+      onmouseenter: () => {
+        drawHighlights(a.hexes);
+        previewOdds(a);
+      },
+      onmouseleave: () => {
+        drawHighlights();
+        endPreview();
+      },
     });
+  for (const t of explain(acts)) box.append(el('p', { class: 'hint rule-note', text: t }));
   if (onMap.length) {
     box.append(el('p', { class: 'hint', text: 'Click a highlighted hex on the map, or a button.' }));
   }
@@ -803,6 +815,47 @@ function renderActions(box, acts) {
       box.append(det);
     }
   }
+}
+
+// What the book says about the decision's buttons: the combat phase (10.1: attacks declared one
+// at a time, each with its odds first; the mandatory ones; "no more attacks") and a unit's move
+// (4.B1: one move an activation, which is why the other move buttons went away).
+function explain(acts) {
+  const notes = [];
+  const attacks = acts.filter((a) => a.id.startsWith('attack:'));
+  if (attacks.length) {
+    notes.push('Combat (10): declare your attacks one at a time; each shows its odds (ratio, modifiers, the chance of each result) before you declare it.');
+    const must = attacks.filter((a) => a.odds && a.odds.mandatory).length;
+    const end = acts.some((a) => a.id === 'end-combat');
+    if (must && !end) notes.push(`Mandatory attacks remain (10.1: both stacks in clear terrain): ${must === 1 ? 'it' : 'one of them'} must be declared before the combat phase can end.`);
+    else if (must) notes.push('Marked attacks are mandatory (10.1).');
+  }
+  if (/^moving /.test((P.game && P.game.decision) || '')) {
+    notes.push('One move an activation (4.B1): the formation moves one unit, one stack or one line of battle (two of them with the army commander stacked with its commander). This is that move: the other move buttons come back at the next activation.');
+  }
+  return notes;
+}
+
+// "Stop moving" before the moving units have spent a movement point still uses up the
+// activation's one move (4.B1: one unit, stack or line of battle): asked first (issue 19.1). Read from the decision ("moving A + B (MP left
+// [4, 3])") and the units' movement points in the view.
+function confirmAction(a) {
+  if (a.id !== 'stop') return null;
+  const d = (P.game && P.game.decision) || '';
+  const m = d.match(/^moving (.*) \(MP left \[([\d, ]+)\]\)/);
+  if (!m) return null;
+  const names = m[1].split(' + ');
+  const left = m[2].split(',').map((x) => Number(x.trim()));
+  const units = new Map();
+  for (const st of stacks()) for (const u of st.units) units.set(u.name, u);
+  const full = names.every((n, i) => units.has(n) && left[i] !== undefined && left[i] >= units.get(n).mp);
+  if (!full) return null;
+  const who = names.join(' and ');
+  return [
+    `${who} ${names.length > 1 ? 'have' : 'has'} not moved yet.`,
+    `Stopping now uses up the activation's move all the same: an activation moves one unit, one stack or one line of battle (4.B1), so no other unit of the formation moves in this activation.`,
+    'Stop anyway?',
+  ];
 }
 
 function onClick(ev) {
@@ -910,6 +963,7 @@ function legend(box) {
 
 export const drawing = {
   legend,
+  confirm: confirmAction,
   markRecent,
   build: buildMap,
   tracks: renderTracks,
