@@ -13,6 +13,7 @@ import { filterLog } from './log.js';
 import { setupTables } from './tables.js';
 import { markMyGame } from './lobby.js';
 import { mustConfirm } from './confirm.js';
+import { policyButton, showPolicies, hidePolicies } from './policy.js';
 
 export async function play(id, token) {
   P.id = id;
@@ -101,6 +102,7 @@ export function acceptGame(g) {
   seedGate(g);
   if (!P.replay) P.view = g.view;
   renderAll();
+  policyButton(g);
   P.R.afterAccept(first);
   yourMove(g);
   whatHappened(g);
@@ -126,6 +128,7 @@ function handOver(from, to) {
   if (P.handover === to) return;
   P.handover = to;
   hideMenu();
+  hidePolicies();
   document.body.classList.add('handing-over');
   const box = $('#handover');
   box.hidden = false;
@@ -247,6 +250,7 @@ export function setupTools() {
   $('#export').onclick = exportRecord;
   for (const id of ['log-this-turn', 'log-combat', 'log-mine']) $('#' + id).onchange = filterLog;
   $('#share').onclick = showLinks;
+  $('#policy-toggle').onclick = () => ($('#policy-panel').hidden ? showPolicies() : hidePolicies());
   for (const t of document.querySelectorAll('#tabs-box .tab')) {
     t.onclick = () => {
       for (const u of document.querySelectorAll('#tabs-box .tab')) {

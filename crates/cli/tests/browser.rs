@@ -857,3 +857,120 @@ fn r4_b1_stop_moving_before_the_unit_moved_is_confirmed_in_chromium() {
     drop(server);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 19.5: reaction policies set in the page, so that a whole French activation at Lauffeld
+/// asks the Allies nothing. Hot-seat Lauffeld (seed 3): **Reactions** opens a form per seat; the
+/// Allies choose **Never react**. The French then activate D'Estrée (16.2, automatic on the first
+/// turn) and march its line of battle north-west: without the policy each step asks the Allies
+/// for a cavalry reaction (8.6); with it the screen is never passed to them during the whole
+/// activation, and the Allied log holds the policy's answers ("Allies (policy: never react): …").
+#[test]
+fn reaction_policies_set_in_the_page_ask_the_allies_nothing_in_chromium() {
+    let (dir, server, browser, tab) = lobby("policy-lauffeld");
+    click(&tab, "input[name=scenario][value=lauffeld]");
+    click(&tab, "input[name=mode][value=hotseat]");
+    click(&tab, "#seed");
+    tab.type_str("3").expect("type a seed");
+    click(&tab, "#create");
+    wait_for(&tab, "the play page", || {
+        tab.get_url().contains("/play/").then_some(())
+    });
+    tab.wait_until_navigated().expect("the play page loads");
+    let covered = || {
+        js(
+            &tab,
+            "!document.querySelector('#handover').hidden && getComputedStyle(document.querySelector('#play')).visibility === 'hidden'",
+        ) == Value::Bool(true)
+    };
+    wait_for(&tab, "the play page", || {
+        (covered() || text(&tab, "#decision").contains("You (French)")).then_some(())
+    });
+    if covered() {
+        click(&tab, "#handover-go");
+    }
+    wait_for(&tab, "the French view", || {
+        text(&tab, "#decision")
+            .contains("You (French)")
+            .then_some(())
+    });
+    // The Allies never react.
+    let v = version(&tab).unwrap_or(0);
+    click(&tab, "#policy-toggle");
+    wait_for(&tab, "the reactions panel", || {
+        (js(
+            &tab,
+            "!!document.querySelector('#policy-panel:not([hidden]) form[data-seat=\"Allies\"]')",
+        ) == Value::Bool(true))
+        .then_some(())
+    });
+    let panel = text(&tab, "#policy-panel");
+    assert!(
+        panel.contains("8.6") && panel.contains("9.3") && panel.contains("Always ask"),
+        "{panel}"
+    );
+    click(&tab, "form[data-seat=\"Allies\"] input[value=never]");
+    shots_at_two_sizes(&tab, "lauffeld-reactions");
+    click(&tab, "form[data-seat=\"Allies\"] button[type=submit]");
+    wait_for(&tab, "the policy set", || {
+        text(&tab, "form[data-seat=\"Allies\"] .policy-msg")
+            .contains("Set: never react")
+            .then_some(())
+    });
+    let mut v = wait_version_above(&tab, v);
+    click(&tab, "#policy-close");
+    // A whole French activation: D'Estrée's line marches north-west, then stops and ends.
+    click_action(&tab, "activate-auto:destree");
+    v = wait_version_above(&tab, v);
+    click_action(&tab, "move-line:destree-1");
+    v = wait_version_above(&tab, v);
+    let mut steps = 0;
+    let mut answered = 0;
+    while steps < 6 {
+        let Some((id, _)) = action_button(&tab, "step:NW") else {
+            break;
+        };
+        click_action(&tab, &id);
+        let n = wait_version_above(&tab, v);
+        assert!(!covered(), "the Allies are asked nothing after {id}");
+        assert!(text(&tab, "#decision").contains("You (French)"));
+        answered += n - v - 1;
+        v = n;
+        steps += 1;
+    }
+    assert!(steps >= 2, "the line stepped: {steps}");
+    for id in ["stop", "end-activation"] {
+        if action_button(&tab, id).is_some() {
+            click_action(&tab, id);
+            v = wait_version_above(&tab, v);
+            assert!(!covered(), "the Allies are asked nothing after {id}");
+        }
+    }
+    assert!(
+        text(&tab, "#decision").contains("choose a formation to activate"),
+        "the activation is over: {}",
+        text(&tab, "#decision")
+    );
+    assert!(answered >= 1, "the policy answered the reactions");
+    // The Allied log: the policy's answers, as that seat's own decisions.
+    let lines = tab
+        .evaluate(
+            "(async () => { const id = location.pathname.split('/').pop(); \
+             const t = JSON.parse(localStorage.getItem('tricorne.tokens.' + id)).Allies; \
+             const g = await (await fetch('/api/games/' + id + '?token=' + t)).json(); \
+             return g.log.filter((l) => l.includes('(policy: never react)')).length; })()",
+            true,
+        )
+        .expect("the Allied log")
+        .value
+        .and_then(|v| v.as_u64())
+        .unwrap_or(0);
+    assert_eq!(
+        lines, answered,
+        "each answer of the policy is in the Allied log"
+    );
+    shot_of_a_drawn_page(&tab, "lauffeld-after-policy.png");
+    drop(tab);
+    drop(browser);
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}

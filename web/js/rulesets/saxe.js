@@ -964,6 +964,13 @@ function legend(box) {
 export const drawing = {
   legend,
   confirm: confirmAction,
+  // The prompts a reaction policy answers (policy.js; the server's saxe policy_answer).
+  reactions: {
+    prompts: 'cavalry reactions, 8.6, and reaction fire, 9.3',
+    fire: 'Reaction fire (9.3)',
+    cavalry: 'Cavalry reaction (8.6)',
+    always: 'Retreat before combat (1.3) is always asked.',
+  },
   markRecent,
   build: buildMap,
   tracks: renderTracks,
