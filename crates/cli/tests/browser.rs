@@ -795,6 +795,40 @@ fn r10_an_attacks_odds_are_read_before_it_is_declared_in_chromium() {
         line.contains(&expected),
         "the card said {expected:?} for a {die}: {line}"
     );
+    // Issue 19.2: the log is grouped by turn and phase, with headings; a turn folds.
+    let heads = js(
+        &tab,
+        "[...document.querySelectorAll('#log li.turn-head, #log li.phase-head')].map((l) => l.innerText)",
+    );
+    let heads: Vec<&str> = heads
+        .as_array()
+        .expect("the log's headings")
+        .iter()
+        .filter_map(|h| h.as_str())
+        .collect();
+    assert!(
+        heads.starts_with(&[
+            "Turn 1",
+            "French — fire and movement (4.B)",
+            "French — combat (10)"
+        ]),
+        "{heads:?}"
+    );
+    let shown = || {
+        js(
+            &tab,
+            "[...document.querySelectorAll('#log li[data-turn=\"1\"]:not(.turn-head)')].filter((l) => !l.hidden).length",
+        )
+        .as_u64()
+        .unwrap_or(0)
+    };
+    let before = shown();
+    assert!(before > 5, "turn 1 has its lines: {before}");
+    click(&tab, "#log li.turn-head[data-turn=\"1\"]");
+    assert_eq!(shown(), 0, "turn 1 folded");
+    click(&tab, "#log li.turn-head[data-turn=\"1\"]");
+    assert_eq!(shown(), before, "turn 1 unfolded");
+    shots_at_two_sizes(&tab, "hastenbeck-log");
     drop(tab);
     drop(browser);
     drop(server);

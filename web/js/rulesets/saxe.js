@@ -858,6 +858,31 @@ function confirmAction(a) {
   ];
 }
 
+// The log's phase headings (log.js), from the lines that open each phase of the sequence of play
+// (4.B: the first, then the second player's fire and movement; 10: their combat phase; 8.5: the
+// army commander's move after it; F/L 4.C: reorganisation).
+function logPhase(text, ctx) {
+  let m = text.match(/the (\w+) player is (?:first|active)/);
+  if (m) {
+    Object.assign(ctx, { side: m[1], kind: 'move' });
+    return `${m[1]} — fire and movement (4.B)`;
+  }
+  m = text.match(/^4: (\w+) combat phase/);
+  if (m) {
+    Object.assign(ctx, { side: m[1], kind: 'combat' });
+    return `${m[1]} — combat (10)`;
+  }
+  if (/^4\.C: reorganisation phase/.test(text)) {
+    ctx.kind = 'reorganisation';
+    return 'Reorganisation (4.C)';
+  }
+  if (ctx.kind === 'combat' && /^8\.5: army commander /.test(text)) {
+    ctx.kind = 'army';
+    return `${ctx.side} — army commander (8.5)`;
+  }
+  return null;
+}
+
 function onClick(ev) {
   const target = document.elementFromPoint(ev.clientX, ev.clientY);
   const hex = target && target.getAttribute && target.getAttribute('data-hex');
@@ -964,6 +989,7 @@ function legend(box) {
 export const drawing = {
   legend,
   confirm: confirmAction,
+  logPhase,
   // The prompts a reaction policy answers (policy.js; the server's saxe policy_answer).
   reactions: {
     prompts: 'cavalry reactions, 8.6, and reaction fire, 9.3',
