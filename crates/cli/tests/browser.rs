@@ -835,6 +835,26 @@ fn r10_an_attacks_odds_are_read_before_it_is_declared_in_chromium() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The place names whose drawn text meets a counter on screen, and the pairs of names that meet.
+fn names_over_counters(tab: &Tab) -> Vec<String> {
+    js(
+        tab,
+        "(() => { const cs = [...document.querySelectorAll('#map g.counter')].map((c) => c.getBoundingClientRect()); \
+         return [...document.querySelectorAll('#map text.place')].filter((t) => { const r = t.getBoundingClientRect(); \
+         return r.width > 0 && cs.some((c) => r.left < c.right - 1 && r.right > c.left + 1 && r.top < c.bottom - 1 && r.bottom > c.top + 1); }) \
+         .map((t) => t.textContent).concat([...document.querySelectorAll('#map text.place')].flatMap((t, i, all) => { const r = t.getBoundingClientRect(); \
+         return all.slice(i + 1).filter((u) => { const q = u.getBoundingClientRect(); return r.width > 0 && q.width > 0 && r.left < q.right - 1 && r.right > q.left + 1 && r.top < q.bottom - 1 && r.bottom > q.top + 1; }) \
+         .map((u) => t.textContent + ' over ' + u.textContent); })); })()",
+    )
+    .as_array()
+    .map(|a| {
+        a.iter()
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .collect()
+    })
+    .unwrap_or_default()
+}
+
 /// Issue 19.1, rule 4.B1: an activation moves one unit, one stack or one line of battle, so "Stop
 /// moving" before the moving unit has spent a movement point uses up that move; the page asks
 /// first. Hastenbeck against the computer: Chevert activated (16.1), Picardie begins to move; the
@@ -849,6 +869,26 @@ fn r4_b1_stop_moving_before_the_unit_moved_is_confirmed_in_chromium() {
             && text(&tab, "#decision").contains("choose a formation to activate"))
         .then_some(())
     });
+    // Issue 19.4: no place name covers a counter, at the first view nor with the whole map.
+    let over = names_over_counters(&tab);
+    assert!(over.is_empty(), "place names over counters: {over:?}");
+    click(&tab, "#zoom-fit");
+    std::thread::sleep(Duration::from_millis(300));
+    let over = names_over_counters(&tab);
+    assert!(
+        over.is_empty(),
+        "place names over counters, map fitted: {over:?}"
+    );
+    for _ in 0..3 {
+        click(&tab, "#zoom-in");
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let over = names_over_counters(&tab);
+    assert!(
+        over.is_empty(),
+        "place names over counters, zoomed: {over:?}"
+    );
+    shots_at_two_sizes(&tab, "hastenbeck-places");
     click_action(&tab, "activate-auto:chevert");
     let v = wait_version_above(&tab, 0);
     click_action(&tab, "move-unit:picardie");

@@ -146,8 +146,10 @@ function buildMap() {
     L.labels.append(text);
     // The place's hexes, nearest its middle first.
     hs.sort((a, b) => Math.hypot(a.x - cx, a.y - cy) - Math.hypot(b.x - cx, b.y - cy));
-    P.placeLabels.push({ text, hexes: hs, cx, cy, many: hs.length > 1 });
+    P.placeLabels.push({ text, hexes: hs, cx, cy, many: hs.length > 1, rank: obj ? 2 : big ? 1 : 0 });
   }
+  // The victory places are placed first, then the large areas: the others go round them.
+  P.placeLabels.sort((a, b) => b.rank - a.rank);
   for (const [name, hexes] of Object.entries(objectives)) {
     for (const id of hexes) {
       const h = P.hexIndex.get(id);
@@ -324,21 +326,86 @@ function formationColumn(fid) {
 
 // ---------------------------------------------------------------- counters
 
-// Each place name on the free hex of its place nearest its middle (a one-hex place: in the
-// hex's upper corner when a unit is there), never under a counter or a commander.
+// Each place name where it covers no counter, commander or marker (issue 19.4): on the free hex
+// of its place nearest its middle, else just above or below the counters of its hex, else on a
+// free spot beside it; the first of these, nearest the place, whose drawn box meets no piece.
 function placeNames() {
+  const boxes = [];
+  for (const st of stacks()) {
+    const h = P.hexIndex.get(st.hex);
+    if (!h) continue;
+    const n = st.units.length + hiddenCount(st);
+    const lift = 0.13 * (n - 1);
+    // The counters (the lower ones peek out up and to the right), the markers on their right,
+    // the stack's size above.
+    boxes.push([h.x - 0.62, h.y - 0.62 - lift - (n > 1 ? 0.5 : 0), h.x + 0.62 + lift + 0.48, h.y + 0.62]);
+  }
+  for (const c of (P.view && P.view.commanders) || []) {
+    const h = P.hexIndex.get(c.hex);
+    if (h) boxes.push([h.x - 0.78, h.y + 0.2, h.x + 0.1, h.y + 0.8]);
+  }
+  const hits = (b) => boxes.some((o) => b.x < o[2] && b.x + b.width > o[0] && b.y < o[3] && b.y + b.height > o[1]);
   const taken = new Set(stacks().map((st) => st.hex));
   for (const c of (P.view && P.view.commanders) || []) taken.add(c.hex);
   for (const l of P.placeLabels || []) {
-    const free = l.hexes.find((h) => !taken.has(h.id));
-    let x = l.cx;
-    let y = l.cy + 0.12;
-    if (l.many && free) [x, y] = [free.x, free.y + 0.12];
-    else if (taken.has(l.hexes[0].id)) [x, y] = [l.hexes[0].x, l.hexes[0].y - 0.66];
-    else if (!l.many) y = l.cy + 0.12;
-    l.text.setAttribute('x', x.toFixed(3));
-    l.text.setAttribute('y', y.toFixed(3));
-    l.text.classList.toggle('above', taken.has(l.hexes[0].id) && !(l.many && free));
+    const spots = [];
+    for (const h of l.hexes) if (!taken.has(h.id)) spots.push([h.x, h.y + 0.12]);
+    if (!l.many) spots.unshift([l.cx, l.cy + 0.12]);
+    for (const h of l.hexes) spots.push([h.x, h.y - 0.72], [h.x, h.y + 0.98], [h.x, h.y - 0.98]);
+    // Then beside it: half-hex steps round its middle hex, nearest first.
+    const h0 = l.hexes[0];
+    const near = [];
+    for (let i = -5; i <= 5; i++) for (let j = -6; j <= 6; j++) if (i || j) near.push([h0.x + 0.866 * i, h0.y + 0.375 * j + 0.12]);
+    near.sort((a, b) => Math.hypot(a[0] - h0.x, a[1] - h0.y) - Math.hypot(b[0] - h0.x, b[1] - h0.y));
+    spots.push(...near);
+    let placed = false;
+    for (const small of [false, true]) {
+      l.text.classList.toggle('above', small);
+      for (const [x, y] of spots) {
+        l.text.setAttribute('x', x.toFixed(3));
+        l.text.setAttribute('y', y.toFixed(3));
+        let b = null;
+        try {
+          b = l.text.getBBox();
+        } catch (_) {
+          /* not rendered yet: keep the first spot */
+        }
+        if (!b || !b.width || !hits(b)) {
+          placed = true;
+          break;
+        }
+      }
+      if (placed) break;
+    }
+    if (!placed) {
+      // Nowhere free: the name goes under the counters (its layer is below theirs), at its hex.
+      l.text.setAttribute('x', h0.x.toFixed(3));
+      l.text.setAttribute('y', (h0.y + 0.12).toFixed(3));
+    }
+    // The next names keep off this one too; a name written away from its place points at it.
+    let b = null;
+    try {
+      b = l.text.getBBox();
+    } catch (_) {
+      /* not rendered */
+    }
+    if (b && b.width) boxes.push([b.x - 0.05, b.y - 0.05, b.x + b.width + 0.05, b.y + b.height + 0.05]);
+    const x = Number(l.text.getAttribute('x'));
+    const y = Number(l.text.getAttribute('y'));
+    const home = l.hexes.reduce((m, h) => (Math.hypot(h.x - x, h.y - y) < Math.hypot(m.x - x, m.y - y) ? h : m), h0);
+    const away = b && b.width && !(home.x >= b.x && home.x <= b.x + b.width && Math.abs(home.y - y) < 0.9);
+    if (!l.leader) {
+      l.leader = svg('line', { class: 'place-leader' });
+      l.text.before(l.leader);
+    }
+    l.leader.style.display = away ? '' : 'none';
+    if (away) {
+      const ly = home.y < y ? b.y : b.y + b.height;
+      l.leader.setAttribute('x1', Math.max(b.x, Math.min(b.x + b.width, home.x)).toFixed(3));
+      l.leader.setAttribute('y1', ly.toFixed(3));
+      l.leader.setAttribute('x2', home.x.toFixed(3));
+      l.leader.setAttribute('y2', home.y.toFixed(3));
+    }
   }
 }
 
