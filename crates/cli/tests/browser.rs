@@ -967,6 +967,12 @@ fn reaction_policies_set_in_the_page_ask_the_allies_nothing_in_chromium() {
             .contains("You (French)")
             .then_some(())
     });
+    // Issue 19.7: the "if the game ended now" line at Lauffeld too (16.2, the engine's standing).
+    wait_for(&tab, "the standing line", || {
+        text(&tab, "#standing-line")
+            .contains("If the game ended now: ")
+            .then_some(())
+    });
     // The Allies never react.
     let v = version(&tab).unwrap_or(0);
     click(&tab, "#policy-toggle");

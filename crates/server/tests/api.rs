@@ -871,3 +871,62 @@ fn without_explanations(mut g: Value) -> Value {
     }
     g
 }
+
+/// Issue 19.7: an imported game may continue against the computer (`POST /api/import?computer=SEAT`):
+/// the record replays as before, the page gets the other seat's link only, and the computer plays
+/// its seat — at once when it decides at the record's last action, and after each of the person's
+/// decisions. An unknown seat is refused.
+#[tokio::test]
+async fn import_continues_against_the_computer() {
+    let api = Api::sqlite().await;
+    let c = hotseat(&api, 12).await;
+    let f = c.french.clone().expect("French");
+    let mut rng = Rng::new(4);
+    for _ in 0..30 {
+        api.play_one(&c, &mut rng).await.expect("goes on");
+    }
+    let record = api
+        .get(&format!("/api/games/{}/record?token={f}", c.id))
+        .await
+        .json();
+    let r = api.post("/api/import?computer=Prussia", &record).await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.body);
+    let r = api.post("/api/import?computer=Allies", &record).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.body);
+    let imported = Created::of(&r.json());
+    assert!(imported.allies.is_none(), "no link for the computer's seat");
+    let french = imported.french.clone().expect("the person's seat");
+    let g = api.game(&imported, &french).await;
+    assert_eq!(g["mode"], "ai");
+    assert_eq!(g["ai_seat"], "Allies");
+    // The computer never waits: the French decide (or the game is over).
+    let v0 = g["version"].as_u64().expect("version");
+    assert!(v0 >= 30);
+    assert_eq!(stored(&api, &imported.id).await as u64, v0);
+    assert!(
+        g["decider"] == "French" || g["decider"].is_null(),
+        "{}",
+        g["decider"]
+    );
+    // The French play on until the computer has answered.
+    let mut answered = false;
+    for _ in 0..60 {
+        let g = api.game(&imported, &french).await;
+        if g["decider"] != "French" {
+            break;
+        }
+        let legal = g["legal"].as_array().expect("legal").clone();
+        let pick = legal[rng.below(legal.len())]["id"]
+            .as_str()
+            .expect("id")
+            .to_string();
+        let v = g["version"].as_u64().expect("version");
+        let r = api.act(&imported, &french, &pick, v).await;
+        assert_eq!(r.status, StatusCode::OK, "{pick}: {}", r.body);
+        if r.json()["version"].as_u64().expect("version") > v + 1 {
+            answered = true;
+            break;
+        }
+    }
+    assert!(answered, "the computer answered the French");
+}

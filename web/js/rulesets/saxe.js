@@ -788,29 +788,14 @@ function renderVictory(v, g) {
   if (held) line.append(el('span', { class: 'held', text: ' (' + held + ')' }));
 }
 
-// The end-of-scenario result of Hastenbeck (15.1, 15.2) if the game ended now; null for other
-// scenarios. The engine decides the real outcome; this only reads the view.
+// The result if the game ended now, as the engine reckons it for every scenario (the view's
+// `standing`: Hastenbeck 15.1/15.2, Fontenoy and Lauffeld 16.1/16.2 with 15.1); the page
+// computes no rules.
 function standing(v) {
-  const c = v.control || {};
-  if (!('Hastenbeck' in c) || !('Afferde' in c)) return null;
-  const ad = v.army_demoralised || {};
-  const forms = v.formations || [];
-  const demF = forms.filter((f) => f.side === 'French' && f.demoralised).length;
-  const demA = forms.filter((f) => f.side === 'Allies' && f.demoralised).length;
-  const hF = c.Hastenbeck === 'French';
-  const aF = c.Afferde === 'French';
-  if (hF && aF && ad.Allies) return 'Tremendous French victory (15.1)';
-  if (hF) {
-    if (ad.Allies && !ad.French) return 'Brilliant French victory (15.2)';
-    if (demA >= 1 && !ad.French && !ad.Allies) return 'Limited French victory (15.2)';
-    return 'Forfeited game (15.2)';
-  }
-  if (!aF) {
-    if (ad.French && !ad.Allies) return 'Tremendous Allied victory (15.2)';
-    if (demF >= 2 && !ad.Allies) return 'Brilliant Allied victory (15.2)';
-    if (!ad.Allies) return 'Limited Allied victory (15.2)';
-  }
-  return 'Forfeited game (15.2)';
+  const st = v.standing;
+  if (!st || !st.level) return null;
+  const rule = String(st.rule || '').replace(/\s*\(if the game ended now\)\s*$/, '');
+  return st.level + (rule ? ` (${rule})` : '');
 }
 
 function renderFormations(v) {
