@@ -930,3 +930,46 @@ async fn import_continues_against_the_computer() {
     }
     assert!(answered, "the computer answered the French");
 }
+
+/// Issue 19.3, rule 9.3: a reaction fire carries its odds before it is declared, as attacks and
+/// fire do (`legal[].odds`): the Artillery Table's modifiers and the result of each face.
+#[tokio::test]
+async fn r9_3_a_reaction_fire_carries_its_odds() {
+    let api = Api::sqlite().await;
+    for seed in 1..=8 {
+        let c = hotseat(&api, seed).await;
+        let mut rng = Rng::new(seed);
+        for _ in 0..600 {
+            let any = api.game(&c, c.any_token()).await;
+            let Some(decider) = any["decider"].as_str() else {
+                break;
+            };
+            let token = c.seat(decider).expect("a seat").to_string();
+            let g = api.game(&c, &token).await;
+            let legal = g["legal"].as_array().expect("legal").clone();
+            if let Some(a) = legal.iter().find(|a| {
+                a["id"]
+                    .as_str()
+                    .is_some_and(|id| id.starts_with("reaction-fire:"))
+            }) {
+                let o = &a["odds"];
+                assert_eq!(o["kind"], "fire", "{a}");
+                assert!(
+                    o["rule"].as_str().is_some_and(|r| r.starts_with("9.3")),
+                    "{a}"
+                );
+                assert_eq!(o["faces"].as_array().map(Vec::len), Some(6), "{a}");
+                let faces: usize = o["results"]
+                    .as_array()
+                    .expect("results")
+                    .iter()
+                    .map(|r| r["faces"].as_array().map_or(0, Vec::len))
+                    .sum();
+                assert_eq!(faces, 6, "{a}");
+                return;
+            }
+            api.play_one(&c, &mut rng).await;
+        }
+    }
+    panic!("no reaction fire was offered in 8 games");
+}
