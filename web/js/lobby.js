@@ -128,14 +128,30 @@ export async function lobby() {
       return;
     }
     const text = await f.text();
-    const res = await api('POST', '/api/import', text);
+    // Issue 19.7: hot-seat, or on against the computer (which plays the other side).
+    const human = $('#import-mode').value;
+    const seats = importSeats(text, scenarios);
+    const computer = human ? seats.find((x) => x !== human) : null;
+    const url = '/api/import' + (computer ? '?computer=' + encodeURIComponent(computer) : '');
+    const res = await api('POST', url, text);
     if (!res.ok) {
       $('#import-error').textContent = errorText(res);
       return;
     }
-    remember(res.body, 'Imported: ' + f.name, 'hotseat', null);
+    remember(res.body, 'Imported: ' + f.name, computer ? 'ai' : 'hotseat', computer ? human : null);
     const links = res.body.links || {};
-    location.href = absolute(firstSeatLink(links) || links.spectator);
+    location.href = absolute((computer && links[human]) || firstSeatLink(links) || links.spectator);
+  });
+  // The record's sides, once a file is chosen: "Hot-seat" or "against the computer, you play X".
+  $('#import-file').addEventListener('change', async () => {
+    const sel = $('#import-mode');
+    sel.textContent = '';
+    sel.append(el('option', { value: '', text: 'Hot-seat: both sides at this screen' }));
+    const f = $('#import-file').files[0];
+    if (!f) return;
+    for (const seat of importSeats(await f.text(), scenarios)) {
+      sel.append(el('option', { value: seat, text: `Against the computer: you play the ${seat}` }));
+    }
   });
 
   const recent = store.get('recent', []);
@@ -204,6 +220,18 @@ export function showOptions(s) {
       ),
     );
   }
+}
+
+// The two sides of the scenario a record names (none if it is not a record of a known scenario).
+function importSeats(text, scenarios) {
+  let rec = null;
+  try {
+    rec = JSON.parse(text);
+  } catch (_) {
+    return [];
+  }
+  const s = (scenarios || []).find((x) => rec && x.id === rec.scenario);
+  return s && s.seats && s.seats.length === 2 ? s.seats : [];
 }
 
 // The lobby's "You play" choice: the scenario's own sides (French and Allies, Blue and Red…).

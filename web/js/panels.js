@@ -7,6 +7,7 @@ import { hideMenu } from './play.js';
 import { renderLog } from './log.js';
 import { waitingSeeds, diceNote } from './seeds.js';
 import { undoButton } from './undo.js';
+import { keepCard } from './confirm.js';
 
 export function renderAll() {
   const g = P.game;
@@ -24,6 +25,7 @@ export function renderDecision(g) {
   const key = JSON.stringify([g.version, g.seat, g.decider, g.decision, !!P.replay, !!g.outcome, (g.legal || []).map((a) => a.id)]);
   if (key === P.decisionKey) return;
   P.decisionKey = key;
+  keepCard(P.replay || g.outcome ? [] : g.legal);
   const d = $('#decision');
   d.textContent = '';
   const box = $('#actions');

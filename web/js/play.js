@@ -12,6 +12,8 @@ import { whatHappened } from './recent.js';
 import { filterLog } from './log.js';
 import { setupTables } from './tables.js';
 import { markMyGame } from './lobby.js';
+import { mustConfirm } from './confirm.js';
+import { policyButton, showPolicies, hidePolicies } from './policy.js';
 
 export async function play(id, token) {
   P.id = id;
@@ -100,6 +102,7 @@ export function acceptGame(g) {
   seedGate(g);
   if (!P.replay) P.view = g.view;
   renderAll();
+  policyButton(g);
   P.R.afterAccept(first);
   yourMove(g);
   whatHappened(g);
@@ -125,6 +128,7 @@ function handOver(from, to) {
   if (P.handover === to) return;
   P.handover = to;
   hideMenu();
+  hidePolicies();
   document.body.classList.add('handing-over');
   const box = $('#handover');
   box.hidden = false;
@@ -198,8 +202,11 @@ export function hideMenu() {
   $('#menu').hidden = true;
 }
 
-export async function submit(actionId) {
+// Sends a decision. An action with odds (an attack, a fire) or one the ruleset wants confirmed
+// (`P.R.confirm`) is first shown on a card, and sent only when the player says so (confirm.js).
+export async function submit(actionId, confirmed) {
   if (P.busy || !P.game) return;
+  if (!confirmed && mustConfirm(legal().find((a) => a.id === actionId), () => submit(actionId, true))) return;
   P.busy = true;
   $('#action-error').textContent = '';
   setStatus('sending ' + actionId + '…');
@@ -243,6 +250,7 @@ export function setupTools() {
   $('#export').onclick = exportRecord;
   for (const id of ['log-this-turn', 'log-combat', 'log-mine']) $('#' + id).onchange = filterLog;
   $('#share').onclick = showLinks;
+  $('#policy-toggle').onclick = () => ($('#policy-panel').hidden ? showPolicies() : hidePolicies());
   for (const t of document.querySelectorAll('#tabs-box .tab')) {
     t.onclick = () => {
       for (const u of document.querySelectorAll('#tabs-box .tab')) {

@@ -12,6 +12,9 @@
 // - `click(ev)`, `hover(ev, tip)`: a click (not a drag) and a hover on the map;
 // - `dragUnit(ev)`, `dragMove(unit, ev)`, `dragEnd(unit, ev)`, `dragCancel()`: optional, dragging a piece;
 // - `escape()`: optional, the Escape key;
+// - `reactions`: optional, `{prompts, fire, cavalry, always}`: what a reaction policy answers (policy.js);
+// - `logPhase(text, ctx)`: optional, the heading of the phase a log line opens, or null (log.js);
+// - `confirm(action)`: optional, the words to ask before sending `action` (an array of lines), or null;
 // - `zoom`: `{ min, max, far }` pixels per map unit (below `far` the map is drawn as seen from afar).
 
 const loaded = new Map();

@@ -115,7 +115,7 @@ fn play_hastenbeck_against_the_ai_in_chromium() {
             }
             break;
         };
-        click(&tab, &format!("#actions button[data-action=\"{id}\"]"));
+        click_action(&tab, &id);
         let n = wait_version_above(&tab, v);
         if n > v + 1 {
             answered = true;
@@ -256,7 +256,7 @@ fn hot_seat_hands_the_screen_over_between_the_seats_in_chromium() {
         else {
             break;
         };
-        click(&tab, &format!("#actions button[data-action=\"{id}\"]"));
+        click_action(&tab, &id);
         wait_for(&tab, "the action to land", || {
             (covered() || version(&tab).is_some_and(|n| n > v)).then_some(())
         });
@@ -473,7 +473,7 @@ fn play_the_miniatures_table_against_the_ai_in_chromium() {
             break;
         };
         let before = log_lines(&tab);
-        click(&tab, &format!("#actions button[data-action=\"{id}\"]"));
+        click_action(&tab, &id);
         let n = wait_version_above(&tab, v);
         if n > v + 1 {
             answered = true;
@@ -621,6 +621,434 @@ fn a_friend_game_invitation_claim_and_seeds_in_chromium() {
     drop(third);
     drop(ftab);
     drop(friend);
+    drop(tab);
+    drop(browser);
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 19.3, rules 10.1–10.3: an attack's odds are read before it is declared. Hastenbeck
+/// against the computer, with one Allied battalion (Von Behr 2) set up in the clear at 1204, on
+/// the flank of Armentières' Autriche (1203) and in front of Belzunce (1304): the French activate
+/// Armentières (16.1, automatic on the first turn) and end their activations; in the combat
+/// phase the attacks on 1204 are mandatory (10.1: both stacks in clear terrain), so the phase
+/// may not end before one is declared and the page says so. Clicking the attack shows its card —
+/// the ratio, every modifier, the die roll modifier, each result with the faces that give it and
+/// its chance — and nothing is sent; **Declare this attack** sends it, and the combat's line in
+/// the log has the card's ratio and modifiers and the card's result for the die rolled.
+#[test]
+fn r10_an_attacks_odds_are_read_before_it_is_declared_in_chromium() {
+    let edit = |data: &Path| {
+        let f = data.join("hastenbeck/scenario.toml");
+        let s = std::fs::read_to_string(&f).expect("the Hastenbeck set-up");
+        let from = "unit = \"von-behr-2\"\nhex = \"0907\"";
+        assert!(s.contains(from), "Von Behr 2 sets up at 0907");
+        std::fs::write(&f, s.replace(from, "unit = \"von-behr-2\"\nhex = \"1204\""))
+            .expect("edit the set-up");
+    };
+    let (dir, server, browser, tab) =
+        against_the_computer_with("hastenbeck", "French", "19", Some(&edit));
+    wait_for(&tab, "the first decision", || {
+        (version(&tab) == Some(0)
+            && text(&tab, "#decision").contains("choose a formation to activate"))
+        .then_some(())
+    });
+    click_action(&tab, "activate-auto:armentieres");
+    let mut v = wait_version_above(&tab, 0);
+    // The other formations: their activation tests, each activation ended at once.
+    let attack = "attack:1203+1304>1204";
+    for _ in 0..30 {
+        if action_button(&tab, "attack:").is_some() {
+            break;
+        }
+        let Some((id, _)) = [
+            "end-activation",
+            "end-redoubt-fire",
+            "activate:",
+            "activate-independent:",
+            "pass",
+        ]
+        .iter()
+        .find_map(|p| action_button(&tab, p)) else {
+            panic!("no way on to the combat phase: {}", text(&tab, "#decision"));
+        };
+        click_action(&tab, &id);
+        v = wait_version_above(&tab, v);
+    }
+    assert!(
+        text(&tab, "#phase").contains("Combat"),
+        "{}",
+        text(&tab, "#phase")
+    );
+    // 10.1: the attacks are mandatory, marked so, and the phase may not end yet.
+    assert!(action_button(&tab, attack).is_some(), "{attack} is offered");
+    assert!(action_button(&tab, "end-combat").is_none());
+    let actions = text(&tab, "#actions");
+    assert!(
+        actions.contains("Mandatory attacks remain (10.1"),
+        "the page says why the phase may not end: {actions}"
+    );
+    assert_eq!(
+        js(
+            &tab,
+            &format!(
+                "document.querySelector('#actions button[data-action=\"{attack}\"]').classList.contains('mandatory')"
+            )
+        ),
+        Value::Bool(true)
+    );
+    // The card: read before anything is sent.
+    click(&tab, &format!("#actions button[data-action=\"{attack}\"]"));
+    wait_for(&tab, "the attack's odds", || {
+        (js(&tab, "!document.querySelector('#odds').hidden") == Value::Bool(true)).then_some(())
+    });
+    let card = text(&tab, "#odds");
+    for part in [
+        "Autriche + Belzunce attack 1204",
+        "mandatory (10.1)",
+        "10.2, 10.3, Combat Results Table",
+        "ratio 12/4 → 3/1",
+        "morale 3 vs 4",
+        "commander (3.2)",
+        "flank attack",
+        "die roll modifier",
+        "Declare this attack",
+    ] {
+        assert!(card.contains(part), "the card shows {part:?}:\n{card}");
+    }
+    // Each result with its faces: together they cover the die's six faces.
+    let rows: Vec<(Vec<u64>, String)> = js(
+        &tab,
+        "[...document.querySelectorAll('#odds table.odds-results tr')].slice(1).map((r) => [r.cells[0].innerText, [...r.cells].slice(1, 3).map((c) => c.innerText).join(' / ')])",
+    )
+    .as_array()
+    .expect("the results")
+    .iter()
+    .map(|r| {
+        let faces = r[0]
+            .as_str()
+            .unwrap_or_default()
+            .split(", ")
+            .flat_map(|run| {
+                let mut ends = run.split('–').filter_map(|x| x.trim().parse::<u64>().ok());
+                let a = ends.next().unwrap_or(0);
+                let b = ends.next().unwrap_or(a);
+                a..=b
+            })
+            .collect();
+        (faces, r[1].as_str().unwrap_or_default().to_string())
+    })
+    .collect();
+    let mut all: Vec<u64> = rows.iter().flat_map(|r| r.0.clone()).collect();
+    all.sort();
+    assert_eq!(all, vec![1, 2, 3, 4, 5, 6], "each face once: {rows:?}");
+    assert!(card.contains("/6 ("), "each result's chance: {card}");
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(version(&tab), Some(v), "reading the odds sends nothing");
+    shots_at_two_sizes(&tab, "hastenbeck-odds");
+    // Cancel closes the card and sends nothing; the attack is declared from its card.
+    click(&tab, "#odds button.cancel");
+    assert_eq!(
+        js(&tab, "document.querySelector('#odds').hidden"),
+        Value::Bool(true)
+    );
+    assert_eq!(version(&tab), Some(v));
+    click_action(&tab, attack);
+    wait_version_above(&tab, v);
+    let line = wait_for(&tab, "the combat in the log", || {
+        js(
+            &tab,
+            "[...document.querySelectorAll('#log li')].map((l) => l.innerText).find((t) => t.includes('ratio 12/4')) || null",
+        )
+        .as_str()
+        .map(str::to_string)
+    });
+    for part in [
+        "ratio 12/4 → 3/1",
+        "morale 3 vs 4",
+        "commander (3.2)",
+        "flank attack",
+    ] {
+        assert!(
+            line.contains(part),
+            "the combat counts {part:?} as the card did: {line}"
+        );
+    }
+    // "… 1d6=2, … → attacker -, defender TM+2": the card's row for that face.
+    let die: u64 = line
+        .split("1d6=")
+        .nth(1)
+        .and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|d| d.parse().ok())
+        .expect("the die rolled");
+    let (_, result) = rows
+        .iter()
+        .find(|r| r.0.contains(&die))
+        .expect("the card's row for the die");
+    let mut parts = result.split(" / ");
+    let expected = format!(
+        "attacker {}, defender {}",
+        parts.next().unwrap_or_default(),
+        parts.next().unwrap_or_default()
+    );
+    assert!(
+        line.contains(&expected),
+        "the card said {expected:?} for a {die}: {line}"
+    );
+    // Issue 19.2: the log is grouped by turn and phase, with headings; a turn folds.
+    let heads = js(
+        &tab,
+        "[...document.querySelectorAll('#log li.turn-head, #log li.phase-head')].map((l) => l.innerText)",
+    );
+    let heads: Vec<&str> = heads
+        .as_array()
+        .expect("the log's headings")
+        .iter()
+        .filter_map(|h| h.as_str())
+        .collect();
+    assert!(
+        heads.starts_with(&[
+            "Turn 1",
+            "French — fire and movement (4.B)",
+            "French — combat (10)"
+        ]),
+        "{heads:?}"
+    );
+    let shown = || {
+        js(
+            &tab,
+            "[...document.querySelectorAll('#log li[data-turn=\"1\"]:not(.turn-head)')].filter((l) => !l.hidden).length",
+        )
+        .as_u64()
+        .unwrap_or(0)
+    };
+    let before = shown();
+    assert!(before > 5, "turn 1 has its lines: {before}");
+    click(&tab, "#log li.turn-head[data-turn=\"1\"]");
+    assert_eq!(shown(), 0, "turn 1 folded");
+    click(&tab, "#log li.turn-head[data-turn=\"1\"]");
+    assert_eq!(shown(), before, "turn 1 unfolded");
+    shots_at_two_sizes(&tab, "hastenbeck-log");
+    drop(tab);
+    drop(browser);
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The place names whose drawn text meets a counter on screen, and the pairs of names that meet.
+fn names_over_counters(tab: &Tab) -> Vec<String> {
+    js(
+        tab,
+        "(() => { const cs = [...document.querySelectorAll('#map g.counter')].map((c) => c.getBoundingClientRect()); \
+         return [...document.querySelectorAll('#map text.place')].filter((t) => { const r = t.getBoundingClientRect(); \
+         return r.width > 0 && cs.some((c) => r.left < c.right - 1 && r.right > c.left + 1 && r.top < c.bottom - 1 && r.bottom > c.top + 1); }) \
+         .map((t) => t.textContent).concat([...document.querySelectorAll('#map text.place')].flatMap((t, i, all) => { const r = t.getBoundingClientRect(); \
+         return all.slice(i + 1).filter((u) => { const q = u.getBoundingClientRect(); return r.width > 0 && q.width > 0 && r.left < q.right - 1 && r.right > q.left + 1 && r.top < q.bottom - 1 && r.bottom > q.top + 1; }) \
+         .map((u) => t.textContent + ' over ' + u.textContent); })); })()",
+    )
+    .as_array()
+    .map(|a| {
+        a.iter()
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .collect()
+    })
+    .unwrap_or_default()
+}
+
+/// Issue 19.1, rule 4.B1: an activation moves one unit, one stack or one line of battle, so "Stop
+/// moving" before the moving unit has spent a movement point uses up that move; the page asks
+/// first. Hastenbeck against the computer: Chevert activated (16.1), Picardie begins to move; the
+/// page says why the other move buttons went away; **Stop moving** asks ("has not moved yet …
+/// Stop anyway?") and **No, go back** sends nothing; once Picardie has stepped, **Stop moving**
+/// stops it without a question.
+#[test]
+fn r4_b1_stop_moving_before_the_unit_moved_is_confirmed_in_chromium() {
+    let (dir, server, browser, tab) = against_the_computer("hastenbeck", "French", "8");
+    wait_for(&tab, "the first decision", || {
+        (version(&tab) == Some(0)
+            && text(&tab, "#decision").contains("choose a formation to activate"))
+        .then_some(())
+    });
+    // Issue 19.4: no place name covers a counter, at the first view nor with the whole map.
+    let over = names_over_counters(&tab);
+    assert!(over.is_empty(), "place names over counters: {over:?}");
+    click(&tab, "#zoom-fit");
+    std::thread::sleep(Duration::from_millis(300));
+    let over = names_over_counters(&tab);
+    assert!(
+        over.is_empty(),
+        "place names over counters, map fitted: {over:?}"
+    );
+    for _ in 0..3 {
+        click(&tab, "#zoom-in");
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let over = names_over_counters(&tab);
+    assert!(
+        over.is_empty(),
+        "place names over counters, zoomed: {over:?}"
+    );
+    shots_at_two_sizes(&tab, "hastenbeck-places");
+    click_action(&tab, "activate-auto:chevert");
+    let v = wait_version_above(&tab, 0);
+    click_action(&tab, "move-unit:picardie");
+    let v = wait_version_above(&tab, v);
+    let actions = text(&tab, "#actions");
+    assert!(
+        actions.contains("One move an activation (4.B1)"),
+        "the page says why the other moves went away: {actions}"
+    );
+    assert!(action_button(&tab, "move-unit:").is_none());
+    click(&tab, "#actions button[data-action=\"stop\"]");
+    let card = wait_for(&tab, "the question", || {
+        (js(&tab, "!document.querySelector('#odds').hidden") == Value::Bool(true))
+            .then(|| text(&tab, "#odds"))
+    });
+    assert!(
+        card.contains("Picardie has not moved yet") && card.contains("Stop anyway?"),
+        "{card}"
+    );
+    shots_at_two_sizes(&tab, "hastenbeck-stop");
+    click(&tab, "#odds button.cancel");
+    std::thread::sleep(Duration::from_millis(400));
+    assert_eq!(version(&tab), Some(v), "going back sends nothing");
+    assert!(text(&tab, "#decision").contains("moving Picardie"));
+    // Picardie steps, then stops: no question.
+    let (step, _) = action_button(&tab, "step:").expect("the moving unit may step");
+    click_action(&tab, &step);
+    let v = wait_version_above(&tab, v);
+    if action_button(&tab, "stop").is_some() {
+        click(&tab, "#actions button[data-action=\"stop\"]");
+        wait_version_above(&tab, v);
+        assert_eq!(
+            js(&tab, "document.querySelector('#odds').hidden"),
+            Value::Bool(true),
+            "a unit that moved stops without a question"
+        );
+    }
+    drop(tab);
+    drop(browser);
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 19.5: reaction policies set in the page, so that a whole French activation at Lauffeld
+/// asks the Allies nothing. Hot-seat Lauffeld (seed 3): **Reactions** opens a form per seat; the
+/// Allies choose **Never react**. The French then activate D'Estrée (16.2, automatic on the first
+/// turn) and march its line of battle north-west: without the policy each step asks the Allies
+/// for a cavalry reaction (8.6); with it the screen is never passed to them during the whole
+/// activation, and the Allied log holds the policy's answers ("Allies (policy: never react): …").
+#[test]
+fn reaction_policies_set_in_the_page_ask_the_allies_nothing_in_chromium() {
+    let (dir, server, browser, tab) = lobby("policy-lauffeld");
+    click(&tab, "input[name=scenario][value=lauffeld]");
+    click(&tab, "input[name=mode][value=hotseat]");
+    click(&tab, "#seed");
+    tab.type_str("3").expect("type a seed");
+    click(&tab, "#create");
+    wait_for(&tab, "the play page", || {
+        tab.get_url().contains("/play/").then_some(())
+    });
+    tab.wait_until_navigated().expect("the play page loads");
+    let covered = || {
+        js(
+            &tab,
+            "!document.querySelector('#handover').hidden && getComputedStyle(document.querySelector('#play')).visibility === 'hidden'",
+        ) == Value::Bool(true)
+    };
+    wait_for(&tab, "the play page", || {
+        (covered() || text(&tab, "#decision").contains("You (French)")).then_some(())
+    });
+    if covered() {
+        click(&tab, "#handover-go");
+    }
+    wait_for(&tab, "the French view", || {
+        text(&tab, "#decision")
+            .contains("You (French)")
+            .then_some(())
+    });
+    // Issue 19.7: the "if the game ended now" line at Lauffeld too (16.2, the engine's standing).
+    wait_for(&tab, "the standing line", || {
+        text(&tab, "#standing-line")
+            .contains("If the game ended now: ")
+            .then_some(())
+    });
+    // The Allies never react.
+    let v = version(&tab).unwrap_or(0);
+    click(&tab, "#policy-toggle");
+    wait_for(&tab, "the reactions panel", || {
+        (js(
+            &tab,
+            "!!document.querySelector('#policy-panel:not([hidden]) form[data-seat=\"Allies\"]')",
+        ) == Value::Bool(true))
+        .then_some(())
+    });
+    let panel = text(&tab, "#policy-panel");
+    assert!(
+        panel.contains("8.6") && panel.contains("9.3") && panel.contains("Always ask"),
+        "{panel}"
+    );
+    click(&tab, "form[data-seat=\"Allies\"] input[value=never]");
+    shots_at_two_sizes(&tab, "lauffeld-reactions");
+    click(&tab, "form[data-seat=\"Allies\"] button[type=submit]");
+    wait_for(&tab, "the policy set", || {
+        text(&tab, "form[data-seat=\"Allies\"] .policy-msg")
+            .contains("Set: never react")
+            .then_some(())
+    });
+    let mut v = wait_version_above(&tab, v);
+    click(&tab, "#policy-close");
+    // A whole French activation: D'Estrée's line marches north-west, then stops and ends.
+    click_action(&tab, "activate-auto:destree");
+    v = wait_version_above(&tab, v);
+    click_action(&tab, "move-line:destree-1");
+    v = wait_version_above(&tab, v);
+    let mut steps = 0;
+    let mut answered = 0;
+    while steps < 6 {
+        let Some((id, _)) = action_button(&tab, "step:NW") else {
+            break;
+        };
+        click_action(&tab, &id);
+        let n = wait_version_above(&tab, v);
+        assert!(!covered(), "the Allies are asked nothing after {id}");
+        assert!(text(&tab, "#decision").contains("You (French)"));
+        answered += n - v - 1;
+        v = n;
+        steps += 1;
+    }
+    assert!(steps >= 2, "the line stepped: {steps}");
+    for id in ["stop", "end-activation"] {
+        if action_button(&tab, id).is_some() {
+            click_action(&tab, id);
+            v = wait_version_above(&tab, v);
+            assert!(!covered(), "the Allies are asked nothing after {id}");
+        }
+    }
+    assert!(
+        text(&tab, "#decision").contains("choose a formation to activate"),
+        "the activation is over: {}",
+        text(&tab, "#decision")
+    );
+    assert!(answered >= 1, "the policy answered the reactions");
+    // The Allied log: the policy's answers, as that seat's own decisions.
+    let lines = tab
+        .evaluate(
+            "(async () => { const id = location.pathname.split('/').pop(); \
+             const t = JSON.parse(localStorage.getItem('tricorne.tokens.' + id)).Allies; \
+             const g = await (await fetch('/api/games/' + id + '?token=' + t)).json(); \
+             return g.log.filter((l) => l.includes('(policy: never react)')).length; })()",
+            true,
+        )
+        .expect("the Allied log")
+        .value
+        .and_then(|v| v.as_u64())
+        .unwrap_or(0);
+    assert_eq!(
+        lines, answered,
+        "each answer of the policy is in the Allied log"
+    );
+    shot_of_a_drawn_page(&tab, "lauffeld-after-policy.png");
     drop(tab);
     drop(browser);
     drop(server);

@@ -1294,7 +1294,6 @@ impl Saxe {
     /// does not see it (under a gun, 3.6) the modifiers that depend on it are left out, and the
     /// answer says so.
     pub fn fire_odds(&self, s: &State, gun: UnitIx, target: HexId) -> Option<serde_json::Value> {
-        let from = s.units[usize::from(gun)].hex?;
         let side = self.side_of(gun);
         let here = self.result_units_at(s, target);
         let visible = self.visible_combat_units(s, target, side);
@@ -1304,8 +1303,80 @@ impl Saxe {
             .first()
             .copied()
             .or_else(|| self.units_at(s, target).first().copied())?;
+        let seen = !visible.is_empty();
+        self.fire_odds_on(
+            s,
+            gun,
+            target,
+            top,
+            (hidden, seen, here.is_empty()),
+            "9.2, 9.4.1, Artillery Table",
+        )
+    }
+
+    /// 9.3: the odds of a reaction fire of `gun` at hex `target`, as the reacting side may read
+    /// them: aimed at the hex a unit entered, the fire falls on the units in it; aimed at the hex
+    /// it left, on the units that moved out of it (as `ReactionFire` is resolved). The unit that
+    /// takes the result first is the top one of them the side sees (3.6).
+    pub fn reaction_fire_odds(
+        &self,
+        s: &State,
+        gun: UnitIx,
+        target: HexId,
+    ) -> Option<serde_json::Value> {
+        let Some(Frame::Reaction(r)) = s.frames.last() else {
+            return None;
+        };
+        let side = self.side_of(gun);
+        let (at, victims): (HexId, Vec<UnitIx>) =
+            if let Some(&(_, _, to)) = r.movers.iter().find(|m| m.2 == target) {
+                (to, self.combat_units_at(s, to))
+            } else {
+                let first_to = r.movers.iter().find(|m| m.1 == target).map(|m| m.2)?;
+                (
+                    first_to,
+                    r.movers
+                        .iter()
+                        .filter(|m| m.1 == target && m.2 == first_to)
+                        .map(|m| m.0)
+                        .collect(),
+                )
+            };
+        let visible: Vec<UnitIx> = self
+            .visible_combat_units(s, at, side)
+            .into_iter()
+            .filter(|u| victims.contains(u))
+            .collect();
+        let hidden = !self.sees_all_of(s, at, side);
+        let top = visible
+            .first()
+            .copied()
+            .or_else(|| victims.first().copied())?;
+        let seen = !visible.is_empty();
+        self.fire_odds_on(
+            s,
+            gun,
+            target,
+            top,
+            (hidden, seen, victims.is_empty()),
+            "9.3, 9.4.1, Artillery Table",
+        )
+    }
+
+    /// The odds of `gun`'s fire at hex `target` whose result `top` takes first; `(hidden, seen,
+    /// none)`: units the side does not see are there, the side sees `top`, no unit takes a result.
+    fn fire_odds_on(
+        &self,
+        s: &State,
+        gun: UnitIx,
+        target: HexId,
+        top: UnitIx,
+        (hidden, seen, none): (bool, bool, bool),
+        rule: &str,
+    ) -> Option<serde_json::Value> {
+        let from = s.units[usize::from(gun)].hex?;
         let mut mods = self.fire_modifiers(s, gun, from, target, top);
-        if hidden && visible.is_empty() {
+        if hidden && !seen {
             // The top counter is a gun: whether the units under it are light troops or face
             // away is not the firer's to know.
             mods.retain(|(t, _)| t != "light target" && t != "flank fire (9.4.1)");
@@ -1327,7 +1398,7 @@ impl Saxe {
             }));
         }
         let mut notes = Vec::new();
-        if here.is_empty() {
+        if none {
             notes.push("no unit in the hex takes a result".to_string());
         }
         if hidden {
@@ -1339,7 +1410,7 @@ impl Saxe {
         }
         Some(serde_json::json!({
             "kind": "fire",
-            "rule": "9.2, 9.4.1, Artillery Table",
+            "rule": rule,
             "die": "1d6",
             "modifiers": mods
                 .iter()
@@ -1357,7 +1428,8 @@ impl Saxe {
         }))
     }
 
-    /// [`engine::Ruleset::odds`]: attacks (10.2) and fire (9.2) before they are declared.
+    /// [`engine::Ruleset::odds`]: attacks (10.2), fire (9.2) and reaction fire (9.3) before they
+    /// are declared.
     pub fn odds_json(&self, s: &State, a: &crate::Action) -> Option<serde_json::Value> {
         use crate::Action as A;
         match a {
@@ -1368,10 +1440,10 @@ impl Saxe {
             A::ArtilleryFire { unit, target } | A::RedoubtFire { unit, target } => {
                 self.fire_odds(s, *unit, *target)
             }
+            A::ReactionFire { unit, target } => self.reaction_fire_odds(s, *unit, *target),
             // The other actions roll nothing before another decision, or what they roll is not
             // a fire or a combat (activation, morale): no odds.
-            A::ReactionFire { .. }
-            | A::EndRedoubtFire
+            A::EndRedoubtFire
             | A::Activate { .. }
             | A::ActivateAuto { .. }
             | A::ActivateIndependent { .. }

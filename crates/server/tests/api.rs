@@ -871,3 +871,105 @@ fn without_explanations(mut g: Value) -> Value {
     }
     g
 }
+
+/// Issue 19.7: an imported game may continue against the computer (`POST /api/import?computer=SEAT`):
+/// the record replays as before, the page gets the other seat's link only, and the computer plays
+/// its seat — at once when it decides at the record's last action, and after each of the person's
+/// decisions. An unknown seat is refused.
+#[tokio::test]
+async fn import_continues_against_the_computer() {
+    let api = Api::sqlite().await;
+    let c = hotseat(&api, 12).await;
+    let f = c.french.clone().expect("French");
+    let mut rng = Rng::new(4);
+    for _ in 0..30 {
+        api.play_one(&c, &mut rng).await.expect("goes on");
+    }
+    let record = api
+        .get(&format!("/api/games/{}/record?token={f}", c.id))
+        .await
+        .json();
+    let r = api.post("/api/import?computer=Prussia", &record).await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.body);
+    let r = api.post("/api/import?computer=Allies", &record).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.body);
+    let imported = Created::of(&r.json());
+    assert!(imported.allies.is_none(), "no link for the computer's seat");
+    let french = imported.french.clone().expect("the person's seat");
+    let g = api.game(&imported, &french).await;
+    assert_eq!(g["mode"], "ai");
+    assert_eq!(g["ai_seat"], "Allies");
+    // The computer never waits: the French decide (or the game is over).
+    let v0 = g["version"].as_u64().expect("version");
+    assert!(v0 >= 30);
+    assert_eq!(stored(&api, &imported.id).await as u64, v0);
+    assert!(
+        g["decider"] == "French" || g["decider"].is_null(),
+        "{}",
+        g["decider"]
+    );
+    // The French play on until the computer has answered.
+    let mut answered = false;
+    for _ in 0..60 {
+        let g = api.game(&imported, &french).await;
+        if g["decider"] != "French" {
+            break;
+        }
+        let legal = g["legal"].as_array().expect("legal").clone();
+        let pick = legal[rng.below(legal.len())]["id"]
+            .as_str()
+            .expect("id")
+            .to_string();
+        let v = g["version"].as_u64().expect("version");
+        let r = api.act(&imported, &french, &pick, v).await;
+        assert_eq!(r.status, StatusCode::OK, "{pick}: {}", r.body);
+        if r.json()["version"].as_u64().expect("version") > v + 1 {
+            answered = true;
+            break;
+        }
+    }
+    assert!(answered, "the computer answered the French");
+}
+
+/// Issue 19.3, rule 9.3: a reaction fire carries its odds before it is declared, as attacks and
+/// fire do (`legal[].odds`): the Artillery Table's modifiers and the result of each face.
+#[tokio::test]
+async fn r9_3_a_reaction_fire_carries_its_odds() {
+    let api = Api::sqlite().await;
+    for seed in 1..=8 {
+        let c = hotseat(&api, seed).await;
+        let mut rng = Rng::new(seed);
+        for _ in 0..600 {
+            let any = api.game(&c, c.any_token()).await;
+            let Some(decider) = any["decider"].as_str() else {
+                break;
+            };
+            let token = c.seat(decider).expect("a seat").to_string();
+            let g = api.game(&c, &token).await;
+            let legal = g["legal"].as_array().expect("legal").clone();
+            if let Some(a) = legal.iter().find(|a| {
+                a["id"]
+                    .as_str()
+                    .is_some_and(|id| id.starts_with("reaction-fire:"))
+            }) {
+                let o = &a["odds"];
+                assert_eq!(o["kind"], "fire", "{a}");
+                assert!(
+                    o["rule"].as_str().is_some_and(|r| r.starts_with("9.3")),
+                    "{a}"
+                );
+                assert_eq!(o["faces"].as_array().map(Vec::len), Some(6), "{a}");
+                let faces: usize = o["results"]
+                    .as_array()
+                    .expect("results")
+                    .iter()
+                    .map(|r| r["faces"].as_array().map_or(0, Vec::len))
+                    .sum();
+                assert_eq!(faces, 6, "{a}");
+                return;
+            }
+            api.play_one(&c, &mut rng).await;
+        }
+    }
+    panic!("no reaction fire was offered in 8 games");
+}

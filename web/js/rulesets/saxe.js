@@ -7,6 +7,7 @@ import { legal, hideMenu, submit } from '../play.js';
 import { applyCam, showTip } from '../camera.js';
 import { corners, pointsAttr } from '../hex.js';
 import { outcomeText } from '../panels.js';
+import { previewOdds, endPreview } from '../confirm.js';
 
 const FACING = { N: 0, NE: 60, SE: 120, S: 180, SW: 240, NW: 300 };
 
@@ -145,8 +146,10 @@ function buildMap() {
     L.labels.append(text);
     // The place's hexes, nearest its middle first.
     hs.sort((a, b) => Math.hypot(a.x - cx, a.y - cy) - Math.hypot(b.x - cx, b.y - cy));
-    P.placeLabels.push({ text, hexes: hs, cx, cy, many: hs.length > 1 });
+    P.placeLabels.push({ text, hexes: hs, cx, cy, many: hs.length > 1, rank: obj ? 2 : big ? 1 : 0 });
   }
+  // The victory places are placed first, then the large areas: the others go round them.
+  P.placeLabels.sort((a, b) => b.rank - a.rank);
   for (const [name, hexes] of Object.entries(objectives)) {
     for (const id of hexes) {
       const h = P.hexIndex.get(id);
@@ -323,21 +326,86 @@ function formationColumn(fid) {
 
 // ---------------------------------------------------------------- counters
 
-// Each place name on the free hex of its place nearest its middle (a one-hex place: in the
-// hex's upper corner when a unit is there), never under a counter or a commander.
+// Each place name where it covers no counter, commander or marker (issue 19.4): on the free hex
+// of its place nearest its middle, else just above or below the counters of its hex, else on a
+// free spot beside it; the first of these, nearest the place, whose drawn box meets no piece.
 function placeNames() {
+  const boxes = [];
+  for (const st of stacks()) {
+    const h = P.hexIndex.get(st.hex);
+    if (!h) continue;
+    const n = st.units.length + hiddenCount(st);
+    const lift = 0.13 * (n - 1);
+    // The counters (the lower ones peek out up and to the right), the markers on their right,
+    // the stack's size above.
+    boxes.push([h.x - 0.62, h.y - 0.62 - lift - (n > 1 ? 0.5 : 0), h.x + 0.62 + lift + 0.48, h.y + 0.62]);
+  }
+  for (const c of (P.view && P.view.commanders) || []) {
+    const h = P.hexIndex.get(c.hex);
+    if (h) boxes.push([h.x - 0.78, h.y + 0.2, h.x + 0.1, h.y + 0.8]);
+  }
+  const hits = (b) => boxes.some((o) => b.x < o[2] && b.x + b.width > o[0] && b.y < o[3] && b.y + b.height > o[1]);
   const taken = new Set(stacks().map((st) => st.hex));
   for (const c of (P.view && P.view.commanders) || []) taken.add(c.hex);
   for (const l of P.placeLabels || []) {
-    const free = l.hexes.find((h) => !taken.has(h.id));
-    let x = l.cx;
-    let y = l.cy + 0.12;
-    if (l.many && free) [x, y] = [free.x, free.y + 0.12];
-    else if (taken.has(l.hexes[0].id)) [x, y] = [l.hexes[0].x, l.hexes[0].y - 0.66];
-    else if (!l.many) y = l.cy + 0.12;
-    l.text.setAttribute('x', x.toFixed(3));
-    l.text.setAttribute('y', y.toFixed(3));
-    l.text.classList.toggle('above', taken.has(l.hexes[0].id) && !(l.many && free));
+    const spots = [];
+    for (const h of l.hexes) if (!taken.has(h.id)) spots.push([h.x, h.y + 0.12]);
+    if (!l.many) spots.unshift([l.cx, l.cy + 0.12]);
+    for (const h of l.hexes) spots.push([h.x, h.y - 0.72], [h.x, h.y + 0.98], [h.x, h.y - 0.98]);
+    // Then beside it: half-hex steps round its middle hex, nearest first.
+    const h0 = l.hexes[0];
+    const near = [];
+    for (let i = -5; i <= 5; i++) for (let j = -6; j <= 6; j++) if (i || j) near.push([h0.x + 0.866 * i, h0.y + 0.375 * j + 0.12]);
+    near.sort((a, b) => Math.hypot(a[0] - h0.x, a[1] - h0.y) - Math.hypot(b[0] - h0.x, b[1] - h0.y));
+    spots.push(...near);
+    let placed = false;
+    for (const small of [false, true]) {
+      l.text.classList.toggle('above', small);
+      for (const [x, y] of spots) {
+        l.text.setAttribute('x', x.toFixed(3));
+        l.text.setAttribute('y', y.toFixed(3));
+        let b = null;
+        try {
+          b = l.text.getBBox();
+        } catch (_) {
+          /* not rendered yet: keep the first spot */
+        }
+        if (!b || !b.width || !hits(b)) {
+          placed = true;
+          break;
+        }
+      }
+      if (placed) break;
+    }
+    if (!placed) {
+      // Nowhere free: the name goes under the counters (its layer is below theirs), at its hex.
+      l.text.setAttribute('x', h0.x.toFixed(3));
+      l.text.setAttribute('y', (h0.y + 0.12).toFixed(3));
+    }
+    // The next names keep off this one too; a name written away from its place points at it.
+    let b = null;
+    try {
+      b = l.text.getBBox();
+    } catch (_) {
+      /* not rendered */
+    }
+    if (b && b.width) boxes.push([b.x - 0.05, b.y - 0.05, b.x + b.width + 0.05, b.y + b.height + 0.05]);
+    const x = Number(l.text.getAttribute('x'));
+    const y = Number(l.text.getAttribute('y'));
+    const home = l.hexes.reduce((m, h) => (Math.hypot(h.x - x, h.y - y) < Math.hypot(m.x - x, m.y - y) ? h : m), h0);
+    const away = b && b.width && !(home.x >= b.x && home.x <= b.x + b.width && Math.abs(home.y - y) < 0.9);
+    if (!l.leader) {
+      l.leader = svg('line', { class: 'place-leader' });
+      l.text.before(l.leader);
+    }
+    l.leader.style.display = away ? '' : 'none';
+    if (away) {
+      const ly = home.y < y ? b.y : b.y + b.height;
+      l.leader.setAttribute('x1', Math.max(b.x, Math.min(b.x + b.width, home.x)).toFixed(3));
+      l.leader.setAttribute('y1', ly.toFixed(3));
+      l.leader.setAttribute('x2', home.x.toFixed(3));
+      l.leader.setAttribute('y2', home.y.toFixed(3));
+    }
   }
 }
 
@@ -585,8 +653,11 @@ function showMenu(actions, cx, cy, hex) {
         text: a.label,
         onclick: () => {
           hideMenu();
+          endPreview();
           submit(a.id);
         },
+        onmouseenter: () => previewOdds(a),
+        onmouseleave: () => endPreview(),
       }),
     );
   }
@@ -717,29 +788,14 @@ function renderVictory(v, g) {
   if (held) line.append(el('span', { class: 'held', text: ' (' + held + ')' }));
 }
 
-// The end-of-scenario result of Hastenbeck (15.1, 15.2) if the game ended now; null for other
-// scenarios. The engine decides the real outcome; this only reads the view.
+// The result if the game ended now, as the engine reckons it for every scenario (the view's
+// `standing`: Hastenbeck 15.1/15.2, Fontenoy and Lauffeld 16.1/16.2 with 15.1); the page
+// computes no rules.
 function standing(v) {
-  const c = v.control || {};
-  if (!('Hastenbeck' in c) || !('Afferde' in c)) return null;
-  const ad = v.army_demoralised || {};
-  const forms = v.formations || [];
-  const demF = forms.filter((f) => f.side === 'French' && f.demoralised).length;
-  const demA = forms.filter((f) => f.side === 'Allies' && f.demoralised).length;
-  const hF = c.Hastenbeck === 'French';
-  const aF = c.Afferde === 'French';
-  if (hF && aF && ad.Allies) return 'Tremendous French victory (15.1)';
-  if (hF) {
-    if (ad.Allies && !ad.French) return 'Brilliant French victory (15.2)';
-    if (demA >= 1 && !ad.French && !ad.Allies) return 'Limited French victory (15.2)';
-    return 'Forfeited game (15.2)';
-  }
-  if (!aF) {
-    if (ad.French && !ad.Allies) return 'Tremendous Allied victory (15.2)';
-    if (demF >= 2 && !ad.Allies) return 'Brilliant Allied victory (15.2)';
-    if (!ad.Allies) return 'Limited Allied victory (15.2)';
-  }
-  return 'Forfeited game (15.2)';
+  const st = v.standing;
+  if (!st || !st.level) return null;
+  const rule = String(st.rule || '').replace(/\s*\(if the game ended now\)\s*$/, '');
+  return st.level + (rule ? ` (${rule})` : '');
 }
 
 function renderFormations(v) {
@@ -773,18 +829,26 @@ function renderFormations(v) {
 function renderActions(box, acts) {
   const plain = acts.filter((a) => !(a.hexes && a.hexes.length));
   const onMap = acts.filter((a) => a.hexes && a.hexes.length);
+  const mandatory = (a) => !!(a.odds && a.odds.mandatory);
   const btn = (a) =>
     el('button', {
       type: 'button',
-      class: 'action' + (a.hexes && a.hexes.length ? ' on-map' : ''),
+      class: 'action' + (a.hexes && a.hexes.length ? ' on-map' : '') + (mandatory(a) ? ' mandatory' : '') + (a.odds ? ' has-odds' : ''),
       'data-action': a.id,
       'data-hexes': (a.hexes || []).join(' '),
       title: a.id + (a.hexes && a.hexes.length ? ' — ' + a.hexes.join(', ') : ''),
-      text: a.label,
+      text: a.id === 'end-combat' ? 'No more attacks: end the combat phase' : a.label + (mandatory(a) ? ' — mandatory (10.1)' : ''),
       onclick: () => submit(a.id),
-      onmouseenter: () => drawHighlights(a.hexes),
-      onmouseleave: () => drawHighlights(),
+      onmouseenter: () => {
+        drawHighlights(a.hexes);
+        previewOdds(a);
+      },
+      onmouseleave: () => {
+        drawHighlights();
+        endPreview();
+      },
     });
+  for (const t of explain(acts)) box.append(el('p', { class: 'hint rule-note', text: t }));
   if (onMap.length) {
     box.append(el('p', { class: 'hint', text: 'Click a highlighted hex on the map, or a button.' }));
   }
@@ -803,6 +867,72 @@ function renderActions(box, acts) {
       box.append(det);
     }
   }
+}
+
+// What the book says about the decision's buttons: the combat phase (10.1: attacks declared one
+// at a time, each with its odds first; the mandatory ones; "no more attacks") and a unit's move
+// (4.B1: one move an activation, which is why the other move buttons went away).
+function explain(acts) {
+  const notes = [];
+  const attacks = acts.filter((a) => a.id.startsWith('attack:'));
+  if (attacks.length) {
+    notes.push('Combat (10): declare your attacks one at a time; each shows its odds (ratio, modifiers, the chance of each result) before you declare it.');
+    const must = attacks.filter((a) => a.odds && a.odds.mandatory).length;
+    const end = acts.some((a) => a.id === 'end-combat');
+    if (must && !end) notes.push(`Mandatory attacks remain (10.1: both stacks in clear terrain): ${must === 1 ? 'it' : 'one of them'} must be declared before the combat phase can end.`);
+    else if (must) notes.push('Marked attacks are mandatory (10.1).');
+  }
+  if (/^moving /.test((P.game && P.game.decision) || '')) {
+    notes.push('One move an activation (4.B1): the formation moves one unit, one stack or one line of battle (two of them with the army commander stacked with its commander). This is that move: the other move buttons come back at the next activation.');
+  }
+  return notes;
+}
+
+// "Stop moving" before the moving units have spent a movement point still uses up the
+// activation's one move (4.B1: one unit, stack or line of battle): asked first (issue 19.1). Read from the decision ("moving A + B (MP left
+// [4, 3])") and the units' movement points in the view.
+function confirmAction(a) {
+  if (a.id !== 'stop') return null;
+  const d = (P.game && P.game.decision) || '';
+  const m = d.match(/^moving (.*) \(MP left \[([\d, ]+)\]\)/);
+  if (!m) return null;
+  const names = m[1].split(' + ');
+  const left = m[2].split(',').map((x) => Number(x.trim()));
+  const units = new Map();
+  for (const st of stacks()) for (const u of st.units) units.set(u.name, u);
+  const full = names.every((n, i) => units.has(n) && left[i] !== undefined && left[i] >= units.get(n).mp);
+  if (!full) return null;
+  const who = names.join(' and ');
+  return [
+    `${who} ${names.length > 1 ? 'have' : 'has'} not moved yet.`,
+    `Stopping now uses up the activation's move all the same: an activation moves one unit, one stack or one line of battle (4.B1), so no other unit of the formation moves in this activation.`,
+    'Stop anyway?',
+  ];
+}
+
+// The log's phase headings (log.js), from the lines that open each phase of the sequence of play
+// (4.B: the first, then the second player's fire and movement; 10: their combat phase; 8.5: the
+// army commander's move after it; F/L 4.C: reorganisation).
+function logPhase(text, ctx) {
+  let m = text.match(/the (\w+) player is (?:first|active)/);
+  if (m) {
+    Object.assign(ctx, { side: m[1], kind: 'move' });
+    return `${m[1]} — fire and movement (4.B)`;
+  }
+  m = text.match(/^4: (\w+) combat phase/);
+  if (m) {
+    Object.assign(ctx, { side: m[1], kind: 'combat' });
+    return `${m[1]} — combat (10)`;
+  }
+  if (/^4\.C: reorganisation phase/.test(text)) {
+    ctx.kind = 'reorganisation';
+    return 'Reorganisation (4.C)';
+  }
+  if (ctx.kind === 'combat' && /^8\.5: army commander /.test(text)) {
+    ctx.kind = 'army';
+    return `${ctx.side} — army commander (8.5)`;
+  }
+  return null;
 }
 
 function onClick(ev) {
@@ -910,6 +1040,15 @@ function legend(box) {
 
 export const drawing = {
   legend,
+  confirm: confirmAction,
+  logPhase,
+  // The prompts a reaction policy answers (policy.js; the server's saxe policy_answer).
+  reactions: {
+    prompts: 'cavalry reactions, 8.6, and reaction fire, 9.3',
+    fire: 'Reaction fire (9.3)',
+    cavalry: 'Cavalry reaction (8.6)',
+    always: 'Retreat before combat (1.3) is always asked.',
+  },
   markRecent,
   build: buildMap,
   tracks: renderTracks,

@@ -35,6 +35,11 @@ impl Drop for Server {
 
 impl Server {
     pub fn start(dir: &Path) -> Server {
+        Server::start_with(dir, None)
+    }
+
+    /// The server reading its scenarios from `data` (`--data-dir`) when given.
+    pub fn start_with(dir: &Path, data: Option<&Path>) -> Server {
         // A free port: bind to port 0, read it, release it for the server.
         let port = TcpListener::bind("127.0.0.1:0")
             .and_then(|l| l.local_addr())
@@ -49,6 +54,10 @@ impl Server {
             .arg(port.to_string())
             .arg("--database-url")
             .arg(format!("sqlite://{}", dir.join("games.db").display()))
+            .args(
+                data.map(|d| vec![OsStr::new("--data-dir"), d.as_os_str()])
+                    .unwrap_or_default(),
+            )
             .stdin(Stdio::null())
             .stdout(out)
             .stderr(err)
@@ -101,8 +110,11 @@ pub fn http_get(port: u16, path: &str) -> Option<String> {
 
 /// A fresh directory of this test process (each test its own: they run at the same time).
 pub fn temp_dir(name: &str) -> PathBuf {
+    // Tests of one process may share a name (two of Hastenbeck): a counter keeps them apart.
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let d = std::env::temp_dir().join(format!(
-        "tricorne-browser-test-{}-{name}",
+        "tricorne-browser-test-{}-{n}-{name}",
         std::process::id()
     ));
     let _ = std::fs::remove_dir_all(&d);
@@ -118,8 +130,44 @@ pub fn artifacts() -> PathBuf {
 
 /// A server and a browser of their own in a fresh temporary directory `name`, the lobby open.
 pub fn lobby(name: &str) -> (PathBuf, Server, Browser, Arc<Tab>) {
+    lobby_with(name, None)
+}
+
+/// A copy of the project's scenarios in `dir/data`, for a test to edit a set-up (the CLI's
+/// `--data-dir`).
+pub fn scenario_copy(dir: &Path) -> PathBuf {
+    fn copy(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).expect("create a data directory");
+        for e in std::fs::read_dir(from).expect("read the scenarios") {
+            let e = e.expect("a scenario file");
+            let path = e.path();
+            if path.is_dir() {
+                copy(&path, &to.join(e.file_name()));
+            } else {
+                std::fs::copy(&path, to.join(e.file_name())).expect("copy a scenario file");
+            }
+        }
+    }
+    let data = dir.join("data");
+    copy(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios"),
+        &data,
+    );
+    data
+}
+
+/// As [`lobby`], the server reading its scenarios from `data` when given.
+pub fn lobby_with(
+    name: &str,
+    data: Option<&dyn Fn(&Path)>,
+) -> (PathBuf, Server, Browser, Arc<Tab>) {
     let dir = temp_dir(name);
-    let server = Server::start(&dir);
+    let data = data.map(|edit| {
+        let d = scenario_copy(&dir);
+        edit(&d);
+        d
+    });
+    let server = Server::start_with(&dir, data.as_deref());
     let browser = launch(dir.join("chromium-profile"));
     let tab = browser.new_tab().expect("a browser tab");
     tab.set_default_timeout(WAIT);
@@ -140,7 +188,17 @@ pub fn against_the_computer(
     side: &str,
     seed: &str,
 ) -> (PathBuf, Server, Browser, Arc<Tab>) {
-    let (dir, server, browser, tab) = lobby(scenario);
+    against_the_computer_with(scenario, side, seed, None)
+}
+
+/// As [`against_the_computer`], the scenarios copied and edited by `data` first when given.
+pub fn against_the_computer_with(
+    scenario: &str,
+    side: &str,
+    seed: &str,
+    data: Option<&dyn Fn(&Path)>,
+) -> (PathBuf, Server, Browser, Arc<Tab>) {
+    let (dir, server, browser, tab) = lobby_with(scenario, data);
     click(&tab, &format!("input[name=scenario][value={scenario}]"));
     click(&tab, "input[name=mode][value=ai]");
     click(&tab, &format!("input[name=human][value={side}]"));
@@ -341,6 +399,17 @@ pub fn click(tab: &Tab, selector: &str) {
         .unwrap_or_else(|e| panic!("no element {selector}: {e}"))
         .click()
         .unwrap_or_else(|e| panic!("clicking {selector}: {e}"));
+}
+
+/// Click the decision's button of action `id`; when the page first shows the action on its card
+/// (its odds, or a question such as "Stop anyway?", issue 19), declare it there.
+pub fn click_action(tab: &Tab, id: &str) {
+    click(tab, &format!("#actions button[data-action=\"{id}\"]"));
+    std::thread::sleep(Duration::from_millis(100));
+    let declare = format!("#odds:not([hidden]) button.declare[data-action=\"{id}\"]");
+    if js(tab, &format!("!!document.querySelector('{declare}')")) == Value::Bool(true) {
+        click(tab, &declare);
+    }
 }
 
 /// Click a hex of the map; if the page offers a menu of the actions there, pick `action` in it.

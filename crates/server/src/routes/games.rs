@@ -1211,6 +1211,11 @@ async fn import(
     State(st): State<AppState>,
     req: Request,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
+    // Issue 19.7: `?computer=SEAT` — the game continues against the computer, which plays SEAT.
+    let computer: Option<String> = req.uri().query().and_then(|q| {
+        q.split('&')
+            .find_map(|kv| kv.strip_prefix("computer=").map(str::to_string))
+    });
     let bytes = body_bytes(req, &st).await?;
     let text = std::str::from_utf8(&bytes)
         .map_err(|_| ApiError::BadRequest("the record is not UTF-8 text".into()))?;
@@ -1246,15 +1251,57 @@ async fn import(
         Ok(rb)
     })
     .await??;
-    let tokens = tokens_for([true, true], None)?;
+    let names = rebuilt.game.seat_names();
+    let ai_seat = computer
+        .as_deref()
+        .map(|c| seat_index(&names, c))
+        .transpose()?;
+    let tokens = match ai_seat {
+        Some(a) => tokens_for([a != 0, a != 1], None)?,
+        None => tokens_for([true, true], None)?,
+    };
+    // Against the computer: it answers at once if it decides now (its actions follow the record's).
+    let mut rebuilt = rebuilt;
+    let mut actions = rec.actions;
+    if ai_seat.is_some() {
+        let agent = st.hub().agent().to_string();
+        let (seed, version) = (rec.seed, actions.len() as u64);
+        let mut game = rebuilt.game;
+        let (game, more, events) = tokio::task::spawn_blocking(move || {
+            let mut more = Vec::new();
+            let mut events = Lines::default();
+            play_ai(
+                &agent,
+                game.as_mut(),
+                ai_seat,
+                seed,
+                version,
+                &mut more,
+                &mut events,
+            )
+            .map(|()| (game, more, events))
+        })
+        .await?
+        .map_err(ApiError::Internal)?;
+        rebuilt.game = game;
+        if !more.is_empty() {
+            actions.extend(more);
+            rebuilt.log.push(&events);
+            rebuilt.last_events = events.for_viewer(Viewer::All).to_vec();
+        }
+    }
     let meta = GameMeta {
         id: token::new_game_id().map_err(internal)?,
         ruleset: rec.ruleset,
         scenario: rec.scenario,
         options: rec.options,
         seed: rec.seed,
-        mode: Mode::Hotseat,
-        ai_seat: None,
+        mode: if ai_seat.is_some() {
+            Mode::Ai
+        } else {
+            Mode::Hotseat
+        },
+        ai_seat,
         tokens: tokens.digests(),
         created: now(),
         dice: None,
@@ -1264,7 +1311,7 @@ async fn import(
     let live = Live::new(
         meta,
         rebuilt.game,
-        rec.actions,
+        actions,
         rebuilt.log,
         rebuilt.last_events,
     );
