@@ -74,6 +74,9 @@ impl AgentHooks for Bar {
             _ => None,
         };
         let side = crate::flow::decider(sc, st).unwrap_or(0);
+        // A side behind (or level) on the victory margin must go and get it; a side ahead holds
+        // its ground and lets the enemy come into its fire.
+        let attacking = self.margin(st, usize::from(side)) <= 0.0;
         let here = moving.map(|m| {
             let u = m.units[0];
             self.enemy_distance(st, m.side, &st.units[usize::from(u)].hexes)
@@ -96,7 +99,7 @@ impl AgentHooks for Bar {
                         let after = self.enemy_distance(st, m.side, &[*h]);
                         if d <= 1 {
                             -1.0
-                        } else if after < d {
+                        } else if after < d && attacking {
                             1.5
                         } else {
                             0.2
@@ -110,12 +113,10 @@ impl AgentHooks for Bar {
                     _ => -0.3,
                 },
                 Action::MoveUnit(_) | Action::MoveStack(_) => 0.5,
-                Action::MovementDone => -1.0,
+                Action::MovementDone if attacking => -1.0,
+                Action::MovementDone => 1.0,
                 Action::Pass => 0.0,
-                _ => {
-                    let _ = side;
-                    0.0
-                }
+                _ => 0.0,
             })
             .collect()
     }
