@@ -1176,18 +1176,17 @@ pub(super) fn advance_options(
     };
     let c = &cc.combats[i];
     let att = *att;
+    // A45: if the attackers are infantry and cavalry, only the cavalry advances.
+    let att_cav = c.attackers.iter().any(|s| has_cav(sc, &living(st, s)));
     let (movers, vacated_from): (Vec<Vec<UnitIx>>, &Vec<Vec<HexId>>) = if att {
         (
             c.attackers
                 .iter()
                 .map(|s| {
-                    let live = living(st, s);
-                    let cav: Vec<UnitIx> = live
-                        .iter()
-                        .copied()
-                        .filter(|&u| sc.units[usize::from(u)].arm == Arm::Cavalry)
-                        .collect();
-                    if cav.is_empty() { live } else { cav }
+                    living(st, s)
+                        .into_iter()
+                        .filter(|&u| !att_cav || sc.units[usize::from(u)].arm == Arm::Cavalry)
+                        .collect()
                 })
                 .collect(),
             &c.def_hexes,
@@ -1223,7 +1222,22 @@ pub(super) fn advance_options(
         .iter()
         .flatten()
         .copied()
-        .filter(|h| crate::stacking::units_at(st, *h).is_empty())
+        .filter(|h| {
+            crate::stacking::units_at(st, *h)
+                .iter()
+                .all(|&u| sc.units[usize::from(u)].side == side)
+        })
+        .collect();
+    // Units that advanced already are not offered again: only those still where they fought.
+    let origin = if att { &c.att_hexes } else { &c.def_hexes };
+    let movers: Vec<Vec<UnitIx>> = movers
+        .into_iter()
+        .zip(origin)
+        .map(|(s, h)| {
+            s.into_iter()
+                .filter(|&u| st.units[usize::from(u)].hexes == *h)
+                .collect()
+        })
         .collect();
     let mut out: Vec<(Vec<UnitIx>, Vec<HexId>)> = Vec::new();
     for s in movers.iter().filter(|s| !s.is_empty()) {
