@@ -104,6 +104,22 @@ pub enum Action {
     CcAdvance(Vec<UnitIx>, Vec<HexId>),
     /// No more units advance (15.1c).
     CcAdvanceDone,
+    // fire (12)
+    /// Declare a fire at the stack of this unit, by artillery or by infantry (12.1, 12.2e).
+    FireAt(UnitIx, bool),
+    /// Add the activated units of this hex to the fire being declared (12.2d, 12.2f).
+    FireWith(HexId),
+    /// Resolve the declared fire (12.1).
+    FireResolve,
+    /// Give up the fire being declared (nothing was rolled); that target is not offered to
+    /// that type again this phase.
+    FireCancel,
+    /// End the fire phase.
+    FireDone,
+    /// Return fire at the stack of this unit (12.10).
+    ReturnFire(UnitIx),
+    /// Opportunity fire by the reactive artillery (true) or infantry (12.8).
+    OppFire(bool),
 }
 
 impl Action {
@@ -184,6 +200,15 @@ impl Action {
                     .join("-")
             ),
             Action::CcAdvanceDone => "cc-advance-done".into(),
+            Action::FireAt(x, art) => {
+                format!("fire:{}:{}", u(x), if *art { "art" } else { "inf" })
+            }
+            Action::FireWith(h) => format!("fire-with:{}", sc.board.label(*h)),
+            Action::FireResolve => "fire-resolve".into(),
+            Action::FireCancel => "fire-cancel".into(),
+            Action::FireDone => "fire-done".into(),
+            Action::ReturnFire(x) => format!("return-fire:{}", u(x)),
+            Action::OppFire(art) => format!("opp-fire:{}", if *art { "art" } else { "inf" }),
         }
     }
 }

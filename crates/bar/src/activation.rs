@@ -204,13 +204,7 @@ pub fn declare(sc: &Scenario, st: &mut State, a: &Action, ev: &mut Vec<Event>) {
 pub fn steps(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) -> Phase {
     crate::command::command_control(sc, st, ev);
     crate::rally::disorder_recovery(sc, st, ev);
-    if let Some(act) = &st.activation {
-        ev.push(Event::Frames {
-            army: sc.armies[usize::from(act.side)].name.clone(),
-        });
-    }
-    crate::fire::phase(sc, st, ev);
-    crate::movement::begin(sc, st, ev)
+    crate::fire::begin(sc, st, ev)
 }
 
 /// After the movement phase: close combat, then the activation ends (4.0 C); the next phase.

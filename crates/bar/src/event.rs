@@ -238,6 +238,13 @@ pub enum Event {
         /// The rule.
         rule: String,
     },
+    /// A step of a fire (12.0), every factor with its rule in the text.
+    Fire {
+        /// The firing army (empty for a note on the target's side).
+        army: String,
+        /// What happened.
+        text: String,
+    },
     /// Nobody can answer a move: the reactive player is not asked (12.8, 17.0).
     NoReaction {
         /// The moving units.
@@ -591,6 +598,8 @@ impl fmt::Display for Event {
                 "{army}: fire (12.0) and close combat (13.0) — not yet played by tricorne (issues 16–17)"
             ),
             Event::Movement { army, text, rule } => write!(f, "{army}: {text} ({rule})"),
+            Event::Fire { army, text } if army.is_empty() => write!(f, "{text}"),
+            Event::Fire { army, text } => write!(f, "{army}: {text}"),
             Event::NoReaction { units, what, hexes } => write!(
                 f,
                 "{} {what} in {}: no enemy unit there could fire or charge (12.8, 17.1) — not asked",

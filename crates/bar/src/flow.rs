@@ -127,6 +127,7 @@ pub fn is_decision(p: &Phase) -> bool {
             | Phase::AllocateLoss { .. }
             | Phase::RallyFacing { .. }
             | Phase::Reintegrate { .. }
+            | Phase::Fire(_)
             | Phase::Movement
             | Phase::LeaderMoving { .. }
             | Phase::Moving(_)
@@ -297,6 +298,8 @@ pub fn decider(sc: &Scenario, st: &State) -> Option<u8> {
             units.first().map(owner)
         }
         Phase::RallyFacing { unit } => Some(owner(unit)),
+        // fire (12)
+        Phase::Fire(f) => Some(crate::fire::decider(st, f)),
         Phase::Movement
         | Phase::LeaderMoving { .. }
         | Phase::Moving(_)
@@ -405,6 +408,8 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
             }
         }
         Phase::Reintegrate { .. } => vec![Action::Reintegrate, Action::KeepDetached],
+        // fire (12)
+        Phase::Fire(f) => crate::fire::legal(sc, st, f),
         Phase::Movement
         | Phase::LeaderMoving { .. }
         | Phase::Moving(_)
@@ -505,6 +510,8 @@ pub fn apply(sc: &Scenario, st: &mut State, a: &Action, ev: &mut Vec<Event>) {
             Phase::Idle
         }
         (Phase::Reintegrate { .. }, Action::KeepDetached) => Phase::Idle,
+        // fire (12)
+        (Phase::Fire(f), a) => crate::fire::apply(sc, st, *f, a, ev),
         (
             p @ (Phase::Movement
             | Phase::LeaderMoving { .. }

@@ -347,6 +347,9 @@ impl Ruleset for Bar {
 
     fn action_label(&self, state: &State, action: &Action) -> String {
         let sc = &self.sc;
+        if let Some(l) = fire::label(sc, state, action) {
+            return l;
+        }
         if let Some(l) = movement::label(sc, state, action) {
             return l;
         }
@@ -505,7 +508,7 @@ impl Ruleset for Bar {
             if u.lost > sc.units[i].sp || (!u.eliminated && u.lost >= sc.units[i].sp) {
                 bad.push(format!("{name}: {} SP lost of {}", u.lost, sc.units[i].sp));
             }
-            if u.routed && u.hexes.len() > 1 {
+            if u.routed && u.hexes.len() > 1 && !u.eliminated {
                 bad.push(format!(
                     "{name}: routed over {} hexes (19.7e)",
                     u.hexes.len()
@@ -513,6 +516,23 @@ impl Ruleset for Bar {
             }
             if u.hexes.iter().any(|h| !sc.board.contains(*h)) {
                 bad.push(format!("{name}: off the board"));
+            }
+            // 12.2c: a target fired on at most once by infantry and once by artillery a phase.
+            for p in std::iter::once(&state.phase).chain(state.stack.iter()) {
+                if let state::Phase::Fire(f) = p {
+                    for kind in [false, true] {
+                        let n = f
+                            .targeted
+                            .iter()
+                            .filter(|t| **t == (i as u16, kind))
+                            .count();
+                        if n > 1 {
+                            bad.push(format!(
+                                "{name}: fired on {n} times by the same type (12.2c)"
+                            ));
+                        }
+                    }
+                }
             }
             if u.facing.name().is_empty()
                 || u.formation.faces_hexside() != matches!(u.facing, geom::Facing::Side(_))
@@ -801,6 +821,15 @@ pub fn phase_text(sc: &Scenario, st: &State) -> String {
             sc.detachments[usize::from(*detachment)].name
         ),
         P::Over => "the game is over".into(),
+        P::Fire(f) => match (&f.ret, &f.decl) {
+            (Some(_), _) => format!("{who}: return fire or not (12.10)"),
+            (None, Some(d)) => format!(
+                "{who}: {} fire at {} — add firing hexes, then resolve (12.1, 12.2d)",
+                if d.artillery { "artillery" } else { "infantry" },
+                sc.units[usize::from(d.target)].name
+            ),
+            (None, None) => format!("{who}: fire phase — declare a fire or end the phase (12.1)"),
+        },
         P::Movement => {
             format!("{who}: movement phase — which unit, stack or leader moves next (11.1)")
         }

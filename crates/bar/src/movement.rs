@@ -1109,7 +1109,29 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
             }
             v
         }
-        Phase::Reaction { .. } => vec![Action::Pass],
+        Phase::Reaction {
+            mover,
+            trigger,
+            fired,
+            ..
+        } => {
+            // 12.8b–c, e: at each trigger one infantry and one artillery fire at most.
+            let hexes = match trigger {
+                Trigger::Change(h) | Trigger::Leave(h) => h,
+            };
+            let target = target_in(sc, st, mover.side, hexes, &mover.units);
+            let mut v: Vec<Action> = [false, true]
+                .into_iter()
+                .filter(|art| !fired.contains(art))
+                .filter(|&art| {
+                    !crate::fire::opportunity_groups(sc, st, 1 - mover.side, &target, art)
+                        .is_empty()
+                })
+                .map(Action::OppFire)
+                .collect();
+            v.push(Action::Pass);
+            v
+        }
         _ => Vec::new(),
     }
 }
@@ -1246,8 +1268,15 @@ pub fn decider(sc: &Scenario, st: &State) -> Option<u8> {
 /// within two of its front (one if disordered)). Line of sight comes with the fire package.
 pub fn reactors(sc: &Scenario, st: &State, side: u8, hexes: &[HexId]) -> Vec<UnitIx> {
     let enemy = 1 - side;
-    let fire = sc.charts.fire.as_ref();
     let own_ezoc = ezoc(sc, st, enemy);
+    // 12.8a: the units that could fire at the units in these hexes now (arc, range, sight;
+    // artillery within its minimum range).
+    let target = target_in(sc, st, side, hexes, &[]);
+    let firers: HashSet<UnitIx> = [false, true]
+        .into_iter()
+        .flat_map(|art| crate::fire::opportunity_groups(sc, st, enemy, &target, art))
+        .flat_map(|g| g.units)
+        .collect();
     let mut out = Vec::new();
     for (i, s) in st.units.iter().enumerate() {
         let u = &sc.units[i];
@@ -1255,11 +1284,6 @@ pub fn reactors(sc: &Scenario, st: &State, side: u8, hexes: &[HexId]) -> Vec<Uni
             continue;
         }
         let Some(fp) = footprint_of(s) else { continue };
-        let dist = hexes
-            .iter()
-            .flat_map(|&h| s.hexes.iter().map(move |&x| x.distance(h)))
-            .min()
-            .unwrap_or(u32::MAX);
         let in_front = |max: u32| {
             hexes.iter().any(|&h| {
                 s.hexes.iter().any(|&x| x.distance(h) <= max)
@@ -1273,25 +1297,38 @@ pub fn reactors(sc: &Scenario, st: &State, side: u8, hexes: &[HexId]) -> Vec<Uni
                     && !in_ezoc(&own_ezoc, &s.hexes)
                     && in_front(if s.disordered { 1 } else { 2 })
             }
-            Arm::Infantry | Arm::Artillery => {
-                let fires = fire
-                    .and_then(|fc| fc.formation.get(crate::geom::chart_key(s.formation)))
-                    .is_some_and(|r| r.fires);
-                let reach = fire
-                    .and_then(|fc| fc.weapon.get(&sc.armies[usize::from(enemy)].id))
-                    .and_then(|w| w.get(&u.sub))
-                    .map(|w| match (u.arm, w.min_range) {
-                        (Arm::Artillery, Some(m)) => u32::from(m),
-                        _ => u32::from(w.max_range()),
-                    })
-                    .unwrap_or(0);
-                fires && dist <= reach && in_front(reach)
-            }
+            Arm::Infantry | Arm::Artillery => firers.contains(&(i as UnitIx)),
         };
         if eligible {
             out.push(i as UnitIx);
         }
     }
+    out
+}
+
+/// The target of an opportunity fire in `hexes`: the movers first (they take the losses first,
+/// 12.9c), then the other units of `side` there (12.8f: they count for the size).
+pub fn target_in(
+    sc: &Scenario,
+    st: &State,
+    side: u8,
+    hexes: &[HexId],
+    movers: &[UnitIx],
+) -> Vec<UnitIx> {
+    let mut out: Vec<UnitIx> = movers.iter().copied().filter(|&u| st.on_map(u)).collect();
+    let mut rest: Vec<UnitIx> = (0..st.units.len() as UnitIx)
+        .filter(|&u| {
+            sc.units[usize::from(u)].side == side
+                && st.on_map(u)
+                && !out.contains(&u)
+                && st.units[usize::from(u)]
+                    .hexes
+                    .iter()
+                    .any(|h| hexes.contains(h))
+        })
+        .collect();
+    rest.sort_by_key(|&u| st.units[usize::from(u)].order);
+    out.extend(rest);
     out
 }
 
@@ -1326,6 +1363,7 @@ fn trigger(
         trigger: t,
         pending,
         reactors: who,
+        fired: Vec::new(),
     })
 }
 
@@ -1408,6 +1446,19 @@ pub fn apply(
             Phase::Movement
         }
         (Phase::Moving(m), a) => moving(sc, st, *m, a, ev),
+        (
+            Phase::Reaction {
+                mover,
+                trigger,
+                pending,
+                reactors,
+                mut fired,
+            },
+            Action::OppFire(art),
+        ) => {
+            fired.push(*art);
+            opportunity_fire(sc, st, *mover, trigger, pending, reactors, fired, *art, ev)
+        }
         (Phase::Reaction { mover, pending, .. }, Action::Pass) => {
             ev.push(Event::Movement {
                 army: sc.armies[usize::from(1 - mover.side)].name.clone(),
@@ -1421,6 +1472,79 @@ pub fn apply(
         }
         (p, _) => p,
     }
+}
+
+/// Opportunity fire at the mover (12.8): the reactive groups of one type fire together at the
+/// mover's stack (the movers first, 12.9c, 12.8f); then the move goes on, stops (a failed DC C,
+/// 18.2d) or ends in a rout (12.9h, 19.2).
+#[allow(clippy::too_many_arguments)]
+fn opportunity_fire(
+    sc: &Scenario,
+    st: &mut State,
+    mut m: Mover,
+    trigger: Trigger,
+    pending: Option<Action>,
+    reactors: Vec<UnitIx>,
+    fired: Vec<bool>,
+    art: bool,
+    ev: &mut Vec<Event>,
+) -> Phase {
+    let hexes = match &trigger {
+        Trigger::Change(h) | Trigger::Leave(h) => h.clone(),
+    };
+    let target = target_in(sc, st, m.side, &hexes, &m.units);
+    let groups = crate::fire::opportunity_groups(sc, st, 1 - m.side, &target, art);
+    let o = crate::fire::resolve_opportunity(sc, st, &groups, &target, &m.units, ev);
+    m.units
+        .retain(|&u| st.on_map(u) && !st.units[usize::from(u)].routed);
+    if m.units.is_empty() {
+        // Eliminated or routed: its movement is over (its rout retreat is a job).
+        if let Some(act) = st.activation.as_mut() {
+            act.moved.extend(target.iter().copied());
+        }
+        st.stack.push(Phase::Movement);
+        return Phase::Idle;
+    }
+    if o.failed_dc {
+        m.must_stop = true;
+        m.stop_why = "stops: disordered by opportunity fire (18.2d)".into();
+        let p = finish(
+            sc,
+            st,
+            m,
+            "stops: disordered by opportunity fire (18.2d)",
+            ev,
+        );
+        st.stack.push(p);
+        return Phase::Idle;
+    }
+    let back = Phase::Reaction {
+        mover: Box::new(m),
+        trigger,
+        pending,
+        reactors,
+        fired,
+    };
+    let more = {
+        let saved = std::mem::replace(&mut st.phase, back);
+        let n = legal(sc, st).len();
+        let back = std::mem::replace(&mut st.phase, saved);
+        (n, back)
+    };
+    if more.0 > 1 {
+        // The other type may still fire.
+        st.stack.push(more.1);
+        return Phase::Idle;
+    }
+    let Phase::Reaction { mover, pending, .. } = more.1 else {
+        return Phase::Idle;
+    };
+    let p = match pending {
+        Some(p) => execute(sc, st, *mover, &p, ev),
+        None => after_action(sc, st, *mover, ev),
+    };
+    st.stack.push(p);
+    Phase::Idle
 }
 
 /// A decision of the moving unit.

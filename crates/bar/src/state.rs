@@ -211,6 +211,10 @@ pub enum Phase {
     /// The rest of the activation runs: command status, disorder recovery, fire, movement,
     /// close combat (4.0 C).
     ActivationSteps,
+    // fire (12)
+    /// The fire phase (12.1): the active player declares and resolves fires; the target's owner
+    /// may return fire (12.10).
+    Fire(Box<crate::fire::FirePhase>),
     /// The movement phase (11.0): the active player picks what moves next, or ends it.
     Movement,
     /// An activated leader moves (21.1a): where to.
@@ -230,6 +234,9 @@ pub enum Phase {
         pending: Option<crate::action::Action>,
         /// The reactive units that could answer.
         reactors: Vec<UnitIx>,
+        /// Opportunity fires made at this trigger: `true` artillery, `false` infantry (12.8c, e).
+        #[serde(default)]
+        fired: Vec<bool>,
     },
     /// Movement is over: close combat and the end of the activation (4.0 C).
     AfterMovement,

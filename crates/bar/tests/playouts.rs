@@ -54,6 +54,7 @@ fn r4_0_random_games_reach_the_end_with_the_invariants_after_every_action() {
 #[test]
 fn r4_0_bar_drill_plays_every_turn_with_the_invariants_after_every_action() {
     let bar = bar::Bar::load("bar-drill", &[], None).unwrap(); // the built-in scenario is valid
+    let (mut fires, mut opportunity) = (0, 0);
     for seed in 0..40u64 {
         let mut ev = Vec::new();
         let mut st = bar.start(seed, &mut ev);
@@ -72,6 +73,10 @@ fn r4_0_bar_drill_plays_every_turn_with_the_invariants_after_every_action() {
             if matches!(e, bar::Event::Activates { .. }) {
                 activations += 1;
             }
+            if let bar::Event::Fire { text, .. } = e {
+                fires += usize::from(text.starts_with("Fire (12.1)"));
+                opportunity += usize::from(text.starts_with("Opportunity fire (12.8)"));
+            }
         }
         // 6.3a: every brigade is activated once a turn (some by a wing activation, several at once).
         let turns = usize::from(bar.sc.turns);
@@ -82,4 +87,9 @@ fn r4_0_bar_drill_plays_every_turn_with_the_invariants_after_every_action() {
         assert!(activations <= turns * bar.sc.brigades.len());
         assert_eq!(st.turn, bar.sc.turns);
     }
+    // The armies meet: random play fires in the fire phase (12.1) and at movement triggers (12.8).
+    assert!(
+        fires > 0 && opportunity > 0,
+        "{fires} fires, {opportunity} opportunity fires"
+    );
 }

@@ -620,7 +620,8 @@ fn r12_8_the_reactive_player_is_asked_when_a_unit_leaves_a_hex_in_enemy_range_an
     // 12.8d: before the unit leaves, the reactive side decides; the unit has not moved yet.
     assert!(matches!(st.phase, Phase::Reaction { .. }), "{:?}", st.phase);
     assert_eq!(bar.decider(&st), Some(engine::Seat(1)));
-    assert_eq!(legal(&bar, &st), ["pass"]);
+    // 12.8a: the line in range may fire (issue 16) or let the move go on.
+    assert_eq!(legal(&bar, &st), ["opp-fire:inf", "pass"]);
     assert_eq!(hexes_of(&bar, &st, "k1"), before);
     act(&bar, &mut st, &["pass"], &[]);
     assert_eq!(hexes_of(&bar, &st, "k1"), [step[5..].to_string()]);

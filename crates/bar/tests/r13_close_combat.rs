@@ -433,3 +433,31 @@ fn r13_11c_e56_cv_halved_for_losses_then_flank_woods_and_leader_give_0() {
         "defender Red IR 6 +1 (halved, ≥50% SP lost) − 3 (enemy outside the combat in its flank) + 1 (terrain of the defender's hex and hexside) + 1 (leader Red infantry brigadier) = +0",
     );
 }
+
+#[test]
+fn r13_10_the_defender_may_fire_defensively_at_the_attacker_in_its_zoc() {
+    let bar = field();
+    let mut st = fresh(&bar);
+    place(&bar, &mut st, "i1", "0707", "N");
+    place(&bar, &mut st, "e1", "0607", "S");
+    activate(&bar, &mut st, &["i1"]);
+    close_combat(&bar, &mut st, &[]);
+    act(&bar, &mut st, &["attack:i1", "cc-done"], &[9, 9, 9, 9]);
+    assert_eq!(legal(&bar, &st), vec!["cc-fire", "cc-hold-fire"]);
+    assert_eq!(bar.decider(&st), Some(engine::Seat(1)));
+    let log = act(&bar, &mut st, &["cc-fire"], &[5, 5, 9, 9, 9, 9, 5, 5, 5, 5]);
+    // The fire module resolves it: +20 against infantry (13.10g), the loss, DC (E) (13.10e);
+    // the combat goes on with the attacker's remaining SP.
+    assert_logged(&log, "Close combat (13.10): defensive fire at IR 1/I");
+    assert_logged(&log, "+20 (at infantry, 13.10g)");
+    assert_logged(&log, "IR 1/I loses 1 SP: fire (12.9)");
+    assert_logged(&log, "disorder check E");
+    assert_logged(&log, "SP attacker IR 1/I 5 = 5");
+    // A unit fires once a phase (13.10c): the record holds it.
+    match &st.phase {
+        bar::state::Phase::CcDecision(cc) | bar::state::Phase::CloseCombat(cc) => {
+            assert!(cc.fired.contains(&unit(&bar, "e1")))
+        }
+        _ => {}
+    }
+}

@@ -538,9 +538,23 @@ fn fire_groups(sc: &Scenario, st: &State, cc: &Cc, ix: usize) -> Vec<fire::Group
         return Vec::new();
     }
     let side = 1 - cc.side;
+    let thexes: Vec<HexId> = target
+        .iter()
+        .flat_map(|&u| st.units[usize::from(u)].hexes.clone())
+        .collect();
+    let mine: Vec<UnitIx> = c.defenders.iter().flatten().copied().collect();
     fire::groups_at(sc, st, side, &target, FireKind::Defensive)
         .into_iter()
-        .filter(|g| !g.units.iter().any(|u| cc.fired.contains(u)))
+        .filter_map(|mut g| {
+            // 13.10a: the attacker in its ZOC; a unit that is the object of another combat
+            // fires only at its own attackers; 13.10c: once a phase.
+            g.units.retain(|u| {
+                super::front_of(st, *u).iter().any(|h| thexes.contains(h))
+                    && (mine.contains(u) || !cc.engaged.contains(u))
+                    && !cc.fired.contains(u)
+            });
+            (!g.units.is_empty()).then_some(g)
+        })
         .collect()
 }
 
