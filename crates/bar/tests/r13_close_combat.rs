@@ -53,7 +53,7 @@ fn r13_2_a_failed_attacker_morale_check_shakes_and_cancels_the_attack() {
     place(&bar, &mut st, "e1", "0607", "S");
     activate(&bar, &mut st, &["i1"]);
     close_combat(&bar, &mut st, &[]);
-    let log = act(&bar, &mut st, &["attack:i1", "cc-done"], &[1, 0]);
+    let log = fight(&bar, &mut st, &["attack:i1", "cc-done"], &[1, 0]);
     assert_logged(
         &log,
         "Attacker morale (close combat) (13.2, morale check B): IR 1/I",
@@ -75,7 +75,7 @@ fn r13_6b_a_stack_adjacent_to_two_defending_hexes_attacks_both_in_one_combat_sha
     place(&bar, &mut st, "e2", "0607", "S");
     activate(&bar, &mut st, &["i1", "i2"]);
     close_combat(&bar, &mut st, &[]);
-    let log = act(
+    let log = fight(
         &bar,
         &mut st,
         &["attack:i1", "attack:i2", "cc-done"],
@@ -111,7 +111,7 @@ fn r13_0_the_attacker_chooses_the_order_of_two_separate_combats() {
     place(&bar, &mut st, "e2", "0612", "S");
     activate(&bar, &mut st, &["i1", "i2"]);
     close_combat(&bar, &mut st, &[]);
-    act(
+    fight(
         &bar,
         &mut st,
         &["attack:i1", "attack:i2", "cc-done"],
@@ -137,7 +137,7 @@ fn r13_7_defender_morale_fails_shaken_then_a_shaken_defender_routs_and_the_attac
     st.units[usize::from(unit(&bar, "e1"))].shaken = true;
     activate(&bar, &mut st, &["i1"]);
     close_combat(&bar, &mut st, &[]);
-    let mut log = act(&bar, &mut st, &["attack:i1", "cc-done"], &[9, 9, 1, 0]);
+    let mut log = fight(&bar, &mut st, &["attack:i1", "cc-done"], &[9, 9, 1, 0]);
     settle(&bar, &mut st, &mut log);
     assert_logged(
         &log,
@@ -165,7 +165,7 @@ fn r13_7d_a_routed_defender_loses_1_sp_and_routs_again_without_a_check() {
     st.units[usize::from(unit(&bar, "e1"))].routed = true;
     activate(&bar, &mut st, &["i1"]);
     close_combat(&bar, &mut st, &[]);
-    let mut log = act(&bar, &mut st, &["attack:i1", "cc-done"], &[9, 9]);
+    let mut log = fight(&bar, &mut st, &["attack:i1", "cc-done"], &[9, 9]);
     settle(&bar, &mut st, &mut log);
     assert_logged(&log, "already routed: loses 1 SP and routs again");
     assert_not_logged(&log, "Defender morale");
@@ -180,7 +180,7 @@ fn r19_9c_a_non_cavalry_defender_attacked_by_cavalry_adds_5_to_its_er() {
     place(&bar, &mut st, "e1", "0607", "S");
     activate(&bar, &mut st, &["k1"]);
     close_combat(&bar, &mut st, &[]);
-    let log = act(
+    let log = fight(
         &bar,
         &mut st,
         &["attack:k1", "cc-done"],
@@ -198,7 +198,7 @@ fn r13_9_20_1_light_infantry_attacked_by_line_infantry_may_retreat_before_combat
     place(&bar, &mut st, "rl", "0607", "S");
     activate(&bar, &mut st, &["i1"]);
     close_combat(&bar, &mut st, &[]);
-    act(&bar, &mut st, &["attack:i1", "cc-done"], &[9, 9]);
+    fight(&bar, &mut st, &["attack:i1", "cc-done"], &[9, 9]);
     let l = legal(&bar, &st);
     assert!(l.contains(&"cc-stand".to_string()), "{l:?}");
     let w: Vec<&String> = l.iter().filter(|x| x.starts_with("cc-withdraw:")).collect();
@@ -231,7 +231,7 @@ fn r13_9_20_1_a_fusilier_may_not_retreat_before_combat() {
     place(&bar, &mut st, "e1", "0607", "S");
     activate(&bar, &mut st, &["i1"]);
     close_combat(&bar, &mut st, &[]);
-    let log = act(
+    let log = fight(
         &bar,
         &mut st,
         &["attack:i1", "cc-done"],
@@ -254,7 +254,7 @@ fn r13_11a_e51_sps_of_single_and_multi_hex_formations() {
     place(&bar, &mut st, "e1", "0607", "S");
     activate(&bar, &mut st, &["cor"]);
     close_combat(&bar, &mut st, &[]);
-    let log = act(
+    let log = fight(
         &bar,
         &mut st,
         &["attack:cor", "cc-done"],
@@ -267,7 +267,7 @@ fn r13_11a_e51_sps_of_single_and_multi_hex_formations() {
     place(&bar, &mut st, "e1", "0607", "S");
     activate(&bar, &mut st, &["mdc"]);
     close_combat(&bar, &mut st, &[]);
-    let log = act(
+    let log = fight(
         &bar,
         &mut st,
         &["attack:mdc", "cc-done"],
@@ -283,7 +283,7 @@ fn r13_11a_e51_sps_of_single_and_multi_hex_formations() {
     place(&bar, &mut st, "e1", "0607", "S");
     activate(&bar, &mut st, &["c13"]);
     close_combat(&bar, &mut st, &[]);
-    let log = act(
+    let log = fight(
         &bar,
         &mut st,
         &["attack:c13", "cc-done"],
@@ -308,7 +308,7 @@ fn r13_11_e52_whole_ratios_beyond_the_table_add_to_the_die() {
     st.units[usize::from(unit(&bar, "r2"))].lost = 1;
     activate(&bar, &mut st, &["c13"]);
     close_combat(&bar, &mut st, &[]);
-    let log = act(
+    let log = fight(
         &bar,
         &mut st,
         &["attack:c13", "cc-done"],
@@ -331,7 +331,7 @@ fn r13_11b_e53_a_line_stack_averages_the_cv_of_the_units_giving_its_first_4_sp_a
     place(&bar, &mut st, "e1", "0607", "S");
     activate(&bar, &mut st, &["u5", "u4", "u1"]);
     close_combat(&bar, &mut st, &[]);
-    let log = act(
+    let log = fight(
         &bar,
         &mut st,
         &["attack:u5", "cc-done"],
@@ -353,7 +353,7 @@ fn r13_11c_e54_a_flank_or_rear_attacker_gets_3_once() {
     place(&bar, &mut st, "i2", "0507", "S");
     activate(&bar, &mut st, &["i1", "i2"]);
     close_combat(&bar, &mut st, &[]);
-    let log = act(
+    let log = fight(
         &bar,
         &mut st,
         &["attack:i1", "attack:i2", "cc-done"],
@@ -368,7 +368,7 @@ fn r13_11c_e54_a_flank_or_rear_attacker_gets_3_once() {
     place(&bar, &mut st, "i2", "0708", "N");
     activate(&bar, &mut st, &["i1", "i2"]);
     close_combat(&bar, &mut st, &[]);
-    let log = act(
+    let log = fight(
         &bar,
         &mut st,
         &["attack:i1", "attack:i2", "cc-done"],
@@ -394,7 +394,7 @@ fn r13_11c_e55_an_enemy_outside_the_combat_in_the_flank_facing_it_gives_minus_3(
         }
         activate(&bar, &mut st, &["i1"]);
         close_combat(&bar, &mut st, &[]);
-        let log = act(
+        let log = fight(
             &bar,
             &mut st,
             &["attack:i1", "cc-done"],
@@ -424,7 +424,7 @@ fn r13_11c_e56_cv_halved_for_losses_then_flank_woods_and_leader_give_0() {
     face_to(&bar, &mut st, "i2", &fl[0], "1203");
     activate(&bar, &mut st, &["i1"]);
     close_combat(&bar, &mut st, &[]);
-    act(&bar, &mut st, &["attack:i1", "cc-done"], &[9, 9, 9, 9]);
+    fight(&bar, &mut st, &["attack:i1", "cc-done"], &[9, 9, 9, 9]);
     // 21.2b: the defender chooses whether his leader adds his CV.
     assert_eq!(legal(&bar, &st), vec!["cc-leader:M1", "cc-no-leader"]);
     let log = act(&bar, &mut st, &["cc-leader:M1"], &[5, 5]);

@@ -19,7 +19,7 @@ fn duel(bar: &bar::Bar, round: &[u8]) -> (bar::State, Vec<String>) {
     close_combat(bar, &mut st, &[]);
     let mut dice = vec![9, 9, 9, 9];
     dice.extend_from_slice(round);
-    let mut log = act(bar, &mut st, &["attack:i1", "cc-done"], &dice);
+    let mut log = fight(bar, &mut st, &["attack:i1", "cc-done"], &dice);
     settle(bar, &mut st, &mut log);
     (st, log)
 }
@@ -78,7 +78,7 @@ fn r14_2a_c_e57_the_attackers_wiped_out_the_defender_ignores_its_results_and_the
     // Only the activated infantry takes part (13.1c).
     assert_eq!(legal(&bar, &st), vec!["attack:u1", "cc-done"]);
     // u1 +4 CV: 1 + 4 = 5 against 4 + 0 = 4: +1 → '1D/2R'; then MC (E) 9, 9.
-    let log = act(
+    let log = fight(
         &bar,
         &mut st,
         &["attack:u1", "cc-done"],
@@ -108,7 +108,7 @@ fn r14_2b_losses_go_to_the_largest_unit_and_the_owner_chooses_among_equals() {
     activate(&bar, &mut st, &["i1"]);
     close_combat(&bar, &mut st, &[]);
     // 6 : 12 = 1:2; 7 − 0 = +7 … '-/S' would end it; take '1D/2R' with 6 − 4 = +2.
-    act(
+    fight(
         &bar,
         &mut st,
         &["attack:i1", "cc-done"],
@@ -139,7 +139,7 @@ fn r14_4_e58_m_two_attackers_the_first_fails_the_second_passes_then_the_defender
         let mut dice = vec![9, 9, 9, 9, 9, 9, 3, 5, 1, 0, 9, 9];
         dice.extend_from_slice(if defender_passes { &[9, 9] } else { &[1, 0] });
         dice.extend_from_slice(&[5, 5]);
-        let mut log = act(&bar, &mut st, &["attack:i1", "attack:i2", "cc-done"], &dice);
+        let mut log = fight(&bar, &mut st, &["attack:i1", "attack:i2", "cc-done"], &dice);
         settle(&bar, &mut st, &mut log);
         assert_logged(&log, "→ 'M/M' (T13)");
         let g: Vec<&String> = log
@@ -190,7 +190,7 @@ fn r14_5a_later_rounds_drop_the_flank_modifier() {
     activate(&bar, &mut st, &["i1"]);
     close_combat(&bar, &mut st, &[]);
     // i1 +3 flank: 1 + 3 = 4 vs 6: −2 'M/M'; both pass; round 2 without the +3.
-    let log = act(
+    let log = fight(
         &bar,
         &mut st,
         &["attack:i1", "cc-done"],
@@ -220,7 +220,7 @@ fn r14_5d_e60_cavalry_that_fought_two_rounds_is_disordered_not_after_one() {
             // 9 + 2 − 6 = +5 '-/2R'.
             dice.extend_from_slice(&[9, 6]);
         }
-        let mut log = act(&bar, &mut st, &["attack:k1", "cc-done"], &dice);
+        let mut log = fight(&bar, &mut st, &["attack:k1", "cc-done"], &dice);
         settle(&bar, &mut st, &mut log);
         assert_logged(&log, "'-/2R' (T13)");
         assert!(st.units[usize::from(unit(&bar, "e1"))].routed);
@@ -267,7 +267,7 @@ fn r14_8_e61_special_result_ranking_by_er_and_the_stop_rule() {
             &[9, 9, 9, 9]
         });
         dice.extend_from_slice(&[5, 5]);
-        let mut log = act(
+        let mut log = fight(
             &bar,
             &mut st,
             &["attack:a27", "attack:a23", "cc-done"],
@@ -320,7 +320,7 @@ fn r14_8b_21_4d_a_leader_whose_cv_was_used_is_killed_on_0_to_3() {
     place(&bar, &mut st, "e1", "0607", "S");
     activate(&bar, &mut st, &["x1"]);
     close_combat(&bar, &mut st, &[]);
-    act(&bar, &mut st, &["attack:x1", "cc-done"], &[9, 9, 9, 9]);
+    fight(&bar, &mut st, &["attack:x1", "cc-done"], &[9, 9, 9, 9]);
     assert_eq!(legal(&bar, &st), vec!["cc-leader:L4", "cc-no-leader"]);
     // Dice 3 and 0 → '2/2*'; the leader's d10 2: killed.
     let log = act(&bar, &mut st, &["cc-leader:L4"], &[3, 0, 2, 9, 9, 9, 9]);
@@ -344,7 +344,7 @@ fn r21_4e_a_leader_whose_units_are_all_eliminated_in_close_combat_is_eliminated(
     put_leader(&bar, &mut st, "M1", "0607");
     activate(&bar, &mut st, &["i1"]);
     close_combat(&bar, &mut st, &[]);
-    act(&bar, &mut st, &["attack:i1", "cc-done"], &[9, 9, 9, 9]);
+    fight(&bar, &mut st, &["attack:i1", "cc-done"], &[9, 9, 9, 9]);
     // M1 is Red's leader in the defending hex: Red declines his bonus; 6 − 4 = +2 '1D/2R'.
     let log = act(&bar, &mut st, &["cc-no-leader"], &[6, 4]);
     assert!(st.units[usize::from(unit(&bar, "r2"))].eliminated);
@@ -356,32 +356,53 @@ fn r21_4e_a_leader_whose_units_are_all_eliminated_in_close_combat_is_eliminated(
 }
 
 #[test]
-fn r13_6d_bar_drill_playouts_fight_close_combats_with_the_invariants_after_every_action() {
-    let bar = bar::Bar::load("bar-drill", &[], None).unwrap(); // the built-in scenario is valid
+fn r13_6d_seeded_playouts_from_a_close_position_fight_and_end_with_the_invariants_after_every_action()
+ {
+    let bar = field();
     let mut combats = 0;
-    for seed in 0..15u64 {
+    for seed in 0..40u64 {
+        let mut st = fresh(&bar);
+        st.dice = engine::Dice::new(seed);
+        // Blue and Red face each other across rows 06 and 07.
+        place(&bar, &mut st, "i1", "0707", "N");
+        place(&bar, &mut st, "e1", "0607", "S");
+        place(&bar, &mut st, "i2", "0709", "N");
+        place(&bar, &mut st, "e2", "0609", "S");
+        place(&bar, &mut st, "k1", "0711", "N");
+        place(&bar, &mut st, "h1", "0611", "S");
+        place(&bar, &mut st, "gr", "0705", "N");
+        place(&bar, &mut st, "rl", "0605", "S");
         let mut ev = Vec::new();
-        let mut st = bar.start(seed, &mut ev);
+        bar::flow::advance(&bar.sc, &mut st, &mut ev);
         let mut pick = engine::Dice::new(seed ^ 0xcc16);
         let mut n = 0;
         while bar.decider(&st).is_some() {
             let bad = bar.check_invariants(&st);
             assert!(bad.is_empty(), "seed {seed}, after {n} actions: {bad:?}");
             let legal = bar.legal_actions(&st);
-            // Prefer attacking, so that combats happen.
+            assert!(
+                !legal.is_empty(),
+                "seed {seed}: no action in {:?}",
+                st.phase
+            );
+            // Prefer attacking and ending movement, so that combats happen.
             let a = legal
                 .iter()
-                .find(|a| bar.action_id(a).starts_with("attack:"))
+                .find(|a| {
+                    let id = bar.action_id(a);
+                    id.starts_with("attack:") || id == "movement-done"
+                })
                 .cloned()
                 .unwrap_or_else(|| legal[pick.below(legal.len())].clone());
             bar.apply_legal(&mut st, &a, &mut ev);
             n += 1;
             assert!(n < 20_000, "seed {seed}: no end after {n} actions");
         }
+        assert!(bar.outcome(&st).is_some(), "seed {seed}: not over");
         combats += ev
             .iter()
             .filter(|e| e.to_string().starts_with("Close combat (14.1): dice"))
             .count();
     }
-    assert!(combats > 0, "no combat round in 15 games");
+    assert!(combats > 20, "only {combats} combat rounds in 40 games");
 }

@@ -16,7 +16,7 @@ fn r15_1a_the_winner_must_advance_at_least_one_unit_and_may_advance_more() {
     activate(&bar, &mut st, &["u4", "u1"]);
     close_combat(&bar, &mut st, &[]);
     // 9 − 1 = +8 → '-/S'.
-    act(
+    fight(
         &bar,
         &mut st,
         &["attack:u4", "cc-done"],
@@ -55,7 +55,7 @@ fn r15_1a_artillery_and_inactive_units_stacked_with_the_attackers_never_advance(
     activate(&bar, &mut st, &["u1", "g1"]);
     close_combat(&bar, &mut st, &[]);
     // u1 CV +4: 9 + 4 − 5 = +8 → '-/S'.
-    act(
+    fight(
         &bar,
         &mut st,
         &["attack:u1", "cc-done"],
@@ -73,7 +73,7 @@ fn r15_1a_a45_infantry_and_cavalry_attacking_together_only_the_cavalry_advances(
     face_to(&bar, &mut st, "k1", "0708", "0607");
     activate(&bar, &mut st, &["i1", "k1"]);
     close_combat(&bar, &mut st, &[]);
-    act(
+    fight(
         &bar,
         &mut st,
         &["attack:i1", "attack:k1", "cc-done"],
@@ -90,7 +90,7 @@ fn r15_1b_defending_cavalry_in_line_advances_into_the_hex_the_attacker_left() {
     place(&bar, &mut st, "h1", "0607", "S");
     activate(&bar, &mut st, &["i1"]);
     close_combat(&bar, &mut st, &[]);
-    act(&bar, &mut st, &["attack:i1", "cc-done"], &[9, 9]);
+    fight(&bar, &mut st, &["attack:i1", "cc-done"], &[9, 9]);
     // 20.1: cavalry attacked only by infantry may retreat before combat; it stands.
     assert!(legal(&bar, &st).contains(&"cc-stand".to_string()));
     // Round: h1 CV 0 + 2 (heavy): 1 + 0 − (8 + 2) = −9 → '2R/-'.
@@ -116,7 +116,7 @@ fn r15_1b_defending_infantry_never_advances() {
     activate(&bar, &mut st, &["i1"]);
     close_combat(&bar, &mut st, &[]);
     // 1 − 8 = −7 → '2R/-'.
-    let mut log = act(
+    let mut log = fight(
         &bar,
         &mut st,
         &["attack:i1", "cc-done"],
@@ -136,7 +136,7 @@ fn r15_1e_a_two_hex_line_may_advance_with_its_whole_width() {
     place(&bar, &mut st, "r2", "0607", "S");
     activate(&bar, &mut st, &["i1"]);
     close_combat(&bar, &mut st, &[]);
-    act(
+    fight(
         &bar,
         &mut st,
         &["attack:i1", "cc-done"],
@@ -164,7 +164,7 @@ fn r15_2_21_2c_general_order_stays_and_the_leader_advances_with_his_stack() {
     place(&bar, &mut st, "r2", "0607", "S");
     activate(&bar, &mut st, &["i1"]);
     close_combat(&bar, &mut st, &[]);
-    act(&bar, &mut st, &["attack:i1", "cc-done"], &[9, 9, 9, 9]);
+    fight(&bar, &mut st, &["attack:i1", "cc-done"], &[9, 9, 9, 9]);
     act(&bar, &mut st, &["cc-no-leader"], &[9, 1]);
     let log = act(&bar, &mut st, &["cc-advance:i1:0607"], &[]);
     assert_logged(&log, "(still in general order, 15.2)");

@@ -112,3 +112,19 @@ pub fn sound(bar: &Bar, st: &State) {
     let bad = bar.check_invariants(st);
     assert!(bad.is_empty(), "{bad:?}");
 }
+
+/// Apply actions with loaded dice, the defender holding any defensive fire offered afterwards
+/// (13.10: it may fire; the tests of other rules do without).
+pub fn fight(bar: &Bar, st: &mut State, ids: &[&str], dice: &[u8]) -> Vec<String> {
+    st.loaded = dice.to_vec();
+    let mut ev = Vec::new();
+    for id in ids {
+        if let Err(e) = bar.apply_id(st, id, &mut ev) {
+            panic!("{id}: {e:?}; legal: {:?}", legal(bar, st));
+        }
+    }
+    while legal(bar, st) == ["cc-fire", "cc-hold-fire"] {
+        bar.apply_id(st, "cc-hold-fire", &mut ev).unwrap(); // legal
+    }
+    ev.iter().map(|e| e.to_string()).collect()
+}
