@@ -510,10 +510,8 @@ pub(super) fn round(sc: &Scenario, st: &mut State, cc: &mut Cc, ev: &mut Vec<Eve
                 special: true,
             },
         );
-        cc.steps.insert(
-            0,
-            losses_step(cell, "close combat special result (14.8b, 14.2a)"),
-        );
+        cc.steps
+            .insert(0, losses_step(cell, "close combat special result, 14.8b"));
         return;
     }
     let diff = a_tot - d_tot;
@@ -548,8 +546,7 @@ pub(super) fn round(sc: &Scenario, st: &mut State, cc: &mut Cc, ev: &mut Vec<Eve
             special: false,
         },
     );
-    cc.steps
-        .insert(0, losses_step(cell, "close combat result (14.2)"));
+    cc.steps.insert(0, losses_step(cell, "close combat result"));
 }
 
 fn losses_step(cell: CcCell, why: &str) -> Step {
@@ -1029,7 +1026,7 @@ pub(super) fn test_g(
                     d: u8::from(!att),
                     next_att: att,
                     only: stack.clone(),
-                    why: "failed close combat morale check (G)".into(),
+                    why: "failed close combat morale check (G), 14.4c".into(),
                 },
             );
         }
