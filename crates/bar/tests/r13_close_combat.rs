@@ -461,3 +461,60 @@ fn r13_10_the_defender_may_fire_defensively_at_the_attacker_in_its_zoc() {
         _ => {}
     }
 }
+
+#[test]
+fn r13_6d_the_invariant_flags_a_unit_in_two_combats_of_one_phase() {
+    let bar = field();
+    let mut st = fresh(&bar);
+    place(&bar, &mut st, "i1", "0707", "N");
+    place(&bar, &mut st, "e1", "0607", "S");
+    activate(&bar, &mut st, &["i1"]);
+    close_combat(&bar, &mut st, &[]);
+    fight(&bar, &mut st, &["attack:i1", "cc-done"], &[9, 9, 9, 9]);
+    sound(&bar, &st);
+    // A record holding e1 twice breaks 13.6d.
+    let e1 = unit(&bar, "e1");
+    if let bar::state::Phase::CcDecision(cc) = &mut st.phase {
+        cc.engaged.push(e1);
+    } else {
+        panic!("not in a close combat decision: {:?}", st.phase);
+    }
+    let bad = bar.check_invariants(&st);
+    assert!(
+        bad.iter()
+            .any(|b| b.contains("in two close combats of one phase (13.6d)")),
+        "{bad:?}"
+    );
+}
+
+#[test]
+fn r13_9a_a55_the_order_of_battle_may_say_which_units_are_light() {
+    // The Battle Rules list the units that may retreat before combat (13.9a): a unit's `light`
+    // overrides the sub-type default. The Jäger declared not light stands; a fusilier declared
+    // light may withdraw.
+    let bar = field_with_oob(|t| {
+        t.replace(
+            "id = \"rl\"\nname = \"Red Jäger\"",
+            "id = \"rl\"\nlight = false\nname = \"Red Jäger\"",
+        )
+        .replace("id = \"e1\"\n", "id = \"e1\"\nlight = true\n")
+    });
+    for (id, may) in [("rl", false), ("e1", true)] {
+        let mut st = fresh(&bar);
+        place(&bar, &mut st, "i1", "0707", "N");
+        place(&bar, &mut st, id, "0607", "S");
+        activate(&bar, &mut st, &["i1"]);
+        close_combat(&bar, &mut st, &[]);
+        fight(
+            &bar,
+            &mut st,
+            &["attack:i1", "cc-done"],
+            &[9, 9, 9, 9, 5, 5],
+        );
+        assert_eq!(
+            legal(&bar, &st).contains(&"cc-stand".to_string()),
+            may,
+            "{id}"
+        );
+    }
+}

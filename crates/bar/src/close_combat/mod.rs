@@ -186,9 +186,10 @@ pub(crate) fn log(ev: &mut Vec<Event>, rule: &str, text: String) {
     });
 }
 
-/// Light troops for 20.1 and 13.11c: infantry or cavalry of sub-type "light", and hussars.
+/// Light troops for 20.1 and 13.11c: the unit's `light` (data, default: sub-type "light" or
+/// hussar).
 pub(crate) fn is_light(sc: &Scenario, u: UnitIx) -> bool {
-    matches!(sc.units[usize::from(u)].sub.as_str(), "light" | "hussar")
+    sc.units[usize::from(u)].light
 }
 
 /// The front (ZOC, 9.1) hexes of a unit as it stands.

@@ -48,7 +48,9 @@ pub(super) fn cur_mut(cc: &mut Cc) -> &mut Combat {
 
 /// Run automatic steps until a decision, rout retreats to run, or the end of the phase.
 pub(super) fn run(sc: &Scenario, st: &mut State, mut cc: Cc, ev: &mut Vec<Event>) -> Phase {
-    loop {
+    // A bound on automatic steps: each makes progress, so it is never reached in a game; it
+    // guards against a bug turning into a hang (as `flow::advance`).
+    for _ in 0..100_000 {
         if !st.jobs.is_empty() {
             st.stack.push(Phase::CloseCombat(Box::new(cc)));
             return Phase::Idle;
@@ -69,6 +71,8 @@ pub(super) fn run(sc: &Scenario, st: &mut State, mut cc: Cc, ev: &mut Vec<Event>
             s => auto(sc, st, &mut cc, s, ev),
         }
     }
+    crate::activation::end(sc, st, ev);
+    Phase::Initiative
 }
 
 /// An automatic step (or a decision step that turned out to have a single course).

@@ -128,3 +128,36 @@ pub fn fight(bar: &Bar, st: &mut State, ids: &[&str], dice: &[u8]) -> Vec<String
     }
     ev.iter().map(|e| e.to_string()).collect()
 }
+
+/// The drill ground with `edit` applied to the text of its order of battle.
+pub fn field_with_oob(edit: impl Fn(String) -> String) -> Bar {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "bar-cc-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::SeqCst)
+    ));
+    for (sub, files) in [
+        ("cc", vec!["map.toml", "oob.toml", "scenario.toml"]),
+        (
+            "ccbox/charts",
+            vec![
+                "tec.toml",
+                "checks.toml",
+                "command.toml",
+                "fire.toml",
+                "combat.toml",
+                "movement.toml",
+            ],
+        ),
+    ] {
+        std::fs::create_dir_all(dir.join(sub)).unwrap(); // test set-up
+        for f in files {
+            let text = std::fs::read_to_string(data().join(sub).join(f)).unwrap(); // fixture
+            let text = if f == "oob.toml" { edit(text) } else { text };
+            std::fs::write(dir.join(sub).join(f), text).unwrap(); // test set-up
+        }
+    }
+    Bar::from_dir(&dir.join("cc"), &dir).unwrap() // the edited fixture is valid
+}
