@@ -118,8 +118,9 @@ pub enum Action {
     FireDone,
     /// Return fire at the stack of this unit (12.10).
     ReturnFire(UnitIx),
-    /// Opportunity fire by the reactive artillery (true) or infantry (12.8).
-    OppFire(bool),
+    /// Opportunity fire by the reactive artillery (true) or infantry, at the mover's new aspect or
+    /// (true) at the one it had before its change (12.8, 12.8c).
+    OppFire(bool, bool),
 }
 
 impl Action {
@@ -208,7 +209,11 @@ impl Action {
             Action::FireCancel => "fire-cancel".into(),
             Action::FireDone => "fire-done".into(),
             Action::ReturnFire(x) => format!("return-fire:{}", u(x)),
-            Action::OppFire(art) => format!("opp-fire:{}", if *art { "art" } else { "inf" }),
+            Action::OppFire(art, old) => format!(
+                "opp-fire:{}{}",
+                if *art { "art" } else { "inf" },
+                if *old { ":before" } else { "" }
+            ),
         }
     }
 }

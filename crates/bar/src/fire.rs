@@ -1629,9 +1629,14 @@ pub fn label(sc: &Scenario, st: &State, a: &Action) -> Option<String> {
         Action::FireCancel => "Cancel this fire".into(),
         Action::FireDone => "End the fire phase".into(),
         Action::ReturnFire(u) => format!("Return fire at {}", name(u)),
-        Action::OppFire(art) => format!(
-            "Opportunity fire with {}",
-            if *art { "artillery" } else { "infantry" }
+        Action::OppFire(art, old) => format!(
+            "Opportunity fire with {}{}",
+            if *art { "artillery" } else { "infantry" },
+            if *old {
+                " at the aspect before the change (12.8c)"
+            } else {
+                ""
+            }
         ),
         _ => return None,
     })

@@ -66,6 +66,10 @@ pub struct Mover {
     pub adopt: bool,
     /// Restricted by an out-of-command leader (7.6c) or itself out of command (7.6d).
     pub restricted: bool,
+    /// Its hexes, facing and formation before its last action: the aspect an opportunity fire
+    /// after a change may choose instead of the new one (12.8c).
+    #[serde(default)]
+    pub before: Option<(Vec<HexId>, Facing, Formation)>,
 }
 
 /// What the reactive player is asked about (12.8c–d, 17.0).
@@ -230,6 +234,7 @@ fn start(sc: &Scenario, st: &State, units: Vec<UnitIx>) -> Mover {
         stop_why: String::new(),
         adopt: false,
         restricted,
+        before: None,
     }
 }
 
@@ -1120,15 +1125,29 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
                 Trigger::Change(h) | Trigger::Leave(h) => h,
             };
             let target = target_in(sc, st, mover.side, hexes, &mover.units);
-            let mut v: Vec<Action> = [false, true]
-                .into_iter()
-                .filter(|art| !fired.contains(art))
-                .filter(|&art| {
-                    !crate::fire::opportunity_groups(sc, st, 1 - mover.side, &target, art)
+            let mut v: Vec<Action> = Vec::new();
+            for art in [false, true] {
+                if fired.contains(&art) {
+                    continue;
+                }
+                if !crate::fire::opportunity_groups(sc, st, 1 - mover.side, &target, art).is_empty()
+                {
+                    v.push(Action::OppFire(art, false));
+                }
+                // 12.8c: after a change the firer may take the aspect the unit had before it.
+                if matches!(trigger, Trigger::Change(_))
+                    && let Some(old) = changed_aspect(st, mover)
+                {
+                    let mut t = st.clone();
+                    set_aspect(&mut t, &mover.units, &old);
+                    let target = target_in(sc, &t, mover.side, &old.0, &mover.units);
+                    if !crate::fire::opportunity_groups(sc, &t, 1 - mover.side, &target, art)
                         .is_empty()
-                })
-                .map(Action::OppFire)
-                .collect();
+                    {
+                        v.push(Action::OppFire(art, true));
+                    }
+                }
+            }
             v.push(Action::Pass);
             v
         }
@@ -1454,10 +1473,20 @@ pub fn apply(
                 reactors,
                 mut fired,
             },
-            Action::OppFire(art),
+            Action::OppFire(art, old),
         ) => {
             fired.push(*art);
-            opportunity_fire(sc, st, *mover, trigger, pending, reactors, fired, *art, ev)
+            opportunity_fire(
+                sc,
+                st,
+                *mover,
+                trigger,
+                pending,
+                reactors,
+                fired,
+                (*art, *old),
+                ev,
+            )
         }
         (Phase::Reaction { mover, pending, .. }, Action::Pass) => {
             ev.push(Event::Movement {
@@ -1486,15 +1515,40 @@ fn opportunity_fire(
     pending: Option<Action>,
     reactors: Vec<UnitIx>,
     fired: Vec<bool>,
-    art: bool,
+    (art, old): (bool, bool),
     ev: &mut Vec<Event>,
 ) -> Phase {
-    let hexes = match &trigger {
+    let mut hexes = match &trigger {
         Trigger::Change(h) | Trigger::Leave(h) => h.clone(),
     };
+    // 12.8c: fired at the aspect before the change, then back to the new one.
+    let now = lead(st, &m);
+    let new_aspect = (now.hexes.clone(), now.facing, now.formation);
+    let old_aspect = if old { changed_aspect(st, &m) } else { None };
+    if let Some(a) = &old_aspect {
+        ev.push(Event::Movement {
+            army: sc.armies[usize::from(1 - m.side)].name.clone(),
+            text: format!(
+                "fires at the aspect before the change: {} facing {} in {}",
+                a.2.name(),
+                a.1.name(),
+                a.0.iter()
+                    .map(|&h| sc.board.label(h))
+                    .collect::<Vec<_>>()
+                    .join("-")
+            ),
+            rule: "12.8c".into(),
+        });
+        set_aspect(st, &m.units, a);
+        hexes = a.0.clone();
+    }
     let target = target_in(sc, st, m.side, &hexes, &m.units);
     let groups = crate::fire::opportunity_groups(sc, st, 1 - m.side, &target, art);
     let o = crate::fire::resolve_opportunity(sc, st, &groups, &target, &m.units, ev);
+    if old_aspect.is_some() {
+        let alive: Vec<UnitIx> = m.units.iter().copied().filter(|&u| st.on_map(u)).collect();
+        set_aspect(st, &alive, &new_aspect);
+    }
     m.units
         .retain(|&u| st.on_map(u) && !st.units[usize::from(u)].routed);
     if m.units.is_empty() {
@@ -1545,6 +1599,26 @@ fn opportunity_fire(
     };
     st.stack.push(p);
     Phase::Idle
+}
+
+/// The aspect the mover had before its last action, if that action changed it (12.8c).
+fn changed_aspect(st: &State, m: &Mover) -> Option<(Vec<HexId>, Facing, Formation)> {
+    let l = lead(st, m);
+    m.before
+        .clone()
+        .filter(|b| (b.0.as_slice(), b.1, b.2) != (l.hexes.as_slice(), l.facing, l.formation))
+}
+
+/// Give units an aspect: hexes, facing, formation (guns keep theirs, 10.12c).
+fn set_aspect(st: &mut State, units: &[UnitIx], a: &(Vec<HexId>, Facing, Formation)) {
+    for &u in units {
+        let s = &mut st.units[usize::from(u)];
+        s.hexes = a.0.clone();
+        s.facing = a.1;
+        if !matches!(s.formation, Formation::Limbered | Formation::Unlimbered) {
+            s.formation = a.2;
+        }
+    }
 }
 
 /// A decision of the moving unit.
@@ -1598,7 +1672,11 @@ fn moving(sc: &Scenario, st: &mut State, mut m: Mover, a: &Action, ev: &mut Vec<
                 Err(m) => execute(sc, st, *m, a, ev),
             }
         }
-        _ => execute(sc, st, m, a, ev),
+        _ => {
+            let l = lead(st, &m);
+            m.before = Some((l.hexes.clone(), l.facing, l.formation));
+            execute(sc, st, m, a, ev)
+        }
     }
 }
 

@@ -559,3 +559,40 @@ fn r12_6e_fire_from_a_flank_hex_of_the_target_is_enfilade_and_from_its_front_is_
         assert_eq!(l.contains("+1 enfilade 12.7b"), enfilade, "{l}");
     }
 }
+
+#[test]
+fn r12_8c_after_a_change_the_firer_may_take_the_old_aspect_and_the_unit_keeps_its_new_one() {
+    let bar = drill();
+    let mut st = fresh(&bar);
+    set(&bar, &mut st, "i1", &["0707"], "N", "line", 0);
+    set(&bar, &mut st, "e1", &[&north("0707", 2)], "S", "line", 0);
+    let u = unit(&bar, "i1");
+    st.units[usize::from(u)].activated = true;
+    st.activation = Some(Activation {
+        side: 0,
+        units: vec![u, unit(&bar, "sp1")],
+        ..Activation::default()
+    });
+    st.phase = Phase::Movement;
+    act(&bar, &mut st, &["move:i1", "turn:NE"], &[]);
+    assert!(matches!(st.phase, Phase::Reaction { .. }), "{:?}", st.phase);
+    assert_eq!(
+        legal(&bar, &st),
+        ["opp-fire:inf", "opp-fire:inf:before", "pass"],
+        "12.8c: the new aspect or the one before the change"
+    );
+    let log = act(&bar, &mut st, &["opp-fire:inf:before"], &[9, 9, 9, 9]);
+    assert_logged(
+        &log,
+        "fires at the aspect before the change: line facing N in 0707",
+    );
+    assert_logged(&log, "Opportunity fire (12.8)");
+    let facing = bar::scenario::parse_facing("NE", Formation::Line).expect("a facing");
+    assert_eq!(st.units[usize::from(u)].facing, facing, "the change stands");
+    // 12.8c, e: one infantry fire for the changes in this hex.
+    assert!(
+        !legal(&bar, &st)
+            .iter()
+            .any(|x| x.starts_with("opp-fire:inf"))
+    );
+}
