@@ -406,3 +406,40 @@ fn r13_6d_seeded_playouts_from_a_close_position_fight_and_end_with_the_invariant
     }
     assert!(combats > 20, "only {combats} combat rounds in 40 games");
 }
+
+#[test]
+fn r21_4e_a_leader_whose_routed_units_cannot_complete_their_retreat_is_eliminated() {
+    let bar = field();
+    let mut st = fresh(&bar);
+    // r2 (2 SP, shaken) with its leader at 0607, every neighbour held by Blue.
+    place(&bar, &mut st, "r2", "0607", "S");
+    st.units[usize::from(unit(&bar, "r2"))].shaken = true;
+    put_leader(&bar, &mut st, "M1", "0607");
+    place(&bar, &mut st, "i1", "0707", "N");
+    for (id, h) in [
+        ("i2", "0708"),
+        ("i3", "0606"),
+        ("gr", "0608"),
+        ("sp1", "0507"),
+        ("jg", "0508"),
+    ] {
+        face_to(&bar, &mut st, id, h, "0607");
+    }
+    activate(&bar, &mut st, &["i1"]);
+    close_combat(&bar, &mut st, &[]);
+    // i1 passes; r2 fails its morale check (B) and routs: no hex to enter.
+    let log = fight(&bar, &mut st, &["attack:i1", "cc-done"], &[9, 9, 1, 0]);
+    assert_logged(&log, "already shaken: routs (19.1c)");
+    assert!(
+        st.units[usize::from(unit(&bar, "r2"))].eliminated,
+        "{log:#?}"
+    );
+    assert_logged(
+        &log,
+        "Red infantry brigadier d10 0 — the units he retreated with were eliminated: eliminated (21.4e)",
+    );
+    assert_eq!(
+        st.leaders[usize::from(leader(&bar, "M1"))].status,
+        bar::state::LeaderStatus::Killed
+    );
+}

@@ -51,6 +51,9 @@ pub struct Cc {
     pub fired: Vec<UnitIx>,
     /// What comes next, first first; a decision waits at the head.
     pub steps: Vec<Step>,
+    /// Leaders retreating with units routed by the phase, and those units (21.2c, 21.4e).
+    #[serde(default)]
+    pub escorts: Vec<(LeaderIx, Vec<UnitIx>)>,
 }
 
 /// One close combat (13.6).
@@ -296,6 +299,7 @@ pub fn begin(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) -> Phase {
         cur: None,
         engaged: Vec::new(),
         fired: Vec::new(),
+        escorts: Vec::new(),
         steps: vec![
             Step::Designate,
             Step::AttackerMorale,

@@ -52,9 +52,24 @@ pub(super) fn run(sc: &Scenario, st: &mut State, mut cc: Cc, ev: &mut Vec<Event>
     // guards against a bug turning into a hang (as `flow::advance`).
     for _ in 0..100_000 {
         if !st.jobs.is_empty() {
+            // 21.2c: the leaders with a routing stack go with it; note them for 21.4e.
+            for j in &st.jobs {
+                if let Job::Rout { units, .. } = j
+                    && let Some(&u) = units.first()
+                {
+                    let side = sc.units[usize::from(u)].side;
+                    let hexes = st.units[usize::from(u)].hexes.clone();
+                    for l in super::leaders_in(sc, st, side, &hexes) {
+                        if !cc.escorts.iter().any(|e| e.0 == l) {
+                            cc.escorts.push((l, units.clone()));
+                        }
+                    }
+                }
+            }
             st.stack.push(Phase::CloseCombat(Box::new(cc)));
             return Phase::Idle;
         }
+        escorts_lost(sc, st, &mut cc, ev);
         if waits(sc, st, &cc) {
             return Phase::CcDecision(Box::new(cc));
         }
@@ -73,6 +88,28 @@ pub(super) fn run(sc: &Scenario, st: &mut State, mut cc: Cc, ev: &mut Vec<Event>
     }
     crate::activation::end(sc, st, ev);
     Phase::Initiative
+}
+
+/// 21.4e: a leader who retreated with units routed by close combat, all of them eliminated on
+/// the way (the inability to complete the retreat, or its losses), is eliminated.
+fn escorts_lost(sc: &Scenario, st: &mut State, cc: &mut Cc, ev: &mut Vec<Event>) {
+    for (l, units) in std::mem::take(&mut cc.escorts) {
+        let ls = &st.leaders[usize::from(l)];
+        let Some(h) = ls.hex else { continue };
+        if ls.status != LeaderStatus::Present || units.iter().any(|&u| st.on_map(u)) {
+            continue;
+        }
+        let side = sc.leaders[usize::from(l)].side;
+        if !super::units_in(sc, st, side, &[h]).is_empty() {
+            continue;
+        }
+        crate::leaders::kill(sc, st, l);
+        ev.push(Event::LeaderLoss {
+            leader: sc.leaders[usize::from(l)].name.clone(),
+            die: 0,
+            result: "the units he retreated with were eliminated: eliminated (21.4e)".into(),
+        });
+    }
 }
 
 /// An automatic step (or a decision step that turned out to have a single course).
