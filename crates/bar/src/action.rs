@@ -104,6 +104,8 @@ pub enum Action {
     CcAdvance(Vec<UnitIx>, Vec<HexId>),
     /// No more units advance (15.1c).
     CcAdvanceDone,
+    /// Among the owner's stacks of equal rank, this (top) unit's tests first (14.8b).
+    CcFirst(UnitIx),
     // fire (12)
     /// Declare a fire at the stack of this unit, by artillery or by infantry (12.1, 12.2e).
     FireAt(UnitIx, bool),
@@ -201,6 +203,7 @@ impl Action {
                     .join("-")
             ),
             Action::CcAdvanceDone => "cc-advance-done".into(),
+            Action::CcFirst(x) => format!("cc-first:{}", u(x)),
             Action::FireAt(x, art) => {
                 format!("fire:{}:{}", u(x), if *art { "art" } else { "inf" })
             }

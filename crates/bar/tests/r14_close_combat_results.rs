@@ -443,3 +443,37 @@ fn r21_4e_a_leader_whose_routed_units_cannot_complete_their_retreat_is_eliminate
         bar::state::LeaderStatus::Killed
     );
 }
+
+#[test]
+fn r14_8b_the_owner_orders_his_stacks_of_equal_rank() {
+    let bar = field();
+    let mut st = fresh(&bar);
+    place(&bar, &mut st, "e1", "0607", "S");
+    place(&bar, &mut st, "i1", "0707", "N");
+    face_to(&bar, &mut st, "i2", "0708", "0607");
+    activate(&bar, &mut st, &["i1", "i2"]);
+    close_combat(&bar, &mut st, &[]);
+    // Dice 0 and 5 → '1/1' (test T14); the attacker's SP: i1 or i2, 6 each (14.2b).
+    fight(
+        &bar,
+        &mut st,
+        &["attack:i1", "attack:i2", "cc-done"],
+        &[9, 9, 9, 9, 9, 9, 0, 5],
+    );
+    assert_eq!(legal(&bar, &st), vec!["cc-lose:i1", "cc-lose:i2"]);
+    let log = act(&bar, &mut st, &["cc-lose:i1"], &[]);
+    assert_logged(
+        &log,
+        "IR 1/I (attacker) 30, IR 1/II (attacker) 30, Red IR (defender) 30",
+    );
+    // Both attacking stacks rank 30: Blue picks which tests first.
+    assert_eq!(legal(&bar, &st), vec!["cc-first:i1", "cc-first:i2"]);
+    assert_eq!(bar.decider(&st), Some(engine::Seat(0)));
+    let log = act(&bar, &mut st, &["cc-first:i2"], &[9, 9, 9, 9, 9, 9, 5, 5]);
+    let g: Vec<&String> = log
+        .iter()
+        .filter(|l| l.contains("morale check G"))
+        .collect();
+    assert!(g[0].contains("IR 1/II"), "{g:?}");
+    assert!(g[1].contains("IR 1/I ") && g[2].contains("Red IR"), "{g:?}");
+}

@@ -136,6 +136,12 @@ pub enum Step {
         pos: usize,
         /// Special result ranking (14.8b) rather than the 'M' order (14.4).
         special: bool,
+        /// The ranked ERs (14.8b), in `order`'s order; empty for 'M'.
+        #[serde(default)]
+        ers: Vec<i32>,
+        /// The owner has picked the stack at `pos` among his equal ones (14.8b).
+        #[serde(default)]
+        picked: bool,
     },
     /// A stack routs (14.4c, 14.6a).
     Rout {
@@ -404,6 +410,10 @@ pub fn label(sc: &Scenario, _st: &State, a: &Action) -> Option<String> {
             hx(hs)
         ),
         Action::CcAdvanceDone => "No more units advance (15.1c)".into(),
+        Action::CcFirst(x) => format!(
+            "The stack of {} makes its morale check (G) first among equals (14.8b)",
+            u(x)
+        ),
         _ => return None,
     })
 }
@@ -466,6 +476,7 @@ pub fn decision_text(cc: &Cc) -> &'static str {
         Some(Step::DefensiveFire(_)) => "close combat — defensive fire (13.10)",
         Some(Step::Leader { .. }) => "close combat — which leader adds his CV bonus (21.2b)",
         Some(Step::Losses { .. }) => "close combat — which unit takes the SP loss (14.2b)",
+        Some(Step::TestG { .. }) => "close combat — which of equal stacks tests first (14.8b)",
         Some(Step::Advance { .. }) => "close combat — advance after combat (15.1)",
         _ => "close combat",
     }

@@ -792,13 +792,15 @@ pub(super) fn effects(
                 );
             }
         }
-        let order = ranking(sc, st, &c, ev);
+        let (order, ers) = ranking(sc, st, &c, ev);
         cc.steps.insert(
             0,
             Step::TestG {
                 order,
                 pos: 0,
                 special: true,
+                ers,
+                picked: false,
             },
         );
         return;
@@ -825,6 +827,8 @@ pub(super) fn effects(
             order,
             pos: 0,
             special: false,
+            ers: Vec::new(),
+            picked: false,
         });
     } else {
         next.push(Step::EndCombat);
@@ -894,7 +898,12 @@ fn apply_half(
 /// 14.8b: every stack of both sides ranked by its top unit's ER with the morale check (G)
 /// modifiers, worst (highest) first; on equal ER the attacker's stack first (A44); a side's own
 /// ties in stack order.
-fn ranking(sc: &Scenario, st: &State, c: &Combat, ev: &mut Vec<Event>) -> Vec<(bool, usize)> {
+fn ranking(
+    sc: &Scenario,
+    st: &State,
+    c: &Combat,
+    ev: &mut Vec<Event>,
+) -> (Vec<(bool, usize)>, Vec<i32>) {
     let mut v: Vec<(i32, bool, usize, String)> = Vec::new();
     for (att, stacks) in [(true, &c.attackers), (false, &c.defenders)] {
         for (ix, s) in stacks.iter().enumerate() {
@@ -924,13 +933,26 @@ fn ranking(sc: &Scenario, st: &State, c: &Combat, ev: &mut Vec<Event>) -> Vec<(b
                 .join(", ")
         ),
     );
-    v.into_iter().map(|(_, a, i, _)| (a, i)).collect()
+    let ers = v.iter().map(|x| x.0).collect();
+    (v.into_iter().map(|(_, a, i, _)| (a, i)).collect(), ers)
+}
+
+/// The stacks of the owner tied in rank with the one at `pos` (14.8b), `pos` first: the
+/// positions, contiguous in the ranking.
+pub(super) fn tied(order: &[(bool, usize)], ers: &[i32], pos: usize) -> Vec<usize> {
+    let (Some(o), Some(e)) = (order.get(pos), ers.get(pos)) else {
+        return Vec::new();
+    };
+    (pos..order.len())
+        .take_while(|&j| order[j].0 == o.0 && ers.get(j) == Some(e))
+        .collect()
 }
 
 /// Morale checks (G) in order: 14.4 (all attackers, then the defenders if one attacker passed) or
 /// 14.8b (the ranking, stopping once a side has failed entirely while the other has stacks
 /// untested). A failing stack loses 1 SP and routs (14.4c). Both sides with stacks that passed:
 /// a new round (14.4b, 14.5).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn test_g(
     sc: &Scenario,
     st: &mut State,
@@ -938,6 +960,7 @@ pub(super) fn test_g(
     order: Vec<(bool, usize)>,
     pos: usize,
     special: bool,
+    ers: &[i32],
     ev: &mut Vec<Event>,
 ) {
     let c = cur(cc).clone();
@@ -992,6 +1015,8 @@ pub(super) fn test_g(
         order: order.clone(),
         pos: pos + 1,
         special,
+        ers: ers.to_vec(),
+        picked: false,
     }];
     if stack.is_empty() {
         cur_mut(cc).tested.push((att, ix, false));

@@ -23,8 +23,35 @@ fn waits(sc: &Scenario, st: &State, cc: &Cc) -> bool {
         Some(Step::Leader { att, ix }) => !leader_options(sc, st, cc, *att, *ix).is_empty(),
         Some(Step::Losses { .. }) => resolve::loss_choice(sc, st, cc).len() > 1,
         Some(Step::Advance { .. }) => !resolve::advance_options(sc, st, cc).is_empty(),
+        Some(Step::TestG {
+            order,
+            pos,
+            ers,
+            picked: false,
+            ..
+        }) => tie_choice(cc, order, ers, *pos).len() > 1,
         _ => false,
     }
+}
+
+/// The top units of the owner's stacks tied at `pos` of a special result ranking (14.8b), still
+/// standing.
+fn tie_choice(cc: &Cc, order: &[(bool, usize)], ers: &[i32], pos: usize) -> Vec<UnitIx> {
+    let Some(c) = cc.cur.map(|i| &cc.combats[i]) else {
+        return Vec::new();
+    };
+    resolve::tied(order, ers, pos)
+        .into_iter()
+        .filter_map(|j| {
+            let (att, ix) = order[j];
+            let s = if att {
+                &c.attackers[ix]
+            } else {
+                &c.defenders[ix]
+            };
+            s.first().copied()
+        })
+        .collect()
 }
 
 /// Combats not yet resolved.
@@ -138,7 +165,9 @@ fn auto(sc: &Scenario, st: &mut State, cc: &mut Cc, step: Step, ev: &mut Vec<Eve
             order,
             pos,
             special,
-        } => resolve::test_g(sc, st, cc, order, pos, special, ev),
+            ers,
+            ..
+        } => resolve::test_g(sc, st, cc, order, pos, special, &ers, ev),
         Step::Rout { att, ix } => resolve::rout(sc, st, cc, att, ix, ev),
         Step::EndCombat => resolve::end_combat(sc, st, cc, ev),
         Step::Advance { .. } => {
@@ -667,6 +696,9 @@ pub fn decider(sc: &Scenario, st: &State, cc: &Cc) -> Option<u8> {
             .first()
             .map(|&u| sc.units[usize::from(u)].side),
         Step::Advance { att, .. } => Some(if *att { cc.side } else { 1 - cc.side }),
+        Step::TestG { order, pos, .. } => order
+            .get(*pos)
+            .map(|o| if o.0 { cc.side } else { 1 - cc.side }),
         _ => None,
     }
 }
@@ -713,6 +745,12 @@ pub fn legal(sc: &Scenario, st: &State, cc: &Cc) -> Vec<Action> {
         Some(Step::Losses { .. }) => resolve::loss_choice(sc, st, cc)
             .into_iter()
             .map(Action::CcLose)
+            .collect(),
+        Some(Step::TestG {
+            order, pos, ers, ..
+        }) => tie_choice(cc, order, ers, *pos)
+            .into_iter()
+            .map(Action::CcFirst)
             .collect(),
         Some(Step::Advance { moved, .. }) => {
             let mut v: Vec<Action> = resolve::advance_options(sc, st, cc)
@@ -831,6 +869,43 @@ pub fn apply(sc: &Scenario, st: &mut State, mut cc: Cc, a: &Action, ev: &mut Vec
             cc.steps.remove(0);
             resolve::advance(sc, st, &mut cc, us, hs, ev);
             cc.steps.insert(0, Step::Advance { att, moved: true });
+        }
+        (
+            Step::TestG {
+                mut order,
+                pos,
+                special,
+                mut ers,
+                ..
+            },
+            Action::CcFirst(u),
+        ) => {
+            cc.steps.remove(0);
+            let c = cur(&cc);
+            if let Some(j) = resolve::tied(&order, &ers, pos).into_iter().find(|&j| {
+                let (att, ix) = order[j];
+                let s = if att {
+                    &c.attackers[ix]
+                } else {
+                    &c.defenders[ix]
+                };
+                s.first() == Some(u)
+            }) {
+                let x = order.remove(j);
+                order.insert(pos, x);
+                let e = ers.remove(j);
+                ers.insert(pos, e);
+            }
+            cc.steps.insert(
+                0,
+                Step::TestG {
+                    order,
+                    pos,
+                    special,
+                    ers,
+                    picked: true,
+                },
+            );
         }
         (Step::Advance { .. }, Action::CcAdvanceDone) => {
             cc.steps.remove(0);
