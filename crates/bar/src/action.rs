@@ -79,6 +79,33 @@ pub enum Action {
     Stop,
     /// The reactive player lets the move go on (12.8, 17.0).
     Pass,
+    // close combat (13–15)
+    /// Designate the stack of this (top) unit to attack in close combat (13.1).
+    Attack(UnitIx),
+    /// End the attacker designations (13.1).
+    CcDone,
+    /// Resolve next the combat whose first attacking stack this unit tops (13.0 5).
+    CcFight(UnitIx),
+    /// Retreat before close combat to this hex (13.9, 20.1).
+    CcWithdraw(HexId),
+    /// Stand and make the defender morale check (13.7).
+    CcStand,
+    /// Make defensive fire (13.10).
+    CcFire,
+    /// Hold defensive fire (13.10).
+    CcHoldFire,
+    /// This leader adds his CV bonus to the stack (21.2b).
+    CcLeader(LeaderIx),
+    /// No leader's CV bonus for the stack (21.2b).
+    CcNoLeader,
+    /// This unit takes the SP loss (14.2b).
+    CcLose(UnitIx),
+    /// These units advance after combat onto these hexes (15.1).
+    CcAdvance(Vec<UnitIx>, Vec<HexId>),
+    /// No more units advance (15.1c).
+    CcAdvanceDone,
+    /// Among the owner's stacks of equal rank, this (top) unit's tests first (14.8b).
+    CcFirst(UnitIx),
     // fire (12)
     /// Declare a fire at the stack of this unit, by artillery or by infantry (12.1, 12.2e).
     FireAt(UnitIx, bool),
@@ -169,6 +196,27 @@ impl Action {
             }
             Action::Stop => "stop".into(),
             Action::Pass => "pass".into(),
+            // close combat (13–15)
+            Action::Attack(x) => format!("attack:{}", u(x)),
+            Action::CcDone => "cc-done".into(),
+            Action::CcFight(x) => format!("cc-fight:{}", u(x)),
+            Action::CcWithdraw(h) => format!("cc-withdraw:{}", sc.board.label(*h)),
+            Action::CcStand => "cc-stand".into(),
+            Action::CcFire => "cc-fire".into(),
+            Action::CcHoldFire => "cc-hold-fire".into(),
+            Action::CcLeader(x) => format!("cc-leader:{}", l(x)),
+            Action::CcNoLeader => "cc-no-leader".into(),
+            Action::CcLose(x) => format!("cc-lose:{}", u(x)),
+            Action::CcAdvance(us, hs) => format!(
+                "cc-advance:{}:{}",
+                us.iter().map(u).collect::<Vec<_>>().join("+"),
+                hs.iter()
+                    .map(|&h| sc.board.label(h))
+                    .collect::<Vec<_>>()
+                    .join("-")
+            ),
+            Action::CcAdvanceDone => "cc-advance-done".into(),
+            Action::CcFirst(x) => format!("cc-first:{}", u(x)),
             Action::FireAt(x, art) => {
                 format!("fire:{}:{}", u(x), if *art { "art" } else { "inf" })
             }

@@ -207,10 +207,9 @@ pub fn steps(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) -> Phase {
     crate::fire::begin(sc, st, ev)
 }
 
-/// After the movement phase: close combat, then the activation ends (4.0 C).
-pub fn after_movement(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
-    crate::close_combat::phase(sc, st, ev);
-    end(sc, st, ev);
+/// After the movement phase: close combat, then the activation ends (4.0 C); the next phase.
+pub fn after_movement(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) -> Phase {
+    crate::close_combat::begin(sc, st, ev)
 }
 
 /// End the activation: flip its leaders, FINISHED markers stay on its units for the turn, command

@@ -303,6 +303,10 @@ pub struct UnitEntry {
     /// Skirmish ability (8.1g): `"no"`, `"capable"` or `"only"`.
     #[serde(default = "no")]
     pub skirmish: String,
+    /// A light unit for retreat before close combat and the cavalry type (20.1, 13.11c), as the
+    /// Battle Rules list them (13.9a, A55); absent: light when `sub` is `"light"` or `"hussar"`.
+    #[serde(default)]
+    pub light: Option<bool>,
     /// Provenance of the values.
     #[serde(flatten)]
     pub prov: Provenance,

@@ -364,6 +364,14 @@ pub enum Event {
         /// Turn.
         turn: u16,
     },
+    // close combat (13–15)
+    /// A step of the close combat phase (13.0–15.2), with its rule.
+    CloseCombat {
+        /// The rule.
+        rule: String,
+        /// What happened.
+        text: String,
+    },
     /// The game is over.
     GameOver {
         /// Level.
@@ -677,6 +685,8 @@ impl fmt::Display for Event {
                 f,
                 "Maintenance (4.0 E): end of game turn {turn}; FINISHED markers removed, END TURN back to 0"
             ),
+            // close combat (13–15)
+            Event::CloseCombat { rule, text } => write!(f, "Close combat ({rule}): {text}"),
             Event::GameOver { level, clt } => write!(
                 f,
                 "Game over: {level} (current loss totals {} and {})",

@@ -132,6 +132,8 @@ pub fn is_decision(p: &Phase) -> bool {
             | Phase::LeaderMoving { .. }
             | Phase::Moving(_)
             | Phase::Reaction { .. }
+            // close combat (13–15)
+            | Phase::CcDecision(_)
             | Phase::Over
             // movement (issue 15)
             | Phase::RoutHex { .. }
@@ -161,10 +163,9 @@ pub fn advance(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
             }
             Phase::Initiative => initiative::roll(sc, st, ev),
             Phase::ActivationSteps => activation::steps(sc, st, ev),
-            Phase::AfterMovement => {
-                activation::after_movement(sc, st, ev);
-                Phase::Initiative
-            }
+            Phase::AfterMovement => activation::after_movement(sc, st, ev),
+            // close combat (13–15)
+            Phase::CloseCombat(cc) => crate::close_combat::resume(sc, st, *cc, ev),
             Phase::RallyStart => Phase::Rally {
                 order: rally::order(sc, st, ev),
             },
@@ -317,6 +318,8 @@ pub fn decider(sc: &Scenario, st: &State) -> Option<u8> {
         | Phase::LeaderMoving { .. }
         | Phase::Moving(_)
         | Phase::Reaction { .. } => crate::movement::decider(sc, st),
+        // close combat (13–15)
+        Phase::CcDecision(cc) => crate::close_combat::decider(sc, st, cc),
         _ => None,
     }
 }
@@ -433,6 +436,8 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
         | Phase::LeaderMoving { .. }
         | Phase::Moving(_)
         | Phase::Reaction { .. } => crate::movement::legal(sc, st),
+        // close combat (13–15)
+        Phase::CcDecision(cc) => crate::close_combat::legal(sc, st, cc),
         _ => Vec::new(),
     }
 }
@@ -540,6 +545,8 @@ pub fn apply(sc: &Scenario, st: &mut State, a: &Action, ev: &mut Vec<Event>) {
             | Phase::Reaction { .. }),
             a,
         ) => crate::movement::apply(sc, st, p, a, ev),
+        // close combat (13–15)
+        (Phase::CcDecision(cc), a) => crate::close_combat::apply(sc, st, *cc, a, ev),
         (p, _) => p,
     };
     advance(sc, st, ev);

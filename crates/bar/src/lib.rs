@@ -355,6 +355,10 @@ impl Ruleset for Bar {
         if let Some(l) = movement::label(sc, state, action) {
             return l;
         }
+        // close combat (13–15)
+        if let Some(l) = close_combat::label(sc, state, action) {
+            return l;
+        }
         let b = |i: &u16| sc.brigades[usize::from(*i)].name.clone();
         let u = |i: &u16| sc.units[usize::from(*i)].name.clone();
         let l = |i: &u16| sc.leaders[usize::from(*i)].name.clone();
@@ -632,6 +636,17 @@ impl Ruleset for Bar {
                 ));
             }
         }
+        // close combat (13–15): each unit attacks or is attacked at most once a phase (13.6d).
+        for p in state.stack.iter().chain(std::iter::once(&state.phase)) {
+            if let state::Phase::CloseCombat(cc) | state::Phase::CcDecision(cc) = p
+                && let Some(u) = close_combat::twice_engaged(cc)
+            {
+                bad.push(format!(
+                    "{}: in two close combats of one phase (13.6d)",
+                    sc.units[usize::from(u)].name
+                ));
+            }
+        }
         if state.end_box > sc.end_boxes {
             bad.push(format!(
                 "END TURN box {} past End {}",
@@ -844,6 +859,8 @@ pub fn phase_text(sc: &Scenario, st: &State) -> String {
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
+        // close combat (13–15)
+        P::CcDecision(cc) => format!("{who}: {}", close_combat::decision_text(cc)),
         other => format!("{other:?}"),
     }
 }

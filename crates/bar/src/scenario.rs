@@ -327,6 +327,8 @@ pub struct Unit {
     pub ma: u8,
     /// Skirmish.
     pub skirmish: Skirmish,
+    /// Light troops for 20.1 and 13.11c (data `light`, default by sub-type).
+    pub light: bool,
     /// Detachment (24.1) of an independent unit, or of its brigade.
     pub detachment: Option<u8>,
 }
@@ -1222,6 +1224,9 @@ fn unit_of(
         cv: u.cv,
         ma: u.ma,
         skirmish,
+        light: u
+            .light
+            .unwrap_or(matches!(u.sub.as_str(), "light" | "hussar")),
         detachment: None,
     }
 }

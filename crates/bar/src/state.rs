@@ -294,6 +294,12 @@ pub enum Phase {
     },
     /// Movement is over: close combat and the end of the activation (4.0 C).
     AfterMovement,
+    // close combat (13–15)
+    /// The close combat phase runs its automatic steps (13.0).
+    CloseCombat(Box<crate::close_combat::Cc>),
+    /// A player decides a step of the close combat phase (13.1, 13.6, 13.9, 13.10, 14.2b, 15.1,
+    /// 21.2b).
+    CcDecision(Box<crate::close_combat::Cc>),
     /// A routing stack's next hex, when 20.2g leaves the owner a choice.
     RoutStep {
         /// The units.
