@@ -339,11 +339,13 @@ fn bar_prague_schwerin_against_the_computer_in_chromium() {
             answered = true;
             break;
         }
-        // Ends first (command control, movement, a moving unit, a reaction), so that the person's
+        // Ends first (command control, fire, movement, a moving unit, a reaction, close combat), so that the person's
         // activation ends and the computer's turn comes.
         let id = [
             "command-done",
+            "fire-done",
             "movement-done",
+            "cc-done",
             "stop",
             "pass",
             "own:",
