@@ -130,6 +130,10 @@ impl Saxe {
                         .collect(),
                     _ => Vec::new(),
                 };
+                // Each hex once, in order (a stacked line names 1208 once, not once a unit).
+                let mut to = to;
+                to.sort();
+                to.dedup();
                 format!("Advance {dir:?} to {}", to.join(", "))
             }
             Action::Turn { clockwise } => format!(

@@ -369,3 +369,42 @@ fn r8_1_tables_where_a_hex_costs_no_mp_are_refused() {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// Issue 19 item 7: a line's step names each hex it enters once ("Advance NW to 1208, 1209"), not
+/// once a unit of its stacks ("1208, 1208, 1208, 1209"), over random games of the three battles.
+#[test]
+fn a_steps_label_names_each_hex_once() {
+    let mut seen = 0;
+    for id in ["hastenbeck", "fontenoy", "lauffeld"] {
+        let r = scenario(id, &[]);
+        for seed in 0..3u64 {
+            let mut ev = Vec::new();
+            let mut s = r.start(seed, &mut ev);
+            let mut pick = Dice::new(seed ^ 0x1abe1);
+            for _ in 0..3_000 {
+                if r.decider(&s).is_none() {
+                    break;
+                }
+                let legal = r.legal_actions(&s);
+                for a in &legal {
+                    let l = r.action_label(&s, a);
+                    if let Some(rest) = l.strip_prefix("Advance ") {
+                        let hexes: Vec<&str> = rest
+                            .split_once(" to ")
+                            .map_or("", |x| x.1)
+                            .split(", ")
+                            .collect();
+                        let mut d = hexes.clone();
+                        d.sort();
+                        d.dedup();
+                        assert_eq!(d.len(), hexes.len(), "{id}: {l}");
+                        seen += usize::from(hexes.len() > 1);
+                    }
+                }
+                let a = legal[pick.below(legal.len())].clone();
+                r.apply_legal(&mut s, &a, &mut ev);
+            }
+        }
+    }
+    assert!(seen > 0, "no line stepped in these games");
+}
