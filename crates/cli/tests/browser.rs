@@ -913,10 +913,41 @@ fn r4_b1_stop_moving_before_the_unit_moved_is_confirmed_in_chromium() {
     std::thread::sleep(Duration::from_millis(400));
     assert_eq!(version(&tab), Some(v), "going back sends nothing");
     assert!(text(&tab, "#decision").contains("moving Picardie"));
-    // Picardie steps, then stops: no question.
-    let (step, _) = action_button(&tab, "step:").expect("the moving unit may step");
+    // Issue 19.1: a step is undone (no die was rolled, nothing revealed, the computer has not
+    // answered) and Picardie steps another way instead.
+    let steps: Vec<String> = js(
+        &tab,
+        "[...document.querySelectorAll('#actions button[data-action^=\"step:\"]')].map(b => b.dataset.action)",
+    )
+    .as_array()
+    .map(|a| a.iter().filter_map(|x| x.as_str().map(String::from)).collect())
+    .unwrap_or_default();
+    assert!(!steps.is_empty(), "the moving unit may step");
+    click_action(&tab, &steps[0]);
+    let stepped = wait_version_above(&tab, v);
+    assert_eq!(
+        js(&tab, "!!document.querySelector('button.undo')"),
+        Value::Bool(true),
+        "an undo button after the person's step"
+    );
+    click(&tab, "button.undo");
+    wait_for(&tab, "the step taken back", || {
+        version(&tab).filter(|&n| n < stepped)
+    });
+    std::thread::sleep(Duration::from_millis(400));
+    assert!(
+        text(&tab, "#decision").contains("moving Picardie"),
+        "back before the step: {}",
+        text(&tab, "#decision")
+    );
+    let step = steps.last().expect("a step").clone();
+    assert!(
+        action_button(&tab, &step).is_some(),
+        "the same steps are offered again"
+    );
     click_action(&tab, &step);
     let v = wait_version_above(&tab, v);
+    // Picardie has stepped (the other way when it had two), then stops: no question.
     if action_button(&tab, "stop").is_some() {
         click(&tab, "#actions button[data-action=\"stop\"]");
         wait_version_above(&tab, v);
