@@ -705,3 +705,33 @@ fn r18_5a_example_a_disordered_4_rank_line_fires_2_sp_from_a_hex_that_would_fire
         assert!(l.contains(want), "{l}");
     }
 }
+
+/// Issue 19 item 5: a side's reaction policy answers BAR's movement triggers (12.8d) for it —
+/// "never" passes, "when" fires only at a mover within its range, "ask" asks.
+#[test]
+fn r12_8_a_reaction_policy_answers_the_opportunity_fire_prompt() {
+    use engine::policy::{Policy, React};
+    let bar = drill();
+    let (st, _) = about_to_leave(&bar);
+    let red = engine::Seat(1);
+    let answer = |p: Policy| bar.policy_answer(&st, red, &p).map(|a| bar.action_id(&a));
+    assert_eq!(answer(Policy::default()), None, "ask");
+    let never = Policy {
+        react: React::Never,
+        ..Policy::default()
+    };
+    assert_eq!(answer(never).as_deref(), Some("pass"));
+    // The Red line is 2 hexes from 0707.
+    let within = |n: u8| Policy {
+        react: React::When,
+        fire_within: n,
+        ..Policy::default()
+    };
+    assert_eq!(answer(within(2)).as_deref(), Some("opp-fire:inf"));
+    assert_eq!(answer(within(1)).as_deref(), Some("pass"));
+    assert_eq!(answer(within(0)).as_deref(), Some("pass"), "0: never fire");
+    // Outside a reactive prompt a policy never answers.
+    let mut moving = st.clone();
+    moving.phase = Phase::Movement;
+    assert_eq!(bar.policy_answer(&moving, red, &within(2)), None);
+}
