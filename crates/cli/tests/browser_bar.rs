@@ -217,8 +217,8 @@ fn bar_prague_schwerin_hot_seat_clicked_in_chromium() {
         (js(
             &tab,
             "document.querySelectorAll('#policy-panel:not([hidden]) form.policy-seat').length",
-        ) == Value::from(2))
-        .then_some(())
+        ) == 2)
+            .then_some(())
     });
     let panel = text(&tab, "#policy-panel");
     assert!(
