@@ -870,7 +870,7 @@ fn r12_2f_e35_guns_and_infantry_of_one_hex_fire_separately_at_one_unit_or_at_two
         let f = log
             .iter()
             .filter(|x| x.contains("Fire (12.1)"))
-            .last()
+            .next_back()
             .expect("the infantry's fire");
         assert!(f.contains("IR 1/I line, 2 SP"), "{f}");
         // Its 2 SP all fired at one target: the hex's infantry fires no more this phase.
