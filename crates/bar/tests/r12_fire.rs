@@ -869,8 +869,7 @@ fn r12_2f_e35_guns_and_infantry_of_one_hex_fire_separately_at_one_unit_or_at_two
         // 12.4b–c: the hex fires 4 SP, 2 of them the guns': the infantry fires the other 2.
         let f = log
             .iter()
-            .filter(|x| x.contains("Fire (12.1)"))
-            .next_back()
+            .rfind(|x| x.contains("Fire (12.1)"))
             .expect("the infantry's fire");
         assert!(f.contains("IR 1/I line, 2 SP"), "{f}");
         // Its 2 SP all fired at one target: the hex's infantry fires no more this phase.
