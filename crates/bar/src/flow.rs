@@ -212,10 +212,16 @@ fn run_job(sc: &Scenario, st: &mut State, job: Job, ev: &mut Vec<Event>) -> Phas
             retreat::morale_f(sc, st, units, ev);
             Phase::Idle
         }
-        Job::Rout { units, from } => match retreat::begin(sc, st, units, from, ev) {
-            Some(p) => retreat::step(sc, st, p, None, ev),
-            None => Phase::Idle,
-        },
+        Job::Rout { units, from } => {
+            // 19.7e: a multi-hex stack keeps one of its hexes, its owner's choice.
+            if let Some(p) = retreat::keep_which(sc, st, &units, &from, ev) {
+                return p;
+            }
+            match retreat::begin(sc, st, units, from, ev) {
+                Some(p) => retreat::step(sc, st, p, None, ev),
+                None => Phase::Idle,
+            }
+        }
         // movement (issue 15)
         Job::VoluntaryPassed(brigades) => {
             crate::voluntary_rout::passed(sc, st, &brigades);

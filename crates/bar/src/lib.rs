@@ -515,7 +515,9 @@ impl Ruleset for Bar {
             if u.lost > sc.units[i].sp || (!u.eliminated && u.lost >= sc.units[i].sp) {
                 bad.push(format!("{name}: {} SP lost of {}", u.lost, sc.units[i].sp));
             }
-            if u.routed && u.hexes.len() > 1 && !u.eliminated {
+            // 19.7e: a multi-hex stack about to rout holds its hexes until its owner picks one.
+            let picking = matches!(&state.phase, state::Phase::RoutHex { units, .. } if units.contains(&(i as scenario::UnitIx)));
+            if u.routed && u.hexes.len() > 1 && !u.eliminated && !picking {
                 bad.push(format!(
                     "{name}: routed over {} hexes (19.7e)",
                     u.hexes.len()

@@ -72,9 +72,61 @@ pub fn nearest_enemies(sc: &Scenario, st: &State, u: UnitIx) -> Vec<HexId> {
     out
 }
 
+/// 19.7e: before a multi-hex stack routs, the hex it keeps. Its owner chooses among its hexes
+/// (`Phase::RoutHex`), unless the rout "involves a potential pursuit": a stack routed in close
+/// combat by attackers with cavalry keeps a hex in the front of an attacking cavalry unit (into
+/// which a pursuer can advance), chosen here — the first such hex of the stack. `None`: nothing
+/// to choose (one hex, or only artillery, which never retreats, 20.2e).
+pub fn keep_which(
+    sc: &Scenario,
+    st: &mut State,
+    units: &[UnitIx],
+    from: &[HexId],
+    ev: &mut Vec<Event>,
+) -> Option<Phase> {
+    let troops: Vec<UnitIx> = units
+        .iter()
+        .copied()
+        .filter(|&u| st.on_map(u) && sc.units[usize::from(u)].arm != Arm::Artillery)
+        .collect();
+    let &u0 = troops.first()?;
+    let hexes = st.units[usize::from(u0)].hexes.clone();
+    if hexes.len() < 2 {
+        return None;
+    }
+    // The close combat parked under the rout, and its cavalry attackers (15.1, 16.1).
+    let cavalry_fronts: Vec<HexId> = st
+        .stack
+        .iter()
+        .rev()
+        .find_map(|p| match p {
+            Phase::CloseCombat(cc) | Phase::CcDecision(cc) => Some(cc),
+            _ => None,
+        })
+        .and_then(|cc| cc.cur.and_then(|i| cc.combats.get(i)))
+        .filter(|c| c.defenders.iter().flatten().any(|u| troops.contains(u)))
+        .map(|c| {
+            c.attackers
+                .iter()
+                .flatten()
+                .filter(|&&a| st.on_map(a) && sc.units[usize::from(a)].arm == Arm::Cavalry)
+                .flat_map(|&a| crate::close_combat::front_of(st, a))
+                .collect()
+        })
+        .unwrap_or_default();
+    if let Some(&h) = hexes.iter().find(|h| cavalry_fronts.contains(h)) {
+        crate::voluntary_rout::keep_hex(sc, st, units.to_vec(), from.to_vec(), h, ev);
+        return Some(Phase::Idle);
+    }
+    Some(Phase::RoutHex {
+        units: units.to_vec(),
+        from: from.to_vec(),
+    })
+}
+
 /// Begin a rout retreat job: artillery is eliminated instead (20.2e); the rest retreat 4 hexes
 /// (infantry) or 6 (cavalry), a mixed stack as far as its slowest; a multi-hex unit keeps its
-/// first hex (19.7e).
+/// first hex (19.7e; `keep_which` has let its owner choose before).
 pub fn begin(
     sc: &Scenario,
     st: &mut State,

@@ -615,3 +615,36 @@ fn r13_10f_an_attacker_reduced_to_one_hex_keeps_the_hex_beside_the_defender() {
     assert_eq!(now[0], hs[1], "{log:#?}");
     assert_logged(&log, "Close combat (13.10f)");
 }
+
+/// 19.7e: a multi-hex defender routed by cavalry "involves a potential pursuit": it keeps the hex
+/// into which the cavalry can advance — here its second hex, not the first it would keep alone.
+#[test]
+fn r19_7e_a_2_hex_line_routed_by_cavalry_keeps_the_hex_the_cavalry_can_advance_into() {
+    let bar = field();
+    let mut st = fresh(&bar);
+    line(&bar, &mut st, "e1", "0607", "S", 2);
+    let hexes: Vec<String> = st.units[usize::from(unit(&bar, "e1"))]
+        .hexes
+        .iter()
+        .map(|h| bar.sc.board.label(*h))
+        .collect();
+    let fronts = front(&bar, &st, "e1");
+    let b = fronts
+        .iter()
+        .find(|f| hex(f).distance(hex(&hexes[1])) == 1 && hex(f).distance(hex(&hexes[0])) == 2)
+        .expect("a front hex of the second hex only")
+        .clone();
+    face_to(&bar, &mut st, "cor", &b, &hexes[1]);
+    activate(&bar, &mut st, &["cor"]);
+    close_combat(&bar, &mut st, &[]);
+    // Both morale checks pass; attacker d10 3 + 4 (CV) − defender d10 1 = +6: '-/2R'.
+    let log = act(
+        &bar,
+        &mut st,
+        &["attack:cor", "cc-done", "cc-hold-fire"],
+        &[9, 9, 9, 9, 3, 1],
+    );
+    assert_logged(&log, "→ '-/2R' (T13)");
+    assert_logged(&log, &format!("Red IR routs from {} (19.7e)", hexes[1]));
+    assert!(st.units[usize::from(unit(&bar, "e1"))].routed, "{log:#?}");
+}

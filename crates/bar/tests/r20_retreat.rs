@@ -3,6 +3,7 @@
 mod common;
 use bar::state::Phase;
 use common::*;
+use engine::Ruleset;
 
 /// Every Blue unit but `keep` off the map, so that nothing stands in a retreat's way.
 fn only(bar: &bar::Bar, st: &mut bar::State, keep: &[&str]) {
@@ -201,5 +202,50 @@ fn r20_2e_artillery_never_rout_retreats_it_is_eliminated() {
         ev[0]
             .to_string()
             .contains("artillery never rout-retreats (20.2e)")
+    );
+}
+
+/// 19.7e: "if a multi-hex formation routs, the unit occupies any of the hexes occupied before
+/// the rout": its owner chooses, here the second hex of a 2-hex line, and it retreats from there.
+#[test]
+fn r19_7e_a_routing_2_hex_line_keeps_the_hex_its_owner_chooses() {
+    let bar = bar::Bar::from_dir(&data().join("move"), &data()).unwrap(); // the fixture is valid
+    let mut st = fresh(&bar);
+    let i1 = unit(&bar, "i1");
+    let fp = hexmap::Footprint::line(&hexmap::Printed, hex("0707"), hexmap::Vertex::N, 2)
+        .expect("a two-hex line");
+    let hs = fp.hexes().to_vec();
+    st.units[usize::from(i1)].hexes = hs.clone();
+    st.units[usize::from(i1)].formation = bar::geom::Formation::Line;
+    st.units[usize::from(i1)].facing = bar::geom::Facing::Point(hexmap::Vertex::N);
+    st.units[usize::from(i1)].routed = true;
+    let enemy = hs[0]
+        .neighbour(hexmap::Vertex::N.front()[0])
+        .expect("on the map");
+    st.jobs.push(bar::state::Job::Rout {
+        units: vec![i1],
+        from: vec![enemy],
+    });
+    st.stack.push(Phase::Over);
+    run(&bar, &mut st, Phase::Idle, &[]);
+    assert!(matches!(st.phase, Phase::RoutHex { .. }), "{:?}", st.phase);
+    assert_eq!(bar.decider(&st), Some(engine::Seat(0)));
+    let labels: Vec<String> = hs.iter().map(|h| bar.sc.board.label(*h)).collect();
+    let l = legal(&bar, &st);
+    for h in &labels {
+        assert!(l.iter().any(|x| x.ends_with(h.as_str())), "{l:?}");
+    }
+    let pick = l
+        .iter()
+        .find(|x| x.ends_with(labels[1].as_str()))
+        .expect("the second hex")
+        .clone();
+    let log = act(&bar, &mut st, &[&pick], &[]);
+    assert_logged(&log, &format!("routs from {} (19.7e)", labels[1]));
+    assert_logged(&log, "Rout retreat (20.2): IR 1/I");
+    assert!(
+        bar.check_invariants(&st).is_empty(),
+        "{:?}",
+        bar.check_invariants(&st)
     );
 }
