@@ -1363,17 +1363,22 @@ fn active_side(st: &State) -> u8 {
     st.activation.as_ref().map_or(0, |a| a.side)
 }
 
+/// Whether a unit that has fired from `fired` (its earlier fires' hexes this phase) may fire
+/// from `h` once more: a unit fires once, a 2-hex line once from each hex (12.2h, 13.10c), a
+/// square at up to three targets (12.2g, 13.10c).
+pub fn fires_again(st: &State, u: UnitIx, fired: &[HexId], h: HexId) -> bool {
+    let s = &st.units[usize::from(u)];
+    match s.formation {
+        Formation::Square => fired.len() < 3,
+        Formation::Line if s.hexes.len() == 2 => !fired.contains(&h),
+        _ => fired.is_empty(),
+    }
+}
+
 /// Activated units that may still fire from `hex` (12.2c).
 fn unfired(st: &State, f: &FirePhase, u: UnitIx, h: HexId) -> bool {
-    let s = &st.units[usize::from(u)];
-    let fired_here = f.fired.iter().filter(|x| x.0 == u).count();
-    match s.formation {
-        // 12.2g: a square fires at up to three hexes.
-        Formation::Square => fired_here < 3,
-        // 12.2h: a 2-hex line fires once per hex.
-        Formation::Line if s.hexes.len() == 2 => !f.fired.contains(&(u, h)),
-        _ => fired_here == 0,
-    }
+    let from: Vec<HexId> = f.fired.iter().filter(|x| x.0 == u).map(|x| x.1).collect();
+    fires_again(st, u, &from, h)
 }
 
 /// The activated groups that may fire at a target now, of one type.

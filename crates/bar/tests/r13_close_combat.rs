@@ -526,25 +526,10 @@ fn r13_10c_a_2_hex_line_fires_from_each_hex_at_a_different_attacker() {
     let bar = field();
     let mut st = fresh(&bar);
     line(&bar, &mut st, "e1", "0607", "S", 2);
-    let hexes: Vec<String> = st.units[usize::from(unit(&bar, "e1"))]
-        .hexes
-        .iter()
-        .map(|h| bar.sc.board.label(*h))
-        .collect();
     // One attacker in front of each hex of the line.
-    let fronts = front(&bar, &st, "e1");
-    let a = fronts
-        .iter()
-        .find(|f| hex(f).distance(hex(&hexes[0])) == 1 && hex(f).distance(hex(&hexes[1])) == 2)
-        .expect("a front hex of the first hex only")
-        .clone();
-    let b = fronts
-        .iter()
-        .find(|f| hex(f).distance(hex(&hexes[1])) == 1 && hex(f).distance(hex(&hexes[0])) == 2)
-        .expect("a front hex of the second hex only")
-        .clone();
-    face_to(&bar, &mut st, "i1", &a, &hexes[0]);
-    face_to(&bar, &mut st, "i2", &b, &hexes[1]);
+    let (hexes, each) = fronts_of_each_hex(&bar, &st, "e1");
+    face_to(&bar, &mut st, "i1", &each[0], &hexes[0]);
+    face_to(&bar, &mut st, "i2", &each[1], &hexes[1]);
     activate(&bar, &mut st, &["i1", "i2"]);
     close_combat(&bar, &mut st, &[]);
     act(
@@ -623,18 +608,8 @@ fn r19_7e_a_2_hex_line_routed_by_cavalry_keeps_the_hex_the_cavalry_can_advance_i
     let bar = field();
     let mut st = fresh(&bar);
     line(&bar, &mut st, "e1", "0607", "S", 2);
-    let hexes: Vec<String> = st.units[usize::from(unit(&bar, "e1"))]
-        .hexes
-        .iter()
-        .map(|h| bar.sc.board.label(*h))
-        .collect();
-    let fronts = front(&bar, &st, "e1");
-    let b = fronts
-        .iter()
-        .find(|f| hex(f).distance(hex(&hexes[1])) == 1 && hex(f).distance(hex(&hexes[0])) == 2)
-        .expect("a front hex of the second hex only")
-        .clone();
-    face_to(&bar, &mut st, "cor", &b, &hexes[1]);
+    let (hexes, each) = fronts_of_each_hex(&bar, &st, "e1");
+    face_to(&bar, &mut st, "cor", &each[1], &hexes[1]);
     activate(&bar, &mut st, &["cor"]);
     close_combat(&bar, &mut st, &[]);
     // Both morale checks pass; attacker d10 3 + 4 (CV) − defender d10 1 = +6: '-/2R'.

@@ -673,13 +673,14 @@ fn keep_hex_nearest_defenders(
 /// and a square (at up to three attacking stacks); 13.10d: a defending hex fires at one of the
 /// stacks attacking it.
 fn may_fire_again(st: &State, cc: &Cc, u: UnitIx, h: HexId) -> bool {
-    let s = &st.units[usize::from(u)];
-    let times = cc.fired_from.iter().filter(|x| x.0 == u).count();
-    match s.formation {
-        Formation::Square => times < 3,
-        Formation::Line if s.hexes.len() == 2 => !cc.fired_from.contains(&(u, h)),
-        _ => times == 0 && !cc.fired.contains(&u),
-    }
+    let from: Vec<HexId> = cc
+        .fired_from
+        .iter()
+        .filter(|x| x.0 == u)
+        .map(|x| x.1)
+        .collect();
+    // A game saved before `fired_from` has only `fired`: once.
+    !(from.is_empty() && cc.fired.contains(&u)) && fire::fires_again(st, u, &from, h)
 }
 
 /// Leaders who may give their CV bonus to a stack (21.2b).

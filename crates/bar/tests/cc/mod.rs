@@ -44,6 +44,26 @@ pub fn front(bar: &Bar, st: &State, id: &str) -> Vec<String> {
     f.iter().map(|h| bar.sc.board.label(*h)).collect()
 }
 
+/// The hexes of a 2-hex unit (labels) and, for each, a front hex beside it and two hexes from
+/// the other: where an enemy engages that hex alone.
+pub fn fronts_of_each_hex(bar: &Bar, st: &State, id: &str) -> (Vec<String>, Vec<String>) {
+    let hexes: Vec<String> = st.units[usize::from(unit(bar, id))]
+        .hexes
+        .iter()
+        .map(|h| bar.sc.board.label(*h))
+        .collect();
+    let fronts = front(bar, st, id);
+    let only = |i: usize, j: usize| {
+        fronts
+            .iter()
+            .find(|f| hex(f).distance(hex(&hexes[i])) == 1 && hex(f).distance(hex(&hexes[j])) == 2)
+            .expect("a front hex beside one hex of the line only")
+            .clone()
+    };
+    let each = vec![only(0, 1), only(1, 0)];
+    (hexes, each)
+}
+
 /// The flank hexes of a unit, as labels.
 pub fn flank(bar: &Bar, st: &State, id: &str) -> Vec<String> {
     let s = &st.units[usize::from(unit(bar, id))];
