@@ -359,6 +359,13 @@ impl Ruleset for Bar {
         if let Some(l) = close_combat::label(sc, state, action) {
             return l;
         }
+        // pursuit (16) / opportunity charge (17)
+        if let Some(l) = pursuit::label_of(sc, action) {
+            return l;
+        }
+        if let Some(l) = opportunity_charge::label_of(sc, action) {
+            return l;
+        }
         let b = |i: &u16| sc.brigades[usize::from(*i)].name.clone();
         let u = |i: &u16| sc.units[usize::from(*i)].name.clone();
         let l = |i: &u16| sc.leaders[usize::from(*i)].name.clone();
@@ -861,6 +868,9 @@ pub fn phase_text(sc: &Scenario, st: &State) -> String {
         ),
         // close combat (13–15)
         P::CcDecision(cc) => format!("{who}: {}", close_combat::decision_text(cc)),
+        // pursuit (16) / opportunity charge (17)
+        P::Pursuit(p) => format!("{who}: {}", pursuit::decision_text(p)),
+        P::OppCharge(o) => format!("{who}: {}", opportunity_charge::decision_text(o)),
         other => format!("{other:?}"),
     }
 }

@@ -161,6 +161,9 @@ pub enum Step {
     },
     /// The phase is over: the activation ends.
     Finish,
+    // pursuit (16) / opportunity charge (17)
+    /// The advance of the combat is over: its cavalry pursues (16.1c).
+    Pursue,
 }
 
 /// Whether a unit is still in a combat: on the map, not eliminated, not routed.

@@ -105,7 +105,15 @@ pub(super) fn run(sc: &Scenario, st: &mut State, mut cc: Cc, ev: &mut Vec<Event>
         }
         let step = cc.steps.remove(0);
         match step {
+            // pursuit (16) / opportunity charge (17)
+            Step::Pursue => {
+                if let Some(p) = crate::pursuit::chases(sc, st, cur(&cc), ev) {
+                    st.stack.push(Phase::CloseCombat(Box::new(cc)));
+                    return crate::pursuit::run(sc, st, p, ev);
+                }
+            }
             Step::Finish => {
+                st.routes.clear();
                 log(ev, "13.0", "the close combat phase is over".into());
                 crate::activation::end(sc, st, ev);
                 return Phase::Initiative;
@@ -142,7 +150,7 @@ fn escorts_lost(sc: &Scenario, st: &mut State, cc: &mut Cc, ev: &mut Vec<Event>)
 /// An automatic step (or a decision step that turned out to have a single course).
 fn auto(sc: &Scenario, st: &mut State, cc: &mut Cc, step: Step, ev: &mut Vec<Event>) {
     match step {
-        Step::Designate | Step::Finish => {}
+        Step::Designate | Step::Finish | Step::Pursue => {}
         Step::AttackerMorale => attacker_morale(sc, st, cc, ev),
         Step::Define => define(sc, st, cc, ev),
         Step::Choose => {
@@ -174,6 +182,8 @@ fn auto(sc: &Scenario, st: &mut State, cc: &mut Cc, step: Step, ev: &mut Vec<Eve
             // No (more) advance possible.
             let c = cur_mut(cc);
             c.done = true;
+            // pursuit (16) / opportunity charge (17)
+            cc.steps.insert(0, Step::Pursue);
         }
     }
 }
@@ -910,6 +920,8 @@ pub fn apply(sc: &Scenario, st: &mut State, mut cc: Cc, a: &Action, ev: &mut Vec
         (Step::Advance { .. }, Action::CcAdvanceDone) => {
             cc.steps.remove(0);
             cur_mut(&mut cc).done = true;
+            // pursuit (16) / opportunity charge (17)
+            cc.steps.insert(0, Step::Pursue);
         }
         _ => {}
     }
