@@ -560,11 +560,13 @@ impl Ruleset for Bar {
         }
         // Footprints (C6, 8.1, 9.4) and stacks at rest (10.1c–f): the units of a stack on the
         // move are checked when it stops.
-        let moving: Vec<u16> = match &state.phase {
+        let mut moving: Vec<u16> = match &state.phase {
             state::Phase::Moving(m) => m.units.clone(),
             state::Phase::Reaction { mover, .. } => mover.units.clone(),
             _ => Vec::new(),
         };
+        // pursuit (16) / opportunity charge (17): a move interrupted by an opportunity charge.
+        moving.extend(opportunity_charge::movers_in(state));
         if let state::Phase::Moving(m) | state::Phase::Reaction { mover: m, .. } = &state.phase
             && m.left > m.ma
         {

@@ -112,6 +112,7 @@ pub(super) fn run(sc: &Scenario, st: &mut State, mut cc: Cc, ev: &mut Vec<Event>
                     return crate::pursuit::run(sc, st, p, ev);
                 }
             }
+            Step::OppChargeOver => return crate::opportunity_charge::after(sc, st, cc, ev),
             Step::Finish => {
                 st.routes.clear();
                 log(ev, "13.0", "the close combat phase is over".into());
@@ -150,7 +151,7 @@ fn escorts_lost(sc: &Scenario, st: &mut State, cc: &mut Cc, ev: &mut Vec<Event>)
 /// An automatic step (or a decision step that turned out to have a single course).
 fn auto(sc: &Scenario, st: &mut State, cc: &mut Cc, step: Step, ev: &mut Vec<Event>) {
     match step {
-        Step::Designate | Step::Finish | Step::Pursue => {}
+        Step::Designate | Step::Finish | Step::Pursue | Step::OppChargeOver => {}
         Step::AttackerMorale => attacker_morale(sc, st, cc, ev),
         Step::Define => define(sc, st, cc, ev),
         Step::Choose => {
@@ -660,7 +661,16 @@ fn leader_options(sc: &Scenario, st: &State, cc: &Cc, att: bool, ix: usize) -> V
 fn pre_round(_sc: &Scenario, st: &mut State, cc: &mut Cc, ev: &mut Vec<Event>) {
     let c = cur(cc).clone();
     let att_alive = c.attackers.iter().any(|s| !living(st, s).is_empty());
-    let def_alive = c.defenders.iter().any(|s| !living(st, s).is_empty());
+    // pursuit (16) / opportunity charge (17): a stack that retreated before combat (13.9a) has
+    // left its hex and is out of the combat; all gone, no round is fought (13.7e).
+    let def_alive = c.defenders.iter().zip(&c.def_hexes).any(|(s, hx)| {
+        living(st, s).iter().any(|&u| {
+            st.units[usize::from(u)]
+                .hexes
+                .iter()
+                .any(|h| hx.contains(h))
+        })
+    });
     if !att_alive || !def_alive {
         log(
             ev,
