@@ -139,6 +139,32 @@ pub enum Action {
     RoutHex(HexId),
     /// Put this unit on top of its stack (10.6f).
     Top(UnitIx),
+    // pursuit (16) / opportunity charge (17)
+    /// Of several stacks that may pursue, this (top) unit's pursues next (16.1c).
+    PursueFirst(UnitIx),
+    /// The pursuer enters the next hex of the retreat path, facing so (16.2b).
+    Pursue(crate::geom::Facing),
+    /// The pursuing player attempts his one recall (16.3a).
+    Recall,
+    /// Exploitation: a facing change for 1 PP (16.2b).
+    ExploitTurn(crate::geom::Facing),
+    /// Exploitation: move into this front hex (16.2b).
+    Exploit(HexId),
+    /// The exploitation is over (16.2b).
+    ExploitDone,
+    /// End of pursuit: these units form the new stack in this hex (16.2c, 10.8b).
+    Separate(Vec<UnitIx>, HexId),
+    /// End of pursuit: this unit goes on top of the pursuing stack (10.6g).
+    PursuitTop(UnitIx),
+    /// End of pursuit: the stacking order stays (10.6g).
+    PursuitDone,
+    /// The reactive player's stack of this (top) unit makes an opportunity charge (17.1).
+    OppCharge(UnitIx),
+    /// The opportunity charge enters this hex (17.2a, A48).
+    OppChargeTo(HexId),
+    /// Against a separating stack: `true` the original stack (17.2d a, 17.3a), `false` the stack
+    /// after the separation (17.2d b, 17.3b).
+    OppChargeOriginal(bool),
 }
 
 impl Action {
@@ -241,6 +267,25 @@ impl Action {
             Action::Contract(h) => format!("contract:{}", sc.board.label(*h)),
             Action::RoutHex(h) => format!("rout-hex:{}", sc.board.label(*h)),
             Action::Top(x) => format!("top:{}", u(x)),
+            // pursuit (16) / opportunity charge (17)
+            Action::PursueFirst(x) => format!("pursue-first:{}", u(x)),
+            Action::Pursue(f) => format!("pursue:{}", f.name()),
+            Action::Recall => "recall".into(),
+            Action::ExploitTurn(f) => format!("exploit-turn:{}", f.name()),
+            Action::Exploit(h) => format!("exploit:{}", sc.board.label(*h)),
+            Action::ExploitDone => "exploit-done".into(),
+            Action::Separate(us, h) => format!(
+                "separate:{}:{}",
+                us.iter().map(u).collect::<Vec<_>>().join("+"),
+                sc.board.label(*h)
+            ),
+            Action::PursuitTop(x) => format!("pursuit-top:{}", u(x)),
+            Action::PursuitDone => "pursuit-done".into(),
+            Action::OppCharge(x) => format!("opp-charge:{}", u(x)),
+            Action::OppChargeTo(h) => format!("opp-charge-to:{}", sc.board.label(*h)),
+            Action::OppChargeOriginal(a) => {
+                format!("opp-charge-option:{}", if *a { "a" } else { "b" })
+            }
         }
     }
 }

@@ -372,6 +372,21 @@ pub enum Event {
         /// What happened.
         text: String,
     },
+    // pursuit (16) / opportunity charge (17)
+    /// A step of a cavalry pursuit (16).
+    Pursuit {
+        /// The rule.
+        rule: String,
+        /// What happened.
+        text: String,
+    },
+    /// A step of an opportunity charge (17).
+    OppCharge {
+        /// The rule.
+        rule: String,
+        /// What happened.
+        text: String,
+    },
     /// The game is over.
     GameOver {
         /// Level.
@@ -687,6 +702,9 @@ impl fmt::Display for Event {
             ),
             // close combat (13–15)
             Event::CloseCombat { rule, text } => write!(f, "Close combat ({rule}): {text}"),
+            // pursuit (16) / opportunity charge (17)
+            Event::Pursuit { rule, text } => write!(f, "Pursuit ({rule}): {text}"),
+            Event::OppCharge { rule, text } => write!(f, "Opportunity charge ({rule}): {text}"),
             Event::GameOver { level, clt } => write!(
                 f,
                 "Game over: {level} (current loss totals {} and {})",

@@ -107,6 +107,8 @@ pub fn start(sc: &Scenario, seed: u64, ev: &mut Vec<Event>) -> State {
         dice: engine::Dice::new(seed),
         loaded: Vec::new(),
         rerouted: Vec::new(),
+        // pursuit (16) / opportunity charge (17)
+        routes: Vec::new(),
         holders: sc.objectives.iter().map(|o| o.holder).collect(),
     };
     advance(sc, &mut st, ev);
@@ -134,6 +136,9 @@ pub fn is_decision(p: &Phase) -> bool {
             | Phase::Reaction { .. }
             // close combat (13–15)
             | Phase::CcDecision(_)
+            // pursuit (16) / opportunity charge (17)
+            | Phase::Pursuit(_)
+            | Phase::OppCharge(_)
             | Phase::Over
             // movement (issue 15)
             | Phase::RoutHex { .. }
@@ -326,6 +331,9 @@ pub fn decider(sc: &Scenario, st: &State) -> Option<u8> {
         | Phase::Reaction { .. } => crate::movement::decider(sc, st),
         // close combat (13–15)
         Phase::CcDecision(cc) => crate::close_combat::decider(sc, st, cc),
+        // pursuit (16) / opportunity charge (17)
+        Phase::Pursuit(p) => Some(crate::pursuit::decider(p)),
+        Phase::OppCharge(o) => Some(crate::opportunity_charge::decider(o)),
         _ => None,
     }
 }
@@ -444,6 +452,9 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
         | Phase::Reaction { .. } => crate::movement::legal(sc, st),
         // close combat (13–15)
         Phase::CcDecision(cc) => crate::close_combat::legal(sc, st, cc),
+        // pursuit (16) / opportunity charge (17)
+        Phase::Pursuit(p) => crate::pursuit::legal(sc, st, p),
+        Phase::OppCharge(o) => crate::opportunity_charge::legal(sc, st, o),
         _ => Vec::new(),
     }
 }
@@ -553,6 +564,9 @@ pub fn apply(sc: &Scenario, st: &mut State, a: &Action, ev: &mut Vec<Event>) {
         ) => crate::movement::apply(sc, st, p, a, ev),
         // close combat (13–15)
         (Phase::CcDecision(cc), a) => crate::close_combat::apply(sc, st, *cc, a, ev),
+        // pursuit (16) / opportunity charge (17)
+        (Phase::Pursuit(p), a) => crate::pursuit::apply(sc, st, *p, a, ev),
+        (Phase::OppCharge(o), a) => crate::opportunity_charge::apply(sc, st, *o, a, ev),
         (p, _) => p,
     };
     advance(sc, st, ev);

@@ -360,6 +360,13 @@ impl Ruleset for Bar {
         if let Some(l) = close_combat::label(sc, state, action) {
             return l;
         }
+        // pursuit (16) / opportunity charge (17)
+        if let Some(l) = pursuit::label_of(sc, action) {
+            return l;
+        }
+        if let Some(l) = opportunity_charge::label_of(sc, action) {
+            return l;
+        }
         let b = |i: &u16| sc.brigades[usize::from(*i)].name.clone();
         let u = |i: &u16| sc.units[usize::from(*i)].name.clone();
         let l = |i: &u16| sc.leaders[usize::from(*i)].name.clone();
@@ -560,11 +567,13 @@ impl Ruleset for Bar {
         }
         // Footprints (C6, 8.1, 9.4) and stacks at rest (10.1c–f): the units of a stack on the
         // move are checked when it stops.
-        let moving: Vec<u16> = match &state.phase {
+        let mut moving: Vec<u16> = match &state.phase {
             state::Phase::Moving(m) => m.units.clone(),
             state::Phase::Reaction { mover, .. } => mover.units.clone(),
             _ => Vec::new(),
         };
+        // pursuit (16) / opportunity charge (17): a move interrupted by an opportunity charge.
+        moving.extend(opportunity_charge::movers_in(state));
         if let state::Phase::Moving(m) | state::Phase::Reaction { mover: m, .. } = &state.phase
             && m.left > m.ma
         {
@@ -868,6 +877,9 @@ pub fn phase_text(sc: &Scenario, st: &State) -> String {
         ),
         // close combat (13–15)
         P::CcDecision(cc) => format!("{who}: {}", close_combat::decision_text(cc)),
+        // pursuit (16) / opportunity charge (17)
+        P::Pursuit(p) => format!("{who}: {}", pursuit::decision_text(p)),
+        P::OppCharge(o) => format!("{who}: {}", opportunity_charge::decision_text(o)),
         other => format!("{other:?}"),
     }
 }

@@ -70,6 +70,14 @@ pub struct Mover {
     /// after a change may choose instead of the new one (12.8c).
     #[serde(default)]
     pub before: Option<(Vec<HexId>, Facing, Formation)>,
+    // pursuit (16) / opportunity charge (17)
+    /// Reactive cavalry that made an opportunity charge at it this phase (17.1d: once per enemy).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub charged_by: Vec<UnitIx>,
+    /// The option taken against it as a separating stack (17.2d: the same for every charge it
+    /// causes): `true` the original stack.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub charge_option: Option<bool>,
 }
 
 /// What the reactive player is asked about (12.8c–d, 17.0).
@@ -261,6 +269,9 @@ fn start(sc: &Scenario, st: &State, units: Vec<UnitIx>) -> Mover {
         adopt: false,
         restricted,
         before: None,
+        // pursuit (16) / opportunity charge (17)
+        charged_by: Vec::new(),
+        charge_option: None,
     }
 }
 
@@ -1323,6 +1334,12 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
                     }
                 }
             }
+            // pursuit (16) / opportunity charge (17)
+            v.extend(
+                crate::opportunity_charge::offers(sc, st, mover, hexes)
+                    .into_iter()
+                    .map(Action::OppCharge),
+            );
             v.push(Action::Pass);
             v
         }
@@ -1758,6 +1775,31 @@ pub fn apply(
                 ev,
             )
         }
+        // pursuit (16) / opportunity charge (17)
+        (
+            Phase::Reaction {
+                mover,
+                trigger,
+                pending,
+                reactors,
+                fired,
+            },
+            Action::OppCharge(u),
+        ) => crate::opportunity_charge::declare(
+            sc,
+            st,
+            crate::opportunity_charge::Resume {
+                mover: *mover,
+                trigger,
+                pending,
+                reactors,
+                fired,
+                disordered: Vec::new(),
+                at: Vec::new(),
+            },
+            *u,
+            ev,
+        ),
         (Phase::Reaction { mover, pending, .. }, Action::Pass) => {
             ev.push(Event::Movement {
                 army: sc.armies[usize::from(1 - mover.side)].name.clone(),
@@ -2771,4 +2813,47 @@ pub fn compatible(a: &crate::state::UnitState, b: &crate::state::UnitState) -> b
             _ => false,
         };
     (a.formation == b.formation && a.facing == b.facing) || pair(a, b) || pair(b, a)
+}
+
+// pursuit (16) / opportunity charge (17)
+/// The mover's movement ends after an opportunity charge (17.3c–f, 14.3b): stacking (10.13b,
+/// 17.3d) and the DC (A) still owed (17.3f), as at any end of movement.
+pub(crate) fn finish_after_charge(
+    sc: &Scenario,
+    st: &mut State,
+    m: Mover,
+    why: &str,
+    ev: &mut Vec<Event>,
+) -> Phase {
+    finish(sc, st, m, why, ev)
+}
+
+/// The move goes on after an opportunity charge the mover survived (17.3c): back to the reactive
+/// player's answer at the same trigger.
+pub(crate) fn back_to_reaction(
+    sc: &Scenario,
+    st: &State,
+    mover: Mover,
+    trigger: Trigger,
+    pending: Option<Action>,
+    fired: Vec<bool>,
+) -> Phase {
+    let hexes = match &trigger {
+        Trigger::Change(h) | Trigger::Leave(h) => h.clone(),
+    };
+    let reactors = reactors(sc, st, mover.side, &hexes);
+    // The step it was about to take may be closed now (the charger stands there): it chooses
+    // again.
+    let pending = pending.filter(|p| {
+        let mut t = st.clone();
+        t.phase = Phase::Moving(Box::new(mover.clone()));
+        legal(sc, &t).contains(p)
+    });
+    Phase::Reaction {
+        mover: Box::new(mover),
+        trigger,
+        pending,
+        reactors,
+        fired,
+    }
 }

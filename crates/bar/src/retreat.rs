@@ -153,6 +153,8 @@ pub fn begin(
     if movers.is_empty() {
         return None;
     }
+    // pursuit (16) / opportunity charge (17): the path a pursuer follows (16.2b).
+    crate::pursuit::note_start(st, &movers);
     let left = if movers
         .iter()
         .any(|&u| sc.units[usize::from(u)].arm == Arm::Infantry)
@@ -329,6 +331,8 @@ pub fn step(
             st.units[usize::from(u)].hexes = vec![next];
         }
         visited.push(next);
+        // pursuit (16) / opportunity charge (17)
+        crate::pursuit::note_step(st, &units, next);
         left = left.saturating_sub(1);
         if ezoc(sc, st, side, next) {
             losses += 1; // 20.2b, 19.7d

@@ -349,6 +349,11 @@ pub enum Phase {
         /// Hexes of the enemy units it retreats from.
         from: Vec<HexId>,
     },
+    // pursuit (16) / opportunity charge (17)
+    /// The pursuing player decides a step of a cavalry pursuit (16.1c–16.3, 10.6g, 10.8b).
+    Pursuit(Box<crate::pursuit::Pursuit>),
+    /// The reactive player decides a step of an opportunity charge (17.1–17.2).
+    OppCharge(Box<crate::opportunity_charge::OppCharge>),
     /// Maintenance (4.0 E).
     Maintenance,
     /// The game is over.
@@ -398,6 +403,11 @@ pub struct State {
     /// game (a saved state carrying any is refused, `Ruleset::validate_state`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub loaded: Vec<u8>,
+    // pursuit (16) / opportunity charge (17)
+    /// The rout retreats of the close combat under way, for a pursuit to follow (16.2b); emptied
+    /// when its pursuits are settled.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub routes: Vec<crate::pursuit::Route>,
 }
 
 impl State {

@@ -58,6 +58,10 @@ pub struct Cc {
     /// Leaders retreating with units routed by the phase, and those units (21.2c, 21.4e).
     #[serde(default)]
     pub escorts: Vec<(LeaderIx, Vec<UnitIx>)>,
+    // pursuit (16) / opportunity charge (17)
+    /// The close combat of an opportunity charge (17.3): the move to go back to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opp: Option<Box<crate::opportunity_charge::Resume>>,
 }
 
 /// One close combat (13.6).
@@ -165,6 +169,11 @@ pub enum Step {
     },
     /// The phase is over: the activation ends.
     Finish,
+    // pursuit (16) / opportunity charge (17)
+    /// The advance of the combat is over: its cavalry pursues (16.1c).
+    Pursue,
+    /// The close combat of an opportunity charge is over: the move goes on or ends (17.3c–f).
+    OppChargeOver,
 }
 
 /// Whether a unit is still in a combat: on the map, not eliminated, not routed.
@@ -311,6 +320,8 @@ pub fn begin(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) -> Phase {
         fired: Vec::new(),
         fired_from: Vec::new(),
         escorts: Vec::new(),
+        // pursuit (16) / opportunity charge (17)
+        opp: None,
         steps: vec![
             Step::Designate,
             Step::AttackerMorale,

@@ -409,6 +409,10 @@ pub(super) fn round(sc: &Scenario, st: &mut State, cc: &mut Cc, ev: &mut Vec<Eve
     };
     cur_mut(cc).round += 1;
     cur_mut(cc).tested.clear();
+    // pursuit (16) / opportunity charge (17): 14.5b, the cavalry line contracts before a later round.
+    if cur(cc).round >= 2 {
+        contract_cavalry_lines(sc, st, cc, ev);
+    }
     let c = cur(cc).clone();
     let att: Vec<Vec<UnitIx>> = c.attackers.iter().map(|s| living(st, s)).collect();
     let def: Vec<Vec<UnitIx>> = c.defenders.iter().map(|s| living(st, s)).collect();
@@ -1388,4 +1392,99 @@ pub(super) fn advance(
             }
         ),
     );
+}
+
+// pursuit (16) / opportunity charge (17)
+/// 14.5b (E59): at the start of the second and each later round, a cavalry stack in a multi-hex
+/// line with a hex not adjacent to an opponent gives up its farthest such hex (an end of the line);
+/// its SPs are spread over the other hexes (8.1a). Not when the shorter line would break the
+/// stacking, formation or terrain rules (15.1f's test). Not movement: no opportunity fire or charge.
+pub(super) fn contract_cavalry_lines(
+    sc: &Scenario,
+    st: &mut State,
+    cc: &mut Cc,
+    ev: &mut Vec<Event>,
+) {
+    let c = cur(cc).clone();
+    for att in [true, false] {
+        let (mine, theirs) = if att {
+            (&c.attackers, &c.defenders)
+        } else {
+            (&c.defenders, &c.attackers)
+        };
+        let opp: Vec<HexId> = theirs
+            .iter()
+            .flat_map(|s| living(st, s))
+            .flat_map(|u| st.units[usize::from(u)].hexes.clone())
+            .collect();
+        for s in mine {
+            let live = living(st, s);
+            let Some(&top) = live.first() else { continue };
+            let us = &st.units[usize::from(top)];
+            let hexes = us.hexes.clone();
+            if hexes.len() < 2
+                || us.formation != Formation::Line
+                || live
+                    .iter()
+                    .any(|&u| sc.units[usize::from(u)].arm != Arm::Cavalry)
+            {
+                continue;
+            }
+            let dist = |h: &HexId| opp.iter().map(|o| o.distance(*h)).min().unwrap_or(0);
+            let ends = [hexes[0], hexes[hexes.len() - 1]];
+            let Some(far) = ends
+                .into_iter()
+                .filter(|h| !opp.iter().any(|o| o.is_adjacent(*h)))
+                .max_by_key(|h| dist(h))
+            else {
+                continue;
+            };
+            let rest: Vec<HexId> = hexes.iter().copied().filter(|h| *h != far).collect();
+            let side = sc.units[usize::from(top)].side;
+            let all = super::units_in(sc, st, side, &hexes);
+            if all.iter().any(|u| !live.contains(u)) || !fits(sc, st, &live, &rest, side) {
+                log(
+                    ev,
+                    "14.5b",
+                    format!(
+                        "{} cannot contract out of {}: the shorter line would break the stacking, formation or terrain rules",
+                        names(sc, &live),
+                        sc.board.label(far)
+                    ),
+                );
+                continue;
+            }
+            for &u in &live {
+                st.units[usize::from(u)].hexes = rest.clone();
+            }
+            // 21.2c: a leader in the hex given up stays with the line.
+            let near = rest
+                .iter()
+                .copied()
+                .find(|h| h.is_adjacent(far))
+                .unwrap_or(rest[0]);
+            for (i, l) in st.leaders.iter_mut().enumerate() {
+                if sc.leaders[i].side == side
+                    && l.status == LeaderStatus::Present
+                    && l.hex == Some(far)
+                {
+                    l.hex = Some(near);
+                }
+            }
+            log(
+                ev,
+                "14.5b",
+                format!(
+                    "{} contract{} out of {}, not adjacent to the enemy: the line now holds {}",
+                    names(sc, &live),
+                    if live.len() == 1 { "s" } else { "" },
+                    sc.board.label(far),
+                    rest.iter()
+                        .map(|h| sc.board.label(*h))
+                        .collect::<Vec<_>>()
+                        .join("-")
+                ),
+            );
+        }
+    }
 }

@@ -105,7 +105,16 @@ pub(super) fn run(sc: &Scenario, st: &mut State, mut cc: Cc, ev: &mut Vec<Event>
         }
         let step = cc.steps.remove(0);
         match step {
+            // pursuit (16) / opportunity charge (17)
+            Step::Pursue => {
+                if let Some(p) = crate::pursuit::chases(sc, st, cur(&cc), ev) {
+                    st.stack.push(Phase::CloseCombat(Box::new(cc)));
+                    return crate::pursuit::run(sc, st, p, ev);
+                }
+            }
+            Step::OppChargeOver => return crate::opportunity_charge::after(sc, st, cc, ev),
             Step::Finish => {
+                st.routes.clear();
                 log(ev, "13.0", "the close combat phase is over".into());
                 crate::activation::end(sc, st, ev);
                 return Phase::Initiative;
@@ -142,7 +151,7 @@ fn escorts_lost(sc: &Scenario, st: &mut State, cc: &mut Cc, ev: &mut Vec<Event>)
 /// An automatic step (or a decision step that turned out to have a single course).
 fn auto(sc: &Scenario, st: &mut State, cc: &mut Cc, step: Step, ev: &mut Vec<Event>) {
     match step {
-        Step::Designate | Step::Finish => {}
+        Step::Designate | Step::Finish | Step::Pursue | Step::OppChargeOver => {}
         Step::AttackerMorale => attacker_morale(sc, st, cc, ev),
         Step::Define => define(sc, st, cc, ev),
         Step::Choose => {
@@ -174,6 +183,8 @@ fn auto(sc: &Scenario, st: &mut State, cc: &mut Cc, step: Step, ev: &mut Vec<Eve
             // No (more) advance possible.
             let c = cur_mut(cc);
             c.done = true;
+            // pursuit (16) / opportunity charge (17)
+            cc.steps.insert(0, Step::Pursue);
         }
     }
 }
@@ -705,7 +716,16 @@ fn leader_options(sc: &Scenario, st: &State, cc: &Cc, att: bool, ix: usize) -> V
 fn pre_round(_sc: &Scenario, st: &mut State, cc: &mut Cc, ev: &mut Vec<Event>) {
     let c = cur(cc).clone();
     let att_alive = c.attackers.iter().any(|s| !living(st, s).is_empty());
-    let def_alive = c.defenders.iter().any(|s| !living(st, s).is_empty());
+    // pursuit (16) / opportunity charge (17): a stack that retreated before combat (13.9a) has
+    // left its hex and is out of the combat; all gone, no round is fought (13.7e).
+    let def_alive = c.defenders.iter().zip(&c.def_hexes).any(|(s, hx)| {
+        living(st, s).iter().any(|&u| {
+            st.units[usize::from(u)]
+                .hexes
+                .iter()
+                .any(|h| hx.contains(h))
+        })
+    });
     if !att_alive || !def_alive {
         log(
             ev,
@@ -984,6 +1004,8 @@ pub fn apply(sc: &Scenario, st: &mut State, mut cc: Cc, a: &Action, ev: &mut Vec
         (Step::Advance { .. }, Action::CcAdvanceDone) => {
             cc.steps.remove(0);
             cur_mut(&mut cc).done = true;
+            // pursuit (16) / opportunity charge (17)
+            cc.steps.insert(0, Step::Pursue);
         }
         _ => {}
     }
