@@ -460,6 +460,7 @@ fn go(sc: &Scenario, st: &mut State, o: OppCharge, ev: &mut Vec<Event>) -> Phase
         cur: Some(0),
         engaged,
         fired,
+        fired_from: Vec::new(),
         steps: vec![Step::DefensiveFire(0), Step::PreRound, Step::OppChargeOver],
         escorts: Vec::new(),
         opp: Some(Box::new(back)),

@@ -73,7 +73,7 @@ pub fn nearest_enemies(sc: &Scenario, st: &State, u: UnitIx) -> Vec<HexId> {
 }
 
 /// 19.7e: before a multi-hex stack routs, the hex it keeps. Its owner chooses among its hexes
-/// (`Phase::RoutHex`), unless the rout "involves a potential pursuit": a stack routed in close
+/// (`Phase::RoutHex`), unless it stands illegally (then its first hex, at once), or the rout "involves a potential pursuit": a stack routed in close
 /// combat by attackers with cavalry keeps a hex in the front of an attacking cavalry unit (into
 /// which a pursuer can advance), chosen here — the first such hex of the stack. `None`: nothing
 /// to choose (one hex, or only artillery, which never retreats, 20.2e).
@@ -92,6 +92,15 @@ pub fn keep_which(
     let &u0 = troops.first()?;
     let hexes = st.units[usize::from(u0)].hexes.clone();
     if hexes.len() < 2 {
+        return None;
+    }
+    // A stack routed for standing illegally (10.13b) or in a shape it may not keep at rest (a
+    // bent column, 9.4) routs at once from its first hex: it would stand so at the decision.
+    if crate::movement::footprint_problem(st, u0).is_some()
+        || hexes
+            .iter()
+            .any(|&h| crate::stacking::legal_at(sc, st, h).is_err())
+    {
         return None;
     }
     // The close combat parked under the rout, and its cavalry attackers (15.1, 16.1).
