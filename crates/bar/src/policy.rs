@@ -5,13 +5,16 @@
 //! - `never`: `pass` at every trigger.
 //! - `when`: opportunity fire (12.8) when a unit that may fire stands within `fire_within` hexes
 //!   of the mover's hexes (infantry before artillery, at the mover's aspect now — never the
-//!   earlier aspect of 12.8c, which is a finer choice left to a player who asks); otherwise `pass`.
+//!   earlier aspect of 12.8c, which is a finer choice left to a player who asks); else an
+//!   opportunity charge (17) by the first cavalry offered, if the policy's cavalry setting allows
+//!   one (`against-cavalry`: only when every mover is cavalry); otherwise `pass`.
 //! - `ask`: the player is asked (`None`).
 use crate::action::Action;
+use crate::data::Arm;
 use crate::movement::{Trigger, target_in};
 use crate::scenario::Scenario;
 use crate::state::{Phase, State};
-use engine::policy::React;
+use engine::policy::{Cavalry, React};
 
 /// The action a policy takes at the decision now, or `None` to ask the player.
 pub fn answer(sc: &Scenario, st: &State, policy: &engine::Policy) -> Option<Action> {
@@ -37,11 +40,24 @@ pub fn answer(sc: &Scenario, st: &State, policy: &engine::Policy) -> Option<Acti
                                 .any(|h| g.hex.distance(*h) <= u32::from(policy.fire_within))
                         })
             };
-            [false, true]
+            let fire = [false, true]
                 .into_iter()
                 .map(|art| Action::OppFire(art, false))
-                .find(|a| legal.contains(a) && matches!(a, Action::OppFire(art, _) if near(*art)))
-                .or(Some(Action::Pass))
+                .find(|a| legal.contains(a) && matches!(a, Action::OppFire(art, _) if near(*art)));
+            let cavalry_movers = mover
+                .units
+                .iter()
+                .all(|&u| sc.units[usize::from(u)].arm == Arm::Cavalry);
+            let charge_ok = match policy.cavalry {
+                Cavalry::Never => false,
+                Cavalry::AgainstCavalry => cavalry_movers,
+                Cavalry::Always => true,
+            };
+            let charge = legal
+                .iter()
+                .find(|a| charge_ok && matches!(a, Action::OppCharge(_)))
+                .cloned();
+            fire.or(charge).or(Some(Action::Pass))
         }
     }
 }

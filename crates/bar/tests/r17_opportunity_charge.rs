@@ -316,3 +316,27 @@ fn r17_16_random_games_at_close_quarters_charge_pursue_and_keep_the_invariants()
         "{charges} charges, {pursuits} pursuits"
     );
 }
+
+/// Issue 19.5: a reaction policy answers an opportunity charge prompt (17.1) by its cavalry
+/// setting — "always" charges, "against cavalry" does not charge a moving battalion, "never"
+/// passes.
+#[test]
+fn r17_1_a_reaction_policy_charges_only_as_its_cavalry_setting_says() {
+    use engine::Ruleset;
+    use engine::policy::{Cavalry, Policy, React};
+    let bar = field();
+    let st = about_to_leave(&bar, |st| face_to(&bar, st, "h1", "0708", "0707"));
+    assert_eq!(legal(&bar, &st), ["opp-charge:h1", "pass"]);
+    let answer = |cavalry: Cavalry| {
+        let p = Policy {
+            react: React::When,
+            fire_within: 2,
+            cavalry,
+        };
+        bar.policy_answer(&st, engine::Seat(1), &p)
+            .map(|a| bar.action_id(&a))
+    };
+    assert_eq!(answer(Cavalry::Always).as_deref(), Some("opp-charge:h1"));
+    assert_eq!(answer(Cavalry::AgainstCavalry).as_deref(), Some("pass"));
+    assert_eq!(answer(Cavalry::Never).as_deref(), Some("pass"));
+}

@@ -1161,9 +1161,9 @@ export const drawing = {
   legend,
   // The prompts a reaction policy answers (policy.js; the server's bar policy::answer).
   reactions: {
-    prompts: 'opportunity fire, 12.8, at each movement trigger',
+    prompts: 'opportunity fire, 12.8, and opportunity charges, 17, at each movement trigger',
     fire: 'Opportunity fire (12.8)',
-    cavalry: null,
+    cavalry: 'Opportunity charge (17)',
     always: 'Return fire, defensive fire and retreat before combat are always asked.',
   },
   markRecent,
