@@ -194,3 +194,279 @@ fn r13_2b_a_charger_that_fails_its_morale_check_does_not_move_and_is_shaken() {
     assert_eq!(hexes_of(&bar, &st, "k1"), ["1007"]);
     assert!(st.units[usize::from(unit(&bar, "k1"))].shaken);
 }
+
+#[test]
+fn r13_1d_e45_infantry_needs_an_enemy_in_its_zoc_cavalry_charges_within_range_and_los() {
+    let bar = ground();
+    let mut st = fresh(&bar);
+    // A (IR 1/I) has enemy 1 in its front; B (IR 1/II) has none; C (KR 1, range 3) has enemy 2
+    // four hexes ahead (three charge hexes) and enemy 3 beside it.
+    place(&bar, &mut st, "i1", "1003", "N");
+    place(&bar, &mut st, "r2", "0903", "S");
+    place(&bar, &mut st, "i2", "1012", "N");
+    place(&bar, &mut st, "k1", "1007", "N");
+    place(&bar, &mut st, "e1", "0607", "S");
+    place(&bar, &mut st, "r6", "0609", "S");
+    place(&bar, &mut st, "h1", "0116", "S");
+    activate(&bar, &mut st, &["i1", "i2", "k1"]);
+    close_combat(&bar, &mut st, &[]);
+    assert_eq!(legal(&bar, &st), ["attack:i1", "charge:k1", "cc-done"]);
+    // C may reach 3 by passing to the right of 2: both are offered at the last hex.
+    play(
+        &bar,
+        &mut st,
+        &[("charge:k1", &[]), ("cc-done", &[9, 9, 9, 9])],
+    );
+    // No LOS (a unit at 0807 on the line of sight): C may not charge.
+    let mut st = fresh(&bar);
+    place(&bar, &mut st, "k1", "1007", "N");
+    place(&bar, &mut st, "e1", "0607", "S");
+    place(&bar, &mut st, "i3", "0807", "N");
+    place(&bar, &mut st, "h1", "0116", "S");
+    assert!(bar::fire::sight(&bar.sc, &st, hex("1007"), hex("0607"), 0, false).is_none());
+    activate(&bar, &mut st, &["k1"]);
+    close_combat(&bar, &mut st, &[]);
+    assert!(!legal(&bar, &st).contains(&"charge:k1".to_string()));
+    // Beyond the range (five hexes, four charge hexes) it may not either.
+    let mut st = fresh(&bar);
+    place(&bar, &mut st, "k1", "1007", "N");
+    place(&bar, &mut st, "e1", "0507", "S");
+    place(&bar, &mut st, "h1", "0116", "S");
+    activate(&bar, &mut st, &["k1"]);
+    close_combat(&bar, &mut st, &[]);
+    assert!(!legal(&bar, &st).contains(&"charge:k1".to_string()));
+}
+
+#[test]
+fn r13_1d_disordered_cavalry_or_cavalry_in_an_ezoc_does_not_charge() {
+    let bar = ground();
+    for case in ["disordered", "ezoc"] {
+        let mut st = fresh(&bar);
+        place(&bar, &mut st, "k1", "1007", "N");
+        place(&bar, &mut st, "e1", "0607", "S");
+        place(&bar, &mut st, "h1", "0116", "S");
+        if case == "disordered" {
+            st.units[usize::from(unit(&bar, "k1"))].disordered = true;
+        } else {
+            // Red IR 2 at 1108 facing N has 1007 in its front (its ZOC).
+            face_to(&bar, &mut st, "e2", "1108", "1007");
+        }
+        activate(&bar, &mut st, &["k1"]);
+        close_combat(&bar, &mut st, &[]);
+        assert!(
+            !legal(&bar, &st).contains(&"charge:k1".to_string()),
+            "{case}: {:?}",
+            legal(&bar, &st)
+        );
+    }
+}
+
+#[test]
+fn r13_3f_e46_a_village_costs_two_hexes_of_range_and_a_disorder_check_a_at_the_end() {
+    let bar = ground();
+    let mut st = fresh(&bar);
+    // Hussars with a range of 4: clear 1309 (1), village 1209 (2), clear 1109 (1).
+    place(&bar, &mut st, "hu", "1409", "N");
+    place(&bar, &mut st, "e1", "1009", "S");
+    place(&bar, &mut st, "h1", "0116", "S");
+    activate(&bar, &mut st, &["hu"]);
+    close_combat(&bar, &mut st, &[]);
+    let log = play(
+        &bar,
+        &mut st,
+        &[
+            ("charge:hu", &[]),
+            ("cc-done", &[9, 9]),
+            ("charge-hex:1309", &[]),
+            ("pass", &[]),
+            ("charge-hex:1209", &[]),
+            ("pass", &[]),
+            ("charge-hex:1109", &[]),
+            ("pass", &[9, 9, 9, 9]),
+        ],
+    );
+    assert_logged(&log, "charges into 1309 (1 of 4 hexes of range)");
+    assert_logged(&log, "charges into 1209 (3 of 4 hexes of range)");
+    assert_logged(&log, "charges into 1109 (4 of 4 hexes of range)");
+    // 13.3f: the disorder check (A) for the village entered and left, before the combat.
+    let dc = first(
+        &log,
+        "(13.3f, 11.2d, disorder check A): Zieten hussars ER 30 + 5 (non clear",
+    );
+    assert!(dc < first(&log, "(13.6)"), "{log:#?}");
+}
+
+#[test]
+fn r13_4c_e47_no_reaction_that_needs_movement_and_a_march_column_deploys_with_dc_d() {
+    let bar = ground();
+    let mut st = fresh(&bar);
+    place(&bar, &mut st, "k1", "1007", "N");
+    place(&bar, &mut st, "h1", "0116", "S");
+    // Unit 2 and unit 3: two-hex lines; unit 1: a two-hex march column.
+    line(&bar, &mut st, "e1", "0607", "S", 2);
+    line(&bar, &mut st, "e2", "0610", "S", 2);
+    place_as(&bar, &mut st, "r6", &["0704", "0705"], "E", "march");
+    activate(&bar, &mut st, &["k1"]);
+    close_combat(&bar, &mut st, &[]);
+    play(
+        &bar,
+        &mut st,
+        &[
+            ("charge:k1", &[]),
+            ("cc-done", &[9, 9]),
+            ("charge-hex:0908", &[]),
+        ],
+    );
+    // Unit 2 (Red IR): no wheel; its only facing change is the reversal in place.
+    let l = legal(&bar, &st);
+    assert!(l.iter().all(|a| !a.contains("wheel")), "{l:?}");
+    assert!(
+        l.iter().filter(|a| a.starts_with("react:face")).count() == 1,
+        "{l:?}"
+    );
+    // 13.4c: a two-hex line may not form square.
+    assert!(!l.iter().any(|a| a.contains("square")), "{l:?}");
+    play(&bar, &mut st, &[("pass", &[])]);
+    let l = legal(&bar, &st);
+    assert!(!l.iter().any(|a| a.contains("square")), "{l:?}");
+    play(&bar, &mut st, &[("pass", &[])]);
+    // Unit 1 deploys into a two-hex line facing the cavalry in its own hexes: DC (D) at +10 a MP
+    // of the change (T10 of the test charts: turning into the line costs 3).
+    let log = play(&bar, &mut st, &[("react:form:line:S:0705-0704", &[9, 9])]);
+    assert_logged(&log, "Red IR 6 reacts to the charge: forms line facing S");
+    assert_logged(
+        &log,
+        "(13.4e, disorder check D): Red IR 6 ER 30 + 30 (reaction per mp ×3, 13.4e) = 60",
+    );
+    let r6 = &st.units[usize::from(unit(&bar, "r6"))];
+    assert_eq!(r6.formation, bar::geom::Formation::Line);
+    assert_eq!(hexes_of(&bar, &st, "r6").len(), 2);
+}
+
+#[test]
+fn r13_4e_e48_a_two_mp_facing_change_tests_at_plus_20_and_march_column_to_square_at_plus_40() {
+    let bar = ground();
+    let mut st = position(&bar);
+    play(
+        &bar,
+        &mut st,
+        &[
+            ("charge:k1", &[]),
+            ("cc-done", &[9, 9]),
+            ("charge-hex:0908", &[]),
+        ],
+    );
+    // Red IR, a one-hex line facing S, turns two hexpoints (1 MP each): +20; a failed check
+    // leaves the change made and the unit disordered.
+    let log = play(&bar, &mut st, &[("react:face:NE", &[1, 0])]);
+    assert_logged(
+        &log,
+        "Red IR ER 30 + 20 (reaction per mp ×2, 13.4e) = 50; d100 tens 1, units 0 = 10 — fails: the change is made, disordered (13.4e)",
+    );
+    assert_eq!(facing(&bar, &st, "e1"), "NE");
+    assert!(st.units[usize::from(unit(&bar, "e1"))].disordered);
+    // Red IR 2, a march column, forms square: the whole MA, +40.
+    let log = play(&bar, &mut st, &[("react:form:square:NE:0805", &[9, 9])]);
+    assert_logged(&log, "Red IR 2 ER 30 + 40 (reaction whole ma, 13.4e) = 70");
+}
+
+#[test]
+fn r13_4d_13_10a_one_reaction_a_phase_and_no_defensive_fire_after_it() {
+    let bar = ground();
+    let mut st = position(&bar);
+    let log = play(
+        &bar,
+        &mut st,
+        &[
+            ("charge:k1", &[]),
+            ("cc-done", &[9, 9]),
+            ("charge-hex:0908", &[]),
+            // Red IR turns one hexpoint (0708 stays in its front).
+            ("react:face:SW", &[9, 9]),
+            ("pass", &[]),
+            ("charge-hex:0808", &[]),
+        ],
+    );
+    assert_logged(&log, "Red IR reacts to the charge: faces SW");
+    // KR 1 will end in 0708, in Red IR's ZOC: it could fire but for its reaction.
+    assert!(front(&bar, &st, "e1").contains(&"0708".to_string()));
+    // 13.4d: Red IR is not asked again; Red IR 2 (which passed) is.
+    let l = legal(&bar, &st);
+    assert!(
+        l.contains(&"react:form:square:NE:0805".to_string()),
+        "{l:?}"
+    );
+    play(&bar, &mut st, &[("pass", &[]), ("pass", &[])]);
+    let log = play(
+        &bar,
+        &mut st,
+        &[("charge-hex:0708", &[]), ("pass", &[9, 9, 5, 5])],
+    );
+    // 13.10a: the defender that reacted makes no defensive fire: no fire decision is offered.
+    assert!(
+        !legal(&bar, &st).contains(&"cc-fire".to_string()),
+        "{log:#?}"
+    );
+    assert_logged(&log, "(13.6): combat 1: KR 1 attacks Red IR");
+}
+
+#[test]
+fn r19_6d_shaken_cavalry_neither_charges_nor_countercharges() {
+    let bar = ground();
+    // A shaken charger is not offered.
+    let mut st = fresh(&bar);
+    place(&bar, &mut st, "k1", "1007", "N");
+    place(&bar, &mut st, "e1", "0607", "S");
+    place(&bar, &mut st, "h1", "0116", "S");
+    st.units[usize::from(unit(&bar, "k1"))].shaken = true;
+    activate(&bar, &mut st, &["k1"]);
+    close_combat(&bar, &mut st, &[]);
+    assert!(!legal(&bar, &st).contains(&"charge:k1".to_string()));
+    // A shaken reactive cavalry is not offered the countercharge.
+    let mut st = fresh(&bar);
+    place(&bar, &mut st, "k1", "1007", "N");
+    place(&bar, &mut st, "e1", "0607", "S");
+    place(&bar, &mut st, "h1", "0810", "NE");
+    st.units[usize::from(unit(&bar, "h1"))].shaken = true;
+    activate(&bar, &mut st, &["k1"]);
+    close_combat(&bar, &mut st, &[]);
+    play(
+        &bar,
+        &mut st,
+        &[
+            ("charge:k1", &[]),
+            ("cc-done", &[9, 9]),
+            ("charge-hex:0908", &[]),
+            ("pass", &[]),
+            ("charge-hex:0808", &[]),
+            ("pass", &[]),
+        ],
+    );
+    assert!(
+        !legal(&bar, &st)
+            .iter()
+            .any(|a| a.starts_with("countercharge"))
+    );
+}
+
+#[test]
+fn r13_3c_a_charging_line_contracts_one_hex_a_charge_hex() {
+    let bar = ground();
+    let mut st = fresh(&bar);
+    line(&bar, &mut st, "k1", "1007", "N", 2);
+    place(&bar, &mut st, "e1", "0607", "S");
+    place(&bar, &mut st, "h1", "0116", "S");
+    activate(&bar, &mut st, &["k1"]);
+    close_combat(&bar, &mut st, &[]);
+    play(&bar, &mut st, &[("charge:k1", &[]), ("cc-done", &[9, 9])]);
+    let l = legal(&bar, &st);
+    let c: Vec<&String> = l
+        .iter()
+        .filter(|a| a.starts_with("charge-contract"))
+        .collect();
+    assert_eq!(c.len(), 2, "{l:?}");
+    let first_c = c[0].clone();
+    let log = play(&bar, &mut st, &[(first_c.as_str(), &[])]);
+    assert_logged(&log, "(13.3c): KR 1 contracts out of");
+    assert_eq!(hexes_of(&bar, &st, "k1").len(), 1);
+}
