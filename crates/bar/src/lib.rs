@@ -646,6 +646,10 @@ impl Ruleset for Bar {
                     sc.units[usize::from(u)].name
                 ));
             }
+            // charges (13.3–13.5, 13.8)
+            if let state::Phase::CloseCombat(cc) | state::Phase::CcDecision(cc) = p {
+                bad.extend(close_combat::charge::problems(sc, state, cc));
+            }
         }
         if state.end_box > sc.end_boxes {
             bad.push(format!(

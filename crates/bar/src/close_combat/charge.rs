@@ -1041,6 +1041,48 @@ pub(crate) fn hexes_moved(cc_hexes: &[(UnitIx, u8)], stack: &[UnitIx]) -> u8 {
         .unwrap_or(0)
 }
 
+/// Invariants of the charges of a phase: a charging stack stays together and inside its charge
+/// area (13.3b–c), a unit reacts at most once (13.4d) and countercharges at most once.
+pub fn problems(sc: &Scenario, st: &State, cc: &Cc) -> Vec<String> {
+    let mut bad = Vec::new();
+    if let Some(ch) = cc.charges.first() {
+        let hexes = &st.units[usize::from(top(ch))].hexes;
+        if ch
+            .units
+            .iter()
+            .any(|&u| st.on_map(u) && st.units[usize::from(u)].hexes != *hexes)
+        {
+            bad.push(format!(
+                "{}: the charging stack separated (13.3c)",
+                names(sc, &ch.units)
+            ));
+        }
+        if *hexes != ch.start && hexes.iter().any(|h| !ch.area.contains(h)) {
+            bad.push(format!(
+                "{}: outside its charge area (13.3b)",
+                names(sc, &ch.units)
+            ));
+        }
+        if ch.spent > ch.range {
+            bad.push(format!(
+                "{}: beyond its charge range (13.1e)",
+                names(sc, &ch.units)
+            ));
+        }
+    }
+    for list in [&cc.reacted, &cc.countercharged] {
+        for (i, u) in list.iter().enumerate() {
+            if list[..i].contains(u) {
+                bad.push(format!(
+                    "{}: reacted or countercharged twice (13.4d, 13.5b)",
+                    name(sc, *u)
+                ));
+            }
+        }
+    }
+    bad
+}
+
 /// Labels of the charge actions, for people.
 pub fn label(sc: &Scenario, a: &Action) -> Option<String> {
     let hx = |h: &HexId| sc.board.label(*h);

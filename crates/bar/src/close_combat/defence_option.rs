@@ -1,7 +1,7 @@
 //! The cavalry defence option (13.8, 19.6d): a reactive cavalry stack with an attacker of a
 //! combat in its ZOC, itself not attacked, may join that combat before any defender's morale
-//! check (B). Joined, it is a defender like the others (13.8a); its hex is never advanced into
-//! (13.8d). If the combat has attacking stacks outside its ZOC, those in its ZOC fight it in a
+//! check (B). Joined, it is a defender like the others (13.8a); its hex, in the attacker's flank
+//! or rear, is never advanced into (13.8d: the advance goes into front hexes only, 15.1a). If the combat has attacking stacks outside its ZOC, those in its ZOC fight it in a
 //! combat of their own (13.8 situation 2). Declined, the attacker still suffers the −3 of an
 //! enemy in its flank (13.8e: the resolution's "enemy outside the combat in its flank").
 use super::{Cc, Combat, alive, front_of, log, names};
@@ -123,7 +123,6 @@ pub(super) fn decide(
         let c = &mut cc.combats[i];
         let mut split = Combat {
             charge_hexes: c.charge_hexes.clone(),
-            defence_hexes: hexes.clone(),
             ..Combat::default()
         };
         for &ix in mine.iter().rev() {
@@ -155,8 +154,7 @@ pub(super) fn decide(
     } else {
         let c = &mut cc.combats[i];
         c.defenders.push(stack.to_vec());
-        c.def_hexes.push(hexes.clone());
-        c.defence_hexes.extend(hexes);
+        c.def_hexes.push(hexes);
         log(
             ev,
             "13.8a",

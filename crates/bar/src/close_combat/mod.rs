@@ -103,9 +103,6 @@ pub struct Combat {
     /// Resolved.
     pub done: bool,
     // charges (13.3–13.5, 13.8)
-    /// Hexes of cavalry that joined by the defence option: never advanced into (13.8d).
-    #[serde(default)]
-    pub defence_hexes: Vec<HexId>,
     /// Hexes of charge or countercharge of its stacks, by top unit (13.11c: +1 a hex).
     #[serde(default)]
     pub charge_hexes: Vec<(UnitIx, u8)>,

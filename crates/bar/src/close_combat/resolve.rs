@@ -1252,8 +1252,6 @@ pub(super) fn advance_options(
         .iter()
         .flatten()
         .copied()
-        // charges (13.3–13.5, 13.8): never the hex of a cavalry that joined by 13.8 (13.8d).
-        .filter(|h| !att || !c.defence_hexes.contains(h))
         .filter(|h| {
             crate::stacking::units_at(st, *h)
                 .iter()
