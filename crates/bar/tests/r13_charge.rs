@@ -470,3 +470,54 @@ fn r13_3c_a_charging_line_contracts_one_hex_a_charge_hex() {
     assert_logged(&log, "(13.3c): KR 1 contracts out of");
     assert_eq!(hexes_of(&bar, &st, "k1").len(), 1);
 }
+
+#[test]
+fn r13_3_random_bar_drill_games_charge_react_and_countercharge_with_the_invariants() {
+    use engine::{Dice, Ruleset};
+    let bar = bar::Bar::load("bar-drill", &[], None).unwrap(); // the built-in scenario is valid
+    let mut seen = [0usize; 4];
+    let marks = [
+        "Close combat (13.3a):",
+        "Close combat (13.4):",
+        "(13.5c, morale check C)",
+        "Close combat (13.8",
+    ];
+    for seed in 0..30u64 {
+        let mut ev = Vec::new();
+        let mut st = bar.start(seed, &mut ev);
+        let mut pick = Dice::new(seed ^ 0xc4a);
+        let mut n = 0;
+        while bar.decider(&st).is_some() {
+            let bad = bar.check_invariants(&st);
+            assert!(bad.is_empty(), "seed {seed}, after {n} actions: {bad:?}");
+            let legal = bar.legal_actions(&st);
+            // Prefer charges and their decisions half of the time, so that they happen.
+            let ids: Vec<String> = legal.iter().map(|a| bar.action_id(a)).collect();
+            let keen: Vec<usize> = (0..ids.len())
+                .filter(|&i| {
+                    ["charge", "react:", "countercharge:", "cc-cavalry-defend:"]
+                        .iter()
+                        .any(|p| ids[i].starts_with(p))
+                })
+                .collect();
+            let i = if !keen.is_empty() && pick.below(2) == 0 {
+                keen[pick.below(keen.len())]
+            } else {
+                pick.below(legal.len())
+            };
+            bar.apply_legal(&mut st, &legal[i], &mut ev);
+            n += 1;
+            assert!(n < 50_000, "seed {seed}: no end");
+        }
+        assert!(bar.outcome(&st).is_some());
+        for e in ev.iter().map(|e| e.to_string()) {
+            for (k, m) in marks.iter().enumerate() {
+                seen[k] += usize::from(e.contains(m));
+            }
+        }
+    }
+    // Charges and reactions happen in random play (countercharges and the defence option need
+    // positions the drill rarely gives: the tests above build them).
+    assert!(seen[0] > 0 && seen[1] > 0, "{seen:?}");
+    println!("charge hexes, reactions, countercharges, defence options: {seen:?}");
+}
