@@ -521,3 +521,29 @@ fn r13_3_random_bar_drill_games_charge_react_and_countercharge_with_the_invarian
     assert!(seen[0] > 0 && seen[1] > 0, "{seen:?}");
     println!("charge hexes, reactions, countercharges, defence options: {seen:?}");
 }
+
+#[test]
+fn r13_3_a_leader_alone_with_the_charging_stack_charges_with_it_and_comes_back() {
+    let bar = ground();
+    let mut st = fresh(&bar);
+    place(&bar, &mut st, "k1", "1007", "N");
+    place(&bar, &mut st, "e1", "0607", "S");
+    place(&bar, &mut st, "h1", "0116", "S");
+    put_leader(&bar, &mut st, "L2", "1007");
+    activate(&bar, &mut st, &["k1"]);
+    close_combat(&bar, &mut st, &[]);
+    let l2 = usize::from(leader(&bar, "L2"));
+    play(
+        &bar,
+        &mut st,
+        &[
+            ("charge:k1", &[]),
+            ("cc-done", &[9, 9]),
+            ("charge-hex:0908", &[]),
+            ("pass", &[]),
+        ],
+    );
+    assert_eq!(st.leaders[l2].hex, Some(hex("0908")));
+    play(&bar, &mut st, &[("charge-stop", &[])]);
+    assert_eq!(st.leaders[l2].hex, Some(hex("1007")));
+}

@@ -417,9 +417,7 @@ pub(super) fn choose(sc: &Scenario, st: &mut State, cc: &mut Cc, a: &Action, ev:
         }
         Action::ChargeContract(h) => {
             if let Some((_, hexes)) = contractions(sc, st, &ch).into_iter().find(|c| c.0 == *h) {
-                for &u in &ch.units {
-                    st.units[usize::from(u)].hexes = hexes.clone();
-                }
+                move_stack(sc, st, &ch.units, &hexes);
                 cc.charges[0].contractions += 1;
                 log(
                     ev,
@@ -435,6 +433,28 @@ pub(super) fn choose(sc: &Scenario, st: &mut State, cc: &mut Cc, a: &Action, ev:
             cc.steps.insert(0, Step::ChargeHex);
         }
         _ => end(sc, st, cc, ev),
+    }
+}
+
+/// Move a charging or countercharging stack to `to`; a leader whose hex it leaves empty of his
+/// side's units goes with it (the hex of the same rank in the footprint, or its last), so that
+/// he can still give it his CV bonus (21.2b).
+fn move_stack(sc: &Scenario, st: &mut State, units: &[UnitIx], to: &[HexId]) {
+    let Some(&t) = units.first() else { return };
+    let side = sc.units[usize::from(t)].side;
+    let from = st.units[usize::from(t)].hexes.clone();
+    for &u in units {
+        st.units[usize::from(u)].hexes = to.to_vec();
+    }
+    let Some(&last) = to.last() else { return };
+    for (i, &h) in from.iter().enumerate() {
+        if to.contains(&h) || !super::units_in(sc, st, side, &[h]).is_empty() {
+            continue;
+        }
+        let dest = to.get(i).copied().unwrap_or(last);
+        for l in super::leaders_in(sc, st, side, &[h]) {
+            st.leaders[usize::from(l)].hex = Some(dest);
+        }
     }
 }
 
@@ -470,9 +490,7 @@ pub(super) fn enter(sc: &Scenario, st: &mut State, cc: &mut Cc, ev: &mut Vec<Eve
         cc.steps.insert(0, Step::ChargeHex);
         return;
     };
-    for &u in &ch.units {
-        st.units[usize::from(u)].hexes = nh.clone();
-    }
+    move_stack(sc, st, &ch.units, &nh);
     let side = cc.side;
     let in_ezoc = nh.iter().any(|&h| crate::command::ezoc(sc, st, side, h));
     {
@@ -536,9 +554,9 @@ fn end(sc: &Scenario, st: &mut State, cc: &mut Cc, ev: &mut Vec<Event>) {
     let countered = cc.must_attack.iter().any(|(a, _)| *a == t);
     let contact = !enemies_in_zoc(sc, st, t).is_empty();
     if !contact && !countered {
+        move_stack(sc, st, &ch.units, &ch.start);
         for &u in &ch.units {
             let s = &mut st.units[usize::from(u)];
-            s.hexes = ch.start.clone();
             s.disordered = true;
             s.shaken = true;
         }
@@ -992,9 +1010,7 @@ pub(super) fn countercharge(
         }
         return;
     }
-    for &u in &stack {
-        st.units[usize::from(u)].hexes = nh.clone();
-    }
+    move_stack(sc, st, &stack, &nh);
     cc.countercharged.extend(stack.iter().copied());
     cc.charge_hexes.push((stack[0], 1));
     cc.must_attack.push((top(&ch), stack.clone()));
