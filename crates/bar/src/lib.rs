@@ -349,6 +349,12 @@ impl Ruleset for Bar {
 
     fn action_label(&self, state: &State, action: &Action) -> String {
         let sc = &self.sc;
+        // charges (13.3–13.5, 13.8)
+        if let state::Phase::CcDecision(cc) = &state.phase
+            && let Some(l) = close_combat::charge::pass_label(cc, action)
+        {
+            return l;
+        }
         if let Some(l) = fire::label(sc, state, action) {
             return l;
         }

@@ -1099,6 +1099,22 @@ pub fn problems(sc: &Scenario, st: &State, cc: &Cc) -> Vec<String> {
     bad
 }
 
+/// The label of `pass` at a charge decision (the movement's "no opportunity fire" elsewhere).
+pub fn pass_label(cc: &Cc, a: &Action) -> Option<String> {
+    if !matches!(a, Action::Pass) {
+        return None;
+    }
+    Some(
+        match cc.steps.first()? {
+            Step::React(_) => "No reaction to the charge (13.4)",
+            Step::Countercharge(_) => "No countercharge (13.5)",
+            Step::DefenceOption(..) => "The cavalry stays out of the close combat (13.8e)",
+            _ => return None,
+        }
+        .into(),
+    )
+}
+
 /// Labels of the charge actions, for people.
 pub fn label(sc: &Scenario, a: &Action) -> Option<String> {
     let hx = |h: &HexId| sc.board.label(*h);
