@@ -28,7 +28,8 @@ export function policyText(p) {
   const parts = [];
   parts.push(p.fire_within ? `fire at ${p.fire_within === 1 ? 'an adjacent unit' : 'units within ' + p.fire_within + ' hexes'}` : 'never fire');
   const c = CAVALRY.find(([k]) => k === (p.cavalry || 'never'));
-  parts.push('cavalry reaction ' + (c ? c[1] : p.cavalry));
+  // A ruleset without a cavalry reaction to set (P.R.reactions.cavalry) says nothing of it.
+  if (!P.R || !P.R.reactions || P.R.reactions.cavalry) parts.push('cavalry reaction ' + (c ? c[1] : p.cavalry));
   return 'react when: ' + parts.join('; ');
 }
 
@@ -88,7 +89,7 @@ function seatForm(seat, token, p) {
     'div',
     { class: 'when' },
     el('label', {}, P.R.reactions.fire + ': at a unit within ', fire, ' hexes (0: never)'),
-    el('label', {}, P.R.reactions.cavalry + ': ', cav),
+    P.R.reactions.cavalry ? el('label', {}, P.R.reactions.cavalry + ': ', cav) : null,
   );
   const msg = el('p', { class: 'policy-msg hint' });
   const form = el(
@@ -112,7 +113,7 @@ function seatForm(seat, token, p) {
     const policy = { react };
     if (react === 'when') {
       policy.fire_within = Math.max(0, Math.min(9, Math.floor(Number(fire.value) || 0)));
-      policy.cavalry = cav.value;
+      policy.cavalry = P.R.reactions.cavalry ? cav.value : 'never';
     }
     const r = await api('POST', '/api/games/' + encodeURIComponent(P.id) + '/policy', { token, version: P.game.version, policy });
     if (r.ok) {

@@ -1,26 +1,103 @@
-//! Speed and memory of the BAR ruleset on `bar-drill` (figures go to the README; never asserted).
+//! Speed and memory of the BAR ruleset on `bar-drill` and the Prague scenarios (figures go to
+//! the README; never asserted).
 use bar::Bar;
 use criterion::{Criterion, criterion_group, criterion_main};
 use engine::{Dice, Ruleset};
+use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The system allocator, counting the bytes it hands out: a state's memory is its size plus what
+/// cloning it allocates (its heap: vectors, boxed phases).
+struct Counting;
+
+static ALLOCATED: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: every call is forwarded to `System` unchanged; only a counter is added.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATED.fetch_add(layout.size(), Ordering::Relaxed);
+        // SAFETY: the caller's layout contract is passed on to `System`.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` came from `System.alloc` with this layout.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Bytes a state takes in memory: its own size and the heap a clone of it allocates.
+fn memory(s: &bar::state::State) -> usize {
+    let before = ALLOCATED.load(Ordering::Relaxed);
+    let c = black_box(s.clone());
+    let heap = ALLOCATED.load(Ordering::Relaxed) - before;
+    drop(c);
+    std::mem::size_of::<bar::state::State>() + heap
+}
 
 fn rules() -> Bar {
     Bar::load("bar-drill", &[], None).expect("built-in scenario") // invariant: shipped data is valid
 }
 
 fn random_game(r: &Bar, seed: u64) -> usize {
+    random_game_peak(r, seed).0
+}
+
+/// A random game: its decisions and, every 50 decisions, the largest state seen (bytes).
+fn random_game_peak(r: &Bar, seed: u64) -> (usize, usize) {
     let mut ev = Vec::new();
     let mut s = r.start(seed, &mut ev);
     let mut pick = Dice::new(seed ^ 0xabcdef);
     let mut n = 0;
+    let mut peak = 0;
     while r.decider(&s).is_some() {
         let legal = r.legal_actions(&s);
         let a = legal[pick.below(legal.len())].clone();
         ev.clear();
         r.apply_legal(&mut s, &a, &mut ev);
         n += 1;
+        if n % 50 == 0 {
+            peak = peak.max(memory(&s));
+        }
     }
-    n
+    (n, peak)
+}
+
+fn prague(id: &str) -> Bar {
+    Bar::load(id, &[], None).expect("built-in scenario") // invariant: shipped data is valid
+}
+
+/// Prague (issue 18): a full random game of Schwerin's attack and of the whole battle, and the
+/// state's size at the set-up and at its largest.
+fn prague_benches(c: &mut Criterion) {
+    for id in ["prague-schwerin", "prague-battle"] {
+        let r = prague(id);
+        let mut ev = Vec::new();
+        let start = r.start(1, &mut ev);
+        let games = if id == "prague-battle" { 2 } else { 5 };
+        let runs: Vec<(usize, usize)> = (0..games).map(|s| random_game_peak(&r, s)).collect();
+        eprintln!(
+            "{id}: state at the set-up {} bytes in memory, {} bytes as JSON; {} decisions a random \
+             game on average; largest state seen in {games} random games {} bytes in memory",
+            memory(&start),
+            serde_json::to_vec(&start).map(|v| v.len()).unwrap_or(0),
+            runs.iter().map(|x| x.0).sum::<usize>() / games as usize,
+            runs.iter().map(|x| x.1).max().unwrap_or(0),
+        );
+        c.bench_function(&format!("bar legal_actions: first decision of {id}"), |b| {
+            b.iter(|| black_box(r.legal_actions(black_box(&start))))
+        });
+        let mut seed = 0u64;
+        c.bench_function(&format!("bar full random game of {id}"), |b| {
+            b.iter(|| {
+                seed += 1;
+                black_box(random_game(&r, seed))
+            })
+        });
+    }
 }
 
 fn benches(c: &mut Criterion) {
@@ -29,7 +106,8 @@ fn benches(c: &mut Criterion) {
     let start = r.start(1, &mut ev);
     let decisions: usize = (0..20).map(|s| random_game(&r, s)).sum();
     eprintln!(
-        "bar-drill: state at the set-up {} bytes as JSON; {} decisions a random game on average",
+        "bar-drill: state at the set-up {} bytes in memory, {} bytes as JSON; {} decisions a random game on average",
+        memory(&start),
         serde_json::to_vec(&start).map(|v| v.len()).unwrap_or(0),
         decisions / 20
     );
@@ -70,4 +148,9 @@ criterion_group! {
     config = Criterion::default().sample_size(20);
     targets = benches
 }
-criterion_main!(group);
+criterion_group! {
+    name = prague_group;
+    config = Criterion::default().sample_size(10);
+    targets = prague_benches
+}
+criterion_main!(group, prague_group);

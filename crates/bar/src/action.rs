@@ -94,6 +94,9 @@ pub enum Action {
     CcFire,
     /// Hold defensive fire (13.10).
     CcHoldFire,
+    /// Make defensive fire from this hex only, keeping the others' for another attacking stack
+    /// (13.10c: a 2-hex line's hexes or a square may fire at different attackers).
+    CcFireFrom(HexId),
     /// This leader adds his CV bonus to the stack (21.2b).
     CcLeader(LeaderIx),
     /// No leader's CV bonus for the stack (21.2b).
@@ -221,6 +224,7 @@ impl Action {
             Action::CcStand => "cc-stand".into(),
             Action::CcFire => "cc-fire".into(),
             Action::CcHoldFire => "cc-hold-fire".into(),
+            Action::CcFireFrom(h) => format!("cc-fire-from:{}", sc.board.label(*h)),
             Action::CcLeader(x) => format!("cc-leader:{}", l(x)),
             Action::CcNoLeader => "cc-no-leader".into(),
             Action::CcLose(x) => format!("cc-lose:{}", u(x)),

@@ -92,6 +92,10 @@ pub struct FirePhase {
     /// A return fire the target's owner may make (12.10): the returning stack and the hexes of
     /// the original firers.
     pub ret: Option<(Vec<UnitIx>, Vec<HexId>)>,
+    /// The SPs each unit has fired this phase, so that a 2-hex line or a square firing again
+    /// fires only what its limit leaves (12.3c, 12.4c).
+    #[serde(default)]
+    pub spent: Vec<(UnitIx, u8)>,
 }
 
 /// A fire being declared (12.1 first step).
@@ -268,10 +272,20 @@ pub fn sight(
 }
 
 /// Whether hex `t` lies in the fire arc of a unit firing from `h` (12.2b: into or through its
-/// front hexes; a square fires all round, 12.2g).
-fn in_arc(st: &State, u: UnitIx, h: HexId, t: HexId) -> bool {
+/// front hexes; a square fires all round, 12.2g). 12.4d: artillery stacked with a square fires as
+/// if alone in the hex, and the square's SPs allotted to a hex shared with the artillery's front
+/// cannot fire — read as: the square's infantry does not fire at a hex in the front arc of a gun
+/// of its hex (docs/bar.md, "Fire decisions").
+fn in_arc(sc: &Scenario, st: &State, u: UnitIx, h: HexId, t: HexId) -> bool {
     let s = &st.units[usize::from(u)];
-    s.formation == Formation::Square || s.facing.arc_of(h, t) == Some(Arc::Front)
+    if s.formation != Formation::Square {
+        return s.facing.arc_of(h, t) == Some(Arc::Front);
+    }
+    !stack(sc, st, u).iter().any(|&x| {
+        arm(sc, x) == Arm::Artillery
+            && st.units[usize::from(x)].hexes.contains(&h)
+            && st.units[usize::from(x)].facing.arc_of(h, t) == Some(Arc::Front)
+    })
 }
 
 /// How a group sees one hex of the target: range, sight, enfilade.
@@ -301,7 +315,10 @@ fn aim(
     let mut best: Option<Aim> = None;
     for &t in &ts.hexes {
         let d = g.hex.distance(t);
-        if d == 0 || d > u32::from(max_range) || !g.units.iter().all(|&u| in_arc(st, u, g.hex, t)) {
+        if d == 0
+            || d > u32::from(max_range)
+            || !g.units.iter().all(|&u| in_arc(sc, st, u, g.hex, t))
+        {
             continue;
         }
         let Some(sight) = sight(sc, st, g.hex, t, side, howitzer) else {
@@ -387,27 +404,30 @@ fn firing_sp(sc: &Scenario, st: &State, g: &Group, skip: &[(UnitIx, u8)]) -> Vec
     let st0 = &st.units[usize::from(troops[0])];
     let row = fc.formation.get(crate::geom::chart_key(st0.formation));
     let inf_sp: u8 = troops.iter().map(|&u| current_sp(sc, st, u)).sum();
-    // The formation's limit for the hex (T5/T6), artillery SPs counted 1:1 in it (12.4c).
-    let limit: u8 = match row {
-        Some(r) if !r.fires => gun_sp,
-        Some(r) if r.per_target_hex.is_some() => {
-            // 12.2g, A29: a square fires a third of its SPs at each target hex, up to 4.
-            let third = round_half_up(u32::from(inf_sp), 3) as u8;
-            third.min(r.per_target_hex.unwrap_or(4)) + gun_sp
+    // The formation's limit for a hex (T5/T6), artillery SPs counted 1:1 in it (12.4c).
+    let hex_limit = |h: HexId| -> u8 {
+        match row {
+            Some(r) if !r.fires => gun_sp,
+            Some(r) if r.per_target_hex.is_some() => {
+                // 12.2g, A29: a square fires a third of its SPs at each target hex, up to 4.
+                let third = round_half_up(u32::from(inf_sp), 3) as u8;
+                third.min(r.per_target_hex.unwrap_or(4)) + gun_sp
+            }
+            Some(r) if r.max_per_hex.is_some() => r.max_per_hex.unwrap_or(0),
+            Some(_) => {
+                let layout =
+                    crate::formation::sp_layout(sc, st, &troops, st0.formation, st0.hexes.len())
+                        .unwrap_or_else(|| vec![inf_sp]);
+                let i = st0.hexes.iter().position(|&x| x == h).unwrap_or(0);
+                let here = layout.get(i).copied().unwrap_or(inf_sp);
+                let ranks = sc.armies[usize::from(sc.units[usize::from(troops[0])].side)].ranks;
+                fc.line_sp_for(ranks)
+                    .map_or(here.min(4), |t| t.fire_per_hex(here, false))
+            }
+            None => 0,
         }
-        Some(r) if r.max_per_hex.is_some() => r.max_per_hex.unwrap_or(0),
-        Some(_) => {
-            let layout =
-                crate::formation::sp_layout(sc, st, &troops, st0.formation, st0.hexes.len())
-                    .unwrap_or_else(|| vec![inf_sp]);
-            let i = st0.hexes.iter().position(|&h| h == g.hex).unwrap_or(0);
-            let here = layout.get(i).copied().unwrap_or(inf_sp);
-            let ranks = sc.armies[usize::from(sc.units[usize::from(troops[0])].side)].ranks;
-            fc.line_sp_for(ranks)
-                .map_or(here.min(4), |t| t.fire_per_hex(here, false))
-        }
-        None => 0,
     };
+    let limit = hex_limit(g.hex);
     let mut left = limit;
     for &u in &guns_on_top {
         let n = current_sp(sc, st, u).min(left).min(gun_sp);
@@ -415,6 +435,14 @@ fn firing_sp(sc: &Scenario, st: &State, g: &Group, skip: &[(UnitIx, u8)]) -> Vec
         if g.units.contains(&u) && n > 0 {
             out.push((u, n.min(avail(u))));
         }
+    }
+    if st0.hexes.len() > 1 && row.is_some_and(|r| r.fires && r.per_target_hex.is_none()) {
+        // 12.3c, 12.4c (E37): a multi-hex stack fires up to the sum of its hexes' limits; the
+        // guns on top count once in that total, wherever they fire from (12.4e), and each hex's
+        // infantry fires up to its hex's limit. A 7 + 3 SP line under 2 gun SP fires 2 + 6.
+        let total: u8 = st0.hexes.iter().map(|&h| hex_limit(h)).sum();
+        let inf_used: u8 = troops.iter().map(|&u| used(u)).sum();
+        left = limit.min(total.saturating_sub(gun_sp).saturating_sub(inf_used));
     }
     if row.is_some_and(|r| r.fires) {
         for &u in &troops {
@@ -859,7 +887,11 @@ fn resolve_inner(
     let modsum: i16 = mods.iter().map(|m| m.0).sum();
     let mut roll = checks::percentile(st);
     let natural = roll.value();
-    let col_name = fc.results.columns.get(col).cloned().unwrap_or_default();
+    let mut col_name = fc.results.columns.get(col).cloned().unwrap_or_default();
+    if bonus != 0 {
+        // 12.1: the ratio itself, then the column it is read on.
+        col_name = format!("{}:1, read on the {col_name} column", ratio.floor());
+    }
     let mut text = format!(
         "{} at {tname}: {} — total {} ÷ defence {def} ({def_name}) = {col_name}; d100 {:02}",
         kind.name(),
@@ -1365,7 +1397,18 @@ fn candidates(
                     && (arm(sc, u) == Arm::Artillery) == artillery
                     && unfired(st, f, u, g.hex)
             });
-            (!g.units.is_empty()).then_some(g)
+            if g.units.is_empty() {
+                return None;
+            }
+            if !f.spent.is_empty() {
+                // 12.3c: what this phase's earlier fires left of the stack's limit.
+                let left: u8 = firing_sp(sc, st, &g, &f.spent).iter().map(|x| x.1).sum();
+                if left == 0 {
+                    return None;
+                }
+                g.sp = Some(left);
+            }
+            Some(g)
         })
         .collect()
 }
@@ -1557,6 +1600,10 @@ pub fn apply(
             }
             for &u in &tstack {
                 f.targeted.push((u, d.artillery));
+            }
+            for g in &d.groups {
+                let sps = firing_sp(sc, st, g, &f.spent);
+                f.spent.extend(sps);
             }
             let o = resolve(sc, st, FireKind::Regular, &d.groups, &tstack, ev);
             if o.return_fire {

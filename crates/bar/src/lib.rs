@@ -31,6 +31,7 @@ pub mod initiative;
 pub mod leaders;
 pub mod movement;
 pub mod opportunity_charge;
+pub mod policy;
 pub mod pursuit;
 pub mod rally;
 pub mod reinforcements;
@@ -396,6 +397,10 @@ impl Ruleset for Bar {
 
     fn apply_legal(&self, state: &mut State, action: &Action, events: &mut Vec<Event>) {
         flow::apply(&self.sc, state, action, events);
+    }
+
+    fn policy_answer(&self, state: &State, _seat: Seat, policy: &engine::Policy) -> Option<Action> {
+        policy::answer(&self.sc, state, policy)
     }
 
     fn outcome(&self, state: &State) -> Option<Outcome> {

@@ -192,6 +192,31 @@ fn restricted(sc: &Scenario, st: &State, u: UnitIx) -> bool {
         && !crate::command::automatically_in_command(sc, st, u)
 }
 
+/// 22.4: reinforcements arriving in this activation pay the terrain cost of their entry hex (the
+/// hex they were placed on, `reinforcements::arrive`) out of their full MA. `None` for others.
+fn entry_cost(sc: &Scenario, st: &State, units: &[UnitIx]) -> Option<Half> {
+    let act = st.activation.as_ref()?;
+    let &u = units.iter().find(|u| act.arriving.contains(u))?;
+    let s = &st.units[usize::from(u)];
+    let h = *s.hexes.first()?;
+    let info = sc.board.hexes.get(&h)?;
+    let row = sc.charts.tec.terrain.get(&info.terrain)?;
+    row.mp(column_costs(s.formation)).points()
+}
+
+/// "(6 MP)", or "(6 MP, 1 of them to enter the map, 22.4)".
+fn begins(m: &Mover) -> String {
+    if m.left < m.ma {
+        format!(
+            "({} MP, {} of them to enter the map, 22.4)",
+            m.ma,
+            m.ma.saturating_sub(m.left)
+        )
+    } else {
+        format!("({} MP)", m.ma)
+    }
+}
+
 /// Start moving `units` (one stack).
 fn start(sc: &Scenario, st: &State, units: Vec<UnitIx>) -> Mover {
     let side = sc.units[usize::from(units[0])].side;
@@ -213,12 +238,13 @@ fn start(sc: &Scenario, st: &State, units: Vec<UnitIx>) -> Mover {
         .collect::<Vec<_>>();
     let mut among = among;
     among.sort_unstable();
+    let entry = entry_cost(sc, st, &units);
     Mover {
-        units,
         side,
         ma: Half::whole(ma as u16),
-        left: Half::whole(ma as u16),
-        spent: false,
+        left: Half::whole(ma as u16).saturating_sub(entry.unwrap_or(Half::ZERO)),
+        spent: entry.is_some(),
+        units,
         rapid: false,
         backward: false,
         last_step: None,
@@ -1640,9 +1666,9 @@ pub fn apply(
             ev.push(Event::Movement {
                 army: sc.armies[usize::from(m.side)].name.clone(),
                 text: format!(
-                    "{} begins to move ({} MP)",
+                    "{} begins to move {}",
                     sc.units[usize::from(*u)].name,
-                    m.ma
+                    begins(&m)
                 ),
                 rule: "11.1".into(),
             });
@@ -1654,9 +1680,9 @@ pub fn apply(
             ev.push(Event::Movement {
                 army: sc.armies[usize::from(m.side)].name.clone(),
                 text: format!(
-                    "the stack of {} begins to move ({} MP)",
+                    "the stack of {} begins to move {}",
                     names(sc, &m.units).join(", "),
-                    m.ma
+                    begins(&m)
                 ),
                 rule: "11.1b".into(),
             });

@@ -1,8 +1,9 @@
 //! Reinforcements (22.1–22.3): units arrive with their brigade's activation on or after their turn,
-//! in command on arrival. Entering the map (22.4: terrain costs, stacking, the k-th stack paying k
-//! times) is not yet movement: arriving units are placed on their entry hex when it is free of
-//! enemies and their ZOC and they make a legal stack there (10.1), and move from it with their
-//! full MA.
+//! in command on arrival. Entering the map (22.4): arriving units are placed on their entry hex
+//! when it is free of enemies and their ZOC and they make a legal stack there (10.1), and pay its
+//! terrain cost out of their full MA when they move (`movement::entry_cost`). Units that would
+//! not make a legal stack wait for a later activation, so the k-th stack's k-fold cost of 22.4
+//! never arises (docs/bar.md, 22.4).
 use crate::command::ezoc;
 use crate::event::Event;
 use crate::scenario::Scenario;

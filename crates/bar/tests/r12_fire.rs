@@ -705,3 +705,263 @@ fn r18_5a_example_a_disordered_4_rank_line_fires_2_sp_from_a_hex_that_would_fire
         assert!(l.contains(want), "{l}");
     }
 }
+
+/// Issue 19 item 5: a side's reaction policy answers BAR's movement triggers (12.8d) for it —
+/// "never" passes, "when" fires only at a mover within its range, "ask" asks.
+#[test]
+fn r12_8_a_reaction_policy_answers_the_opportunity_fire_prompt() {
+    use engine::policy::{Policy, React};
+    let bar = drill();
+    let (st, _) = about_to_leave(&bar);
+    let red = engine::Seat(1);
+    let answer = |p: Policy| bar.policy_answer(&st, red, &p).map(|a| bar.action_id(&a));
+    assert_eq!(answer(Policy::default()), None, "ask");
+    let never = Policy {
+        react: React::Never,
+        ..Policy::default()
+    };
+    assert_eq!(answer(never).as_deref(), Some("pass"));
+    // The Red line is 2 hexes from 0707.
+    let within = |n: u8| Policy {
+        react: React::When,
+        fire_within: n,
+        ..Policy::default()
+    };
+    assert_eq!(answer(within(2)).as_deref(), Some("opp-fire:inf"));
+    assert_eq!(answer(within(1)).as_deref(), Some("pass"));
+    assert_eq!(answer(within(0)).as_deref(), Some("pass"), "0: never fire");
+    // Outside a reactive prompt a policy never answers.
+    let mut moving = st.clone();
+    moving.phase = Phase::Movement;
+    assert_eq!(bar.policy_answer(&moving, red, &within(2)), None);
+}
+
+/// 12.4d (E38): artillery stacked with a square fires as if alone in the hex, through its own
+/// front; the square's infantry does not fire at a hex in the artillery's front, and fires its
+/// third (2 of 6 SP) elsewhere.
+#[test]
+fn r12_4d_e38_a_square_with_artillery_leaves_the_artillerys_front_to_the_guns() {
+    let bar = drill();
+    for with_guns in [false, true] {
+        let mut st = fresh(&bar);
+        set(&bar, &mut st, "i1", &["0707"], "N", "square", 0);
+        let mut firers = vec!["i1"];
+        if with_guns {
+            set(&bar, &mut st, "g1", &["0707"], "N", "unlimbered", 0);
+            st.units[usize::from(unit(&bar, "g1"))].order = 0;
+            st.units[usize::from(unit(&bar, "i1"))].order = 1;
+            firers.push("g1");
+        }
+        // e1 in the front (north), e2 behind (south).
+        set(&bar, &mut st, "e1", &[&north("0707", 1)], "S", "line", 0);
+        let south = hex("0707")
+            .neighbour(hexmap::Vertex::S.front()[0])
+            .expect("on the map")
+            .to_string();
+        set(&bar, &mut st, "e2", &[&south], "N", "line", 0);
+        fire_phase(&bar, &mut st, &firers);
+        let l = legal(&bar, &st);
+        assert_eq!(
+            l.contains(&"fire:e1:inf".to_string()),
+            !with_guns,
+            "guns {with_guns}: {l:?}"
+        );
+        assert_eq!(l.contains(&"fire:e1:art".to_string()), with_guns, "{l:?}");
+        assert!(l.contains(&"fire:e2:inf".to_string()), "{l:?}");
+        assert!(
+            !l.contains(&"fire:e2:art".to_string()),
+            "guns fire to their front: {l:?}"
+        );
+        let log = act(
+            &bar,
+            &mut st,
+            &["fire:e2:inf", "fire-with:0707", "fire-resolve"],
+            &[9, 9, 9, 9],
+        );
+        let line = line_with(&log, "Fire (12.1)");
+        assert!(line.contains("square, 2 SP"), "{line}");
+    }
+}
+
+/// 12.1 (E34): above 5:1 the 5:1 column is used with +10 to the die for each whole ratio above
+/// it — here 8:1, +30.
+#[test]
+fn r12_1_e34_a_ratio_above_5_1_fires_on_the_5_1_column_with_10_a_whole_ratio() {
+    let bar = drill();
+    let mut st = fresh(&bar);
+    let t = north("0707", 1);
+    // Grenadiers (4 SP × 5 = 20) from the south, fusiliers (4 SP × 3 = 12) from the south-west,
+    // both adjacent to a line in clear terrain (defence 4): 32 ÷ 4 = 8:1.
+    set(&bar, &mut st, "gr", &["0707"], "N", "line", 0);
+    let sw = hex(&t)
+        .neighbour(hexmap::Vertex::S.front()[1])
+        .expect("on the map")
+        .to_string();
+    set(&bar, &mut st, "i1", &[&sw], "N", "line", 0);
+    set(&bar, &mut st, "e1", &[&t], "S", "line", 0);
+    fire_phase(&bar, &mut st, &["gr", "i1"]);
+    let log = act(
+        &bar,
+        &mut st,
+        &[
+            "fire:e1:inf",
+            "fire-with:0707",
+            &format!("fire-with:{sw}"),
+            "fire-resolve",
+        ],
+        &[9, 9, 9, 9, 9, 9],
+    );
+    let l = line_with(&log, "Fire (12.1)");
+    assert!(
+        l.contains("total 32 ÷ defence 4 (Clear) = 8:1, read on the 5:1 column"),
+        "{l}"
+    );
+    assert!(l.contains("+30 (above 5:1, 12.1)"), "{l}");
+}
+
+/// 12.2e–f (E35): 2 artillery SP on 2 infantry SP in one hex fire as two attacks, one by each
+/// type, at the same unit or at two units; the infantry's SPs of the hex all fire at one target.
+#[test]
+fn r12_2f_e35_guns_and_infantry_of_one_hex_fire_separately_at_one_unit_or_at_two() {
+    let bar = drill();
+    let start = || {
+        let mut st = fresh(&bar);
+        set(&bar, &mut st, "g1", &["0707"], "N", "unlimbered", 0);
+        set(&bar, &mut st, "i1", &["0707"], "N", "line", 0);
+        st.units[usize::from(unit(&bar, "g1"))].order = 0;
+        st.units[usize::from(unit(&bar, "i1"))].order = 1;
+        let t = north("0707", 1);
+        set(&bar, &mut st, "e1", &[&t], "S", "line", 0);
+        // e2 beside e1, in the other front hex (not behind it: units block sight, 12.6).
+        let t2 = hex("0707")
+            .neighbour(hexmap::Vertex::N.front()[1])
+            .expect("on the map")
+            .to_string();
+        set(&bar, &mut st, "e2", &[&t2], "S", "line", 0);
+        fire_phase(&bar, &mut st, &["g1", "i1"]);
+        st
+    };
+    // The guns first at e1: 2 SP (12.4c); the infantry may then fire at e1 too, or at e2.
+    for second in ["e1", "e2"] {
+        let mut st = start();
+        let log = act(
+            &bar,
+            &mut st,
+            &["fire:e1:art", "fire-with:0707", "fire-resolve"],
+            &[0, 1, 0, 1, 0, 1],
+        );
+        assert!(
+            line_with(&log, "Fire (12.1)").contains("2 SP (guns, 12.4c)"),
+            "{log:#?}"
+        );
+        let l = legal(&bar, &st);
+        assert!(l.contains(&format!("fire:{second}:inf")), "{l:?}");
+        let log = act(
+            &bar,
+            &mut st,
+            &[
+                &format!("fire:{second}:inf"),
+                "fire-with:0707",
+                "fire-resolve",
+            ],
+            &[0, 1, 0, 1, 0, 1],
+        );
+        // 12.4b–c: the hex fires 4 SP, 2 of them the guns': the infantry fires the other 2.
+        let f = log
+            .iter()
+            .rfind(|x| x.contains("Fire (12.1)"))
+            .expect("the infantry's fire");
+        assert!(f.contains("IR 1/I line, 2 SP"), "{f}");
+        // Its 2 SP all fired at one target: the hex's infantry fires no more this phase.
+        let l = legal(&bar, &st);
+        assert!(
+            !l.iter().any(|x| x.ends_with(":inf")),
+            "the infantry fired once: {l:?}"
+        );
+    }
+}
+
+/// 12.4c (E37), 12.3c: a 2-hex line of 10 infantry SP (6 + 4) with 2 artillery SP on top fires 8
+/// SP: 4 a hex, the guns counted once in the total wherever they fire from (12.4e) — 2 gun SP and
+/// 6 infantry SP, split between two targets as the hexes fire.
+#[test]
+fn r12_4c_e37_a_2_hex_line_under_2_gun_sp_fires_8_sp_2_of_them_the_guns() {
+    let bar = drill();
+    let fp = hexmap::Footprint::line(&hexmap::Printed, hex("0707"), hexmap::Vertex::N, 2)
+        .expect("a two-hex line");
+    let hexes: Vec<String> = fp.hexes().iter().map(|h| h.to_string()).collect();
+    let hs: Vec<&str> = hexes.iter().map(String::as_str).collect();
+    let mut st = fresh(&bar);
+    set(&bar, &mut st, "g1", &hs, "N", "unlimbered", 0);
+    set(&bar, &mut st, "i1", &hs, "N", "line", 0);
+    set(&bar, &mut st, "i2", &hs, "N", "line", 2);
+    for (i, u) in ["g1", "i1", "i2"].iter().enumerate() {
+        st.units[usize::from(unit(&bar, u))].order = i as u16;
+    }
+    // e1 in front of the first hex, e2 in front of the second.
+    let front = |h: &str| {
+        hex(h)
+            .neighbour(hexmap::Vertex::N.front()[0])
+            .expect("on the map")
+            .to_string()
+    };
+    let (t1, t2) = (front(hs[0]), front(hs[1]));
+    assert_ne!(t1, t2);
+    set(&bar, &mut st, "e1", &[&t1], "S", "line", 0);
+    set(&bar, &mut st, "e2", &[&t2], "S", "line", 0);
+    fire_phase(&bar, &mut st, &["g1", "i1", "i2"]);
+    let fires = |log: &[String]| -> Vec<String> {
+        log.iter()
+            .filter(|l| l.contains("Fire (12.1)"))
+            .cloned()
+            .collect()
+    };
+    let quiet = [0, 1, 0, 1, 0, 1, 0, 1];
+    // The first hex's infantry at e1: its hex's 4 SP.
+    let log = act(
+        &bar,
+        &mut st,
+        &[
+            "fire:e1:inf",
+            &format!("fire-with:{}", hs[0]),
+            "fire-resolve",
+        ],
+        &quiet,
+    );
+    let f = fires(&log);
+    assert!(
+        f[0].contains(&format!("from {}: IR 1/I line, 4 SP", hs[0])),
+        "{f:?}"
+    );
+    // The second hex's infantry at e2: 8 − 2 (guns) − 4 = 2 SP, not its hex's 4.
+    let log = act(
+        &bar,
+        &mut st,
+        &[
+            "fire:e2:inf",
+            &format!("fire-with:{}", hs[1]),
+            "fire-resolve",
+        ],
+        &quiet,
+    );
+    let f = fires(&log);
+    assert!(
+        f[0].contains(&format!("from {}: IR 1/I line, 2 SP", hs[1])),
+        "{f:?}"
+    );
+    // The guns still fire their 2 SP, from either hex (12.4e).
+    let l = legal(&bar, &st);
+    assert!(l.contains(&"fire:e2:art".to_string()), "{l:?}");
+    let log = act(
+        &bar,
+        &mut st,
+        &[
+            "fire:e2:art",
+            &format!("fire-with:{}", hs[1]),
+            "fire-resolve",
+        ],
+        &quiet,
+    );
+    let f = fires(&log);
+    assert!(f[0].contains("2 SP (guns, 12.4c)"), "{f:?}");
+}

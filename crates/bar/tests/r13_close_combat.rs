@@ -518,3 +518,100 @@ fn r13_9a_a55_the_order_of_battle_may_say_which_units_are_light() {
         );
     }
 }
+
+/// 13.10c–d: a 2-hex line attacked by two stacks may fire from one hex at the first and from
+/// the other at the second; a one-hex unit fires once a phase.
+#[test]
+fn r13_10c_a_2_hex_line_fires_from_each_hex_at_a_different_attacker() {
+    let bar = field();
+    let mut st = fresh(&bar);
+    line(&bar, &mut st, "e1", "0607", "S", 2);
+    let hexes: Vec<String> = st.units[usize::from(unit(&bar, "e1"))]
+        .hexes
+        .iter()
+        .map(|h| bar.sc.board.label(*h))
+        .collect();
+    // One attacker in front of each hex of the line.
+    let fronts = front(&bar, &st, "e1");
+    let a = fronts
+        .iter()
+        .find(|f| hex(f).distance(hex(&hexes[0])) == 1 && hex(f).distance(hex(&hexes[1])) == 2)
+        .expect("a front hex of the first hex only")
+        .clone();
+    let b = fronts
+        .iter()
+        .find(|f| hex(f).distance(hex(&hexes[1])) == 1 && hex(f).distance(hex(&hexes[0])) == 2)
+        .expect("a front hex of the second hex only")
+        .clone();
+    face_to(&bar, &mut st, "i1", &a, &hexes[0]);
+    face_to(&bar, &mut st, "i2", &b, &hexes[1]);
+    activate(&bar, &mut st, &["i1", "i2"]);
+    close_combat(&bar, &mut st, &[]);
+    act(
+        &bar,
+        &mut st,
+        &["attack:i1", "attack:i2", "cc-done"],
+        &[9, 9, 9, 9],
+    );
+    while legal(&bar, &st).iter().any(|x| x.starts_with("cc-fight:")) {
+        let first = legal(&bar, &st)[0].clone();
+        act(&bar, &mut st, &[&first], &[]);
+    }
+    let l = legal(&bar, &st);
+    let from_a = format!("cc-fire-from:{}", hexes[0]);
+    assert!(
+        l.contains(&"cc-fire".to_string()) && l.contains(&from_a),
+        "{l:?}"
+    );
+    let log = act(&bar, &mut st, &[&from_a], &[0, 1, 0, 1, 0, 1, 9, 9]);
+    assert_logged(
+        &log,
+        &format!("Defensive fire (13.10) at IR 1/I: from {}", hexes[0]),
+    );
+    // The other hex still fires, at the second attacking stack.
+    let l = legal(&bar, &st);
+    assert_eq!(l, ["cc-fire", "cc-hold-fire"], "{log:#?}");
+    let log = act(&bar, &mut st, &["cc-fire"], &[0, 1, 0, 1, 0, 1, 9, 9]);
+    assert_logged(
+        &log,
+        &format!("Defensive fire (13.10) at IR 1/II: from {}", hexes[1]),
+    );
+}
+
+/// 13.10f: a 2-hex attacking line that defensive fire leaves too weak for two hexes keeps the
+/// hex beside the defender, not the one its contraction would keep (the first, 12.9j).
+#[test]
+fn r13_10f_an_attacker_reduced_to_one_hex_keeps_the_hex_beside_the_defender() {
+    let bar = field();
+    let mut st = fresh(&bar);
+    line(&bar, &mut st, "mdc", "0708", "N", 2);
+    let u = unit(&bar, "mdc");
+    let hs = st.units[usize::from(u)].hexes.clone();
+    // The weakest MDC that still fills two hexes.
+    let lost = (0..8u8)
+        .rev()
+        .find(|&l| {
+            let mut t = st.clone();
+            t.units[usize::from(u)].lost = l;
+            bar::formation::lengths(&bar.sc, &t, &[u], bar::geom::Formation::Line).contains(&2)
+        })
+        .expect("a 2-hex MDC");
+    st.units[usize::from(u)].lost = lost;
+    // The defender in front of the second hex only.
+    let fronts = front(&bar, &st, "mdc");
+    let d = fronts
+        .iter()
+        .find(|f| hex(f).distance(hs[1]) == 1 && hex(f).distance(hs[0]) > 1)
+        .expect("a front hex of the second hex only")
+        .clone();
+    face_to(&bar, &mut st, "e1", &d, &bar.sc.board.label(hs[1]));
+    activate(&bar, &mut st, &["mdc"]);
+    close_combat(&bar, &mut st, &[]);
+    act(&bar, &mut st, &["attack:mdc", "cc-done"], &[9, 9]);
+    assert!(legal(&bar, &st).contains(&"cc-fire".to_string()));
+    let log = act(&bar, &mut st, &["cc-fire"], &[9, 8, 9, 9, 9, 9, 9, 9]);
+    let now = &st.units[usize::from(u)].hexes;
+    assert_eq!(now.len(), 1, "{log:#?}");
+    assert_eq!(now[0], hs[1], "{log:#?}");
+    assert_logged(&log, "Close combat (13.10f)");
+}

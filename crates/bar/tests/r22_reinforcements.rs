@@ -79,3 +79,49 @@ fn r22_3_part_of_a_brigade_arrives_in_command_when_the_rest_activates() {
     assert_not_logged(&log, "Reinforcements");
     assert!(st.units[f].hexes.is_empty());
 }
+
+/// 22.4: reinforcements "pay the terrain costs to enter" their entry hex out of their full MA:
+/// the first move of an arriving unit has its entry hex's cost spent; the next turn it has not.
+#[test]
+fn r22_4_an_arriving_unit_pays_its_entry_hex_out_of_its_full_ma() {
+    let bar = mini_with("scenario.toml", |t| {
+        t.replace(Y1, "").replace(L3, "")
+            + "[[reinforcement]]\nturn = 2\nhex = \"0116\"\nunits = [\"y1\"]\nleaders = [\"L3\"]\n"
+    })
+    .unwrap();
+    let mut st = fresh(&bar);
+    st.turn = 2;
+    run(&bar, &mut st, Phase::Initiative, &[5, 1]);
+    act(&bar, &mut st, &["own:b3", "command-done"], &[5, 1]);
+    let log = act(&bar, &mut st, &["move:y1"], &[]);
+    let line = log
+        .iter()
+        .find(|l| l.contains("Y 1 begins to move"))
+        .cloned()
+        .unwrap_or_default();
+    let ma = bar.sc.units[usize::from(unit(&bar, "y1"))].ma;
+    let terrain = &bar.sc.board.hexes[&hex("0116")].terrain;
+    // It arrives in march column: the column's cost (11.2).
+    assert_eq!(
+        st.units[usize::from(unit(&bar, "y1"))].formation,
+        bar::geom::Formation::MarchColumn
+    );
+    let cost = bar.sc.charts.tec.terrain[terrain]
+        .mp(true)
+        .points()
+        .expect("the entry hex may be entered");
+    assert!(
+        line.contains(&format!("({ma} MP, {cost} of them to enter the map, 22.4)")),
+        "{log:#?}"
+    );
+    // A unit already on the map (activated with its brigade, not arriving) spends nothing
+    // before it moves.
+    let mut later = st.clone();
+    if let Some(a) = later.activation.as_mut() {
+        a.arriving.clear();
+        a.units.push(unit(&bar, "y1"));
+    }
+    later.phase = Phase::Movement;
+    let log = act(&bar, &mut later, &["move:y1"], &[]);
+    assert_logged(&log, &format!("Y 1 begins to move ({ma} MP)"));
+}

@@ -209,6 +209,43 @@ fn bar_prague_schwerin_hot_seat_clicked_in_chromium() {
     );
     shots_at_two_sizes(&tab, "bar-schwerin-start");
 
+    // Issue 19.5: a reaction policy for BAR's movement triggers (opportunity fire, 12.8); BAR has
+    // no cavalry reaction to set yet, so the form asks for none.
+    let v = version(&tab).unwrap_or(0);
+    click(&tab, "#policy-toggle");
+    wait_for(&tab, "the reactions panel", || {
+        (js(
+            &tab,
+            "document.querySelectorAll('#policy-panel:not([hidden]) form.policy-seat').length",
+        ) == 2)
+            .then_some(())
+    });
+    let panel = text(&tab, "#policy-panel");
+    assert!(
+        panel.contains("12.8") && panel.contains("Always ask") && !panel.contains("Cavalry"),
+        "{panel}"
+    );
+    let seat = js(
+        &tab,
+        "document.querySelector('#policy-panel form.policy-seat').dataset.seat",
+    );
+    let seat = seat.as_str().expect("a seat").to_string();
+    let form = format!("#policy-panel form[data-seat=\"{seat}\"]");
+    click(&tab, &format!("{form} input[value=when]"));
+    js(
+        &tab,
+        &format!("document.querySelector('{form} input.fire-within').value = '2'"),
+    );
+    shots_at_two_sizes(&tab, "bar-reactions");
+    click(&tab, &format!("{form} button[type=submit]"));
+    wait_for(&tab, "the policy set", || {
+        text(&tab, &format!("{form} .policy-msg"))
+            .contains("Set: react when: fire at units within 2 hexes.")
+            .then_some(())
+    });
+    wait_version_above(&tab, v);
+    click(&tab, "#policy-close");
+
     // A unit card: click a counter's hex.
     let hex = js(
         &tab,

@@ -1233,7 +1233,7 @@ fn simulate_json_is_consistent_and_deterministic() {
     for r in rows {
         let rule = r["rule"].as_str().expect("rule");
         assert!(
-            ["15.1", "15.2", "15.3"].contains(&rule),
+            ["15.1", "15.2", "15.3"].contains(&rule), // Hastenbeck: its own 15
             "rule {rule} in {r}"
         );
         assert!(r["level"].as_str().is_some_and(|l| !l.is_empty()), "{r}");
@@ -1519,7 +1519,7 @@ fn r3_1_r3_2_validate_reports_every_set_up_problem_of_fontenoy() {
 }
 
 /// Issue 12, finding 2 (3.6): `show --side Allies` prints the latest events as the Allies read
-/// them — the French stack that moved is "Art. 12L (Contades, 1309) + hidden units", not Mailly and
+/// them — the French stack that moved is "Art. 12L (Contades, 1st) + hidden units", not Mailly and
 /// Orleans — while `show` and `show --side French` name them.
 #[test]
 fn r3_6_show_side_prints_the_latest_events_without_what_the_side_may_not_see() {
@@ -1537,7 +1537,7 @@ fn r3_6_show_side_prints_the_latest_events_without_what_the_side_may_not_see() {
         "show --side Allies",
     );
     assert!(
-        allies.contains("8.1: Art. 12L (Contades, 1309) + hidden units move to 1209"),
+        allies.contains("8.1: Art. 12L (Contades, 1st) + hidden units move to 1209"),
         "{allies}"
     );
     let french = ok(

@@ -856,7 +856,20 @@ impl Saxe {
     /// 15.2: victory at the end of the scenario.
     fn final_victory(&self, s: &mut State, ev: &mut Vec<Event>) {
         let (winner, level) = self.standing(s);
-        self.finish(s, winner, level, "15.2", ev);
+        self.finish(s, winner, level, self.victory_rule(), ev);
+    }
+
+    /// The rule whose victory conditions decide the game at its end: Hastenbeck 15.2 prints
+    /// them; in *Les victoires du Maréchal de Saxe* 15.2 sends to the scenario's conditions,
+    /// Fontenoy's in 16.1 and Lauffeld's in 16.2.
+    pub fn victory_rule(&self) -> &'static str {
+        if self.sc.objective_ix("fontenoy").is_some() {
+            "15.2, 16.1"
+        } else if self.sc.objective_ix("lauffeld").is_some() {
+            "15.2, 16.2"
+        } else {
+            "15.2"
+        }
     }
 
     /// The victory level of 15.2 if the game ended now (the standing shown to players).
@@ -958,7 +971,7 @@ impl Saxe {
             "Limited English victory",
             "Brilliant English victory",
         ] {
-            v.push((l.into(), "15.2".into()));
+            v.push((l.into(), self.victory_rule().into()));
         }
         Some(v)
     }

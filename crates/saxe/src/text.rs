@@ -508,7 +508,7 @@ impl Saxe {
             "decision": self.decision_text(s, viewer),
             "control": self.sc.objectives.iter().zip(&s.control).map(|(o, c)| (o.name.clone(), json!(c.name()))).collect::<serde_json::Map<_, _>>(),
             "army_demoralised": { "French": self.army_demoralised(s, Side::French), "Allies": self.army_demoralised(s, Side::Allies) },
-            "standing": { "winner": standing.0.map(|w| w.name()), "level": standing.1, "rule": "15.2 (if the game ended now)" },
+            "standing": { "winner": standing.0.map(|w| w.name()), "level": standing.1, "rule": format!("{} (if the game ended now)", self.victory_rule()) },
             "result": s.result.as_ref().map(|r| json!({ "winner": r.0.map(|w| w.name()), "level": r.1, "rule": r.2 })),
         });
         if let serde_json::Value::Object(m) = &mut v {

@@ -1503,6 +1503,13 @@ fn r16_1_fl_fontenoy_victory_conditions() {
     assert_eq!(level(&s), "Brilliant English victory");
     demoralise(&r, &mut s, &["zastrow", "wutginau"]);
     assert_eq!(level(&s), "Forfeited game");
+    // 15.2 sends to the scenario's conditions: the standing and the result cite 16.1 (issue 19).
+    assert_eq!(r.victory_rule(), "15.2, 16.1");
+    assert!(
+        engine::Ruleset::outcome_levels(&r)
+            .iter()
+            .any(|(l, rule)| l == "Brilliant English victory" && rule == "15.2, 16.1")
+    );
 }
 
 #[test]
@@ -1537,6 +1544,12 @@ fn r16_2_fl_lauffeld_victory_conditions() {
     assert_eq!(
         r.standing(&s),
         (Some(Side::Allies), "Limited English victory")
+    );
+    assert_eq!(r.victory_rule(), "15.2, 16.2");
+    let view = r.view_json(&s, None);
+    assert_eq!(
+        view["standing"]["rule"],
+        "15.2, 16.2 (if the game ended now)"
     );
 }
 

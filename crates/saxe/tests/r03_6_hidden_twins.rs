@@ -198,7 +198,7 @@ fn r3_6_a_moving_stack_is_logged_without_its_hidden_units_for_the_enemy() {
     let french = lines(&ev, Seat(0)).join("\n");
     let everyone = render_events(&ev, Viewer::All).join("\n");
     assert!(
-        allies.contains("8.1: Art. 12L (Contades, 1309) + hidden units move to 1209"),
+        allies.contains("8.1: Art. 12L (Contades, 1st) + hidden units move to 1209"),
         "{allies}"
     );
     for hidden in ["Mailly", "Orleans"] {

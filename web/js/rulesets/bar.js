@@ -1159,6 +1159,13 @@ function legend(box) {
 
 export const drawing = {
   legend,
+  // The prompts a reaction policy answers (policy.js; the server's bar policy::answer).
+  reactions: {
+    prompts: 'opportunity fire, 12.8, at each movement trigger',
+    fire: 'Opportunity fire (12.8)',
+    cavalry: null,
+    always: 'Return fire, defensive fire and retreat before combat are always asked.',
+  },
   markRecent,
   build: buildMap,
   tracks: renderTracks,

@@ -52,6 +52,10 @@ pub struct Cc {
     pub engaged: Vec<UnitIx>,
     /// Units that made defensive fire in this phase (13.10c).
     pub fired: Vec<UnitIx>,
+    /// The hexes each unit made defensive fire from in this phase: a 2-hex line fires once from
+    /// each hex, a square at up to three attacking stacks (13.10c).
+    #[serde(default)]
+    pub fired_from: Vec<(UnitIx, HexId)>,
     /// What comes next, first first; a decision waits at the head.
     pub steps: Vec<Step>,
     /// Leaders retreating with units routed by the phase, and those units (21.2c, 21.4e).
@@ -349,6 +353,7 @@ pub fn begin(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) -> Phase {
         cur: None,
         engaged: Vec::new(),
         fired: Vec::new(),
+        fired_from: Vec::new(),
         escorts: Vec::new(),
         charges: Vec::new(),
         reacted: Vec::new(),
@@ -449,6 +454,10 @@ pub fn label(sc: &Scenario, _st: &State, a: &Action) -> Option<String> {
         Action::CcStand => "Stand and fight (13.7)".into(),
         Action::CcFire => "Defensive fire (13.10)".into(),
         Action::CcHoldFire => "Hold the defensive fire (13.10)".into(),
+        Action::CcFireFrom(h) => format!(
+            "Defensive fire from {} only, the other hexes kept for another attacker (13.10c)",
+            sc.board.label(*h)
+        ),
         Action::CcLeader(l) => format!(
             "{} adds his CV bonus to the stack (21.2b)",
             sc.leaders[usize::from(*l)].name

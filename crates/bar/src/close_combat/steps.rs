@@ -664,13 +664,67 @@ fn fire_groups(sc: &Scenario, st: &State, cc: &Cc, ix: usize) -> Vec<fire::Group
             g.units.retain(|u| {
                 super::front_of(st, *u).iter().any(|h| thexes.contains(h))
                     && (mine.contains(u) || !cc.engaged.contains(u))
-                    && !cc.fired.contains(u)
+                    && may_fire_again(st, cc, *u, g.hex)
                     // charges (13.3–13.5, 13.8): no defensive fire after a reaction (13.10a).
                     && !cc.reacted.contains(u)
             });
             (!g.units.is_empty()).then_some(g)
         })
         .collect()
+}
+
+/// 13.10f: a multi-hex attacker that defensive fire reduced to a single hex stays in the hex of
+/// its former ones adjacent to the most defending hexes declared at the start (ties: the hex the
+/// contraction kept).
+fn keep_hex_nearest_defenders(
+    sc: &Scenario,
+    st: &mut State,
+    c: &Combat,
+    target: &[UnitIx],
+    before: &[HexId],
+    ev: &mut Vec<Event>,
+) {
+    let alive: Vec<UnitIx> = target.iter().copied().filter(|&u| st.on_map(u)).collect();
+    let Some(&u0) = alive.first() else { return };
+    let now = st.units[usize::from(u0)].hexes.clone();
+    if before.len() < 2 || now.len() != 1 {
+        return;
+    }
+    let defending: Vec<HexId> = c.def_hexes.iter().flatten().copied().collect();
+    let near = |h: &HexId| defending.iter().filter(|d| d.distance(*h) == 1).count();
+    let mut best = now[0];
+    for h in before {
+        if near(h) > near(&best) {
+            best = *h;
+        }
+    }
+    if best != now[0] {
+        for &u in &alive {
+            st.units[usize::from(u)].hexes = vec![best];
+        }
+        log(
+            ev,
+            "13.10f",
+            format!(
+                "{} holds {}, the hex of its line beside the most defending hexes",
+                names(sc, &alive),
+                sc.board.label(best)
+            ),
+        );
+    }
+}
+
+/// 13.10c: a unit makes defensive fire once a phase, except a 2-hex line (once from each hex)
+/// and a square (at up to three attacking stacks); 13.10d: a defending hex fires at one of the
+/// stacks attacking it.
+fn may_fire_again(st: &State, cc: &Cc, u: UnitIx, h: HexId) -> bool {
+    let s = &st.units[usize::from(u)];
+    let times = cc.fired_from.iter().filter(|x| x.0 == u).count();
+    match s.formation {
+        Formation::Square => times < 3,
+        Formation::Line if s.hexes.len() == 2 => !cc.fired_from.contains(&(u, h)),
+        _ => times == 0 && !cc.fired.contains(&u),
+    }
 }
 
 /// Leaders who may give their CV bonus to a stack (21.2b).
@@ -788,7 +842,17 @@ pub fn legal(sc: &Scenario, st: &State, cc: &Cc) -> Vec<Action> {
             v.push(Action::CcStand);
             v
         }
-        Some(Step::DefensiveFire(_)) => vec![Action::CcFire, Action::CcHoldFire],
+        Some(Step::DefensiveFire(ix)) => {
+            let mut v = vec![Action::CcFire];
+            // 13.10c: with several hexes able to fire, the defender may fire from one and keep
+            // the others for another attacking stack.
+            let gs = fire_groups(sc, st, cc, *ix);
+            if gs.len() > 1 && cur(cc).attackers.len() > *ix + 1 {
+                v.extend(gs.iter().map(|g| Action::CcFireFrom(g.hex)));
+            }
+            v.push(Action::CcHoldFire);
+            v
+        }
         Some(Step::Leader { att, ix }) => {
             let mut v: Vec<Action> = leader_options(sc, st, cc, *att, *ix)
                 .into_iter()
@@ -888,19 +952,28 @@ pub fn apply(sc: &Scenario, st: &mut State, mut cc: Cc, a: &Action, ev: &mut Vec
                 ev,
             );
         }
-        (Step::DefensiveFire(ix), Action::CcFire) => {
+        (Step::DefensiveFire(ix), a @ (Action::CcFire | Action::CcFireFrom(_))) => {
             cc.steps.remove(0);
-            let groups = fire_groups(sc, st, &cc, ix);
+            let mut groups = fire_groups(sc, st, &cc, ix);
+            if let Action::CcFireFrom(h) = a {
+                groups.retain(|g| g.hex == *h);
+            }
             let target = living(st, &cur(&cc).attackers[ix]);
             for g in &groups {
                 cc.fired.extend(g.units.iter().copied());
+                cc.fired_from.extend(g.units.iter().map(|&u| (u, g.hex)));
             }
             log(
                 ev,
                 "13.10",
                 format!("defensive fire at {}", names(sc, &target)),
             );
+            let before: Vec<HexId> = target
+                .first()
+                .map(|&u| st.units[usize::from(u)].hexes.clone())
+                .unwrap_or_default();
             fire::resolve(sc, st, FireKind::Defensive, &groups, &target, ev);
+            keep_hex_nearest_defenders(sc, st, cur(&cc), &target, &before, ev);
             let c = cur(&cc).clone();
             if c.attackers.iter().all(|s| living(st, s).is_empty()) {
                 log(
