@@ -165,6 +165,23 @@ pub enum Action {
     /// Against a separating stack: `true` the original stack (17.2d a, 17.3a), `false` the stack
     /// after the separation (17.2d b, 17.3b).
     OppChargeOriginal(bool),
+    // charges (13.3–13.5, 13.8)
+    /// Designate the cavalry stack of this (top) unit to charge a non-adjacent enemy (13.1d).
+    Charge(UnitIx),
+    /// The charge moves on; the hex is where the footprint's first hex goes (13.3a).
+    ChargeHex(HexId),
+    /// The charging line gives up this end hex (13.3c).
+    ChargeContract(HexId),
+    /// The charge ends here (13.3a, 13.3d).
+    ChargeStop,
+    /// A reaction facing change to this facing (13.4a–b).
+    ReactFace(crate::geom::Facing),
+    /// A reaction formation change: the stack's new formations, facing and hexes (13.4a–c).
+    ReactForm(Vec<crate::geom::Formation>, crate::geom::Facing, Vec<HexId>),
+    /// Countercharge into this hex (the footprint's first hex) (13.5).
+    Countercharge(HexId),
+    /// The stack of this cavalry (top) unit joins the close combat (13.8a).
+    CcCavalryDefend(UnitIx),
 }
 
 impl Action {
@@ -286,6 +303,24 @@ impl Action {
             Action::OppChargeOriginal(a) => {
                 format!("opp-charge-option:{}", if *a { "a" } else { "b" })
             }
+            // charges (13.3–13.5, 13.8)
+            Action::Charge(x) => format!("charge:{}", u(x)),
+            Action::ChargeHex(h) => format!("charge-hex:{}", sc.board.label(*h)),
+            Action::ChargeContract(h) => format!("charge-contract:{}", sc.board.label(*h)),
+            Action::ChargeStop => "charge-stop".into(),
+            Action::ReactFace(f) => format!("react:face:{}", f.name()),
+            Action::ReactForm(fs, fc, hexes) => format!(
+                "react:form:{}:{}:{}",
+                fs.iter().map(|f| f.key()).collect::<Vec<_>>().join("+"),
+                fc.name(),
+                hexes
+                    .iter()
+                    .map(|&h| sc.board.label(h))
+                    .collect::<Vec<_>>()
+                    .join("-")
+            ),
+            Action::Countercharge(h) => format!("countercharge:{}", sc.board.label(*h)),
+            Action::CcCavalryDefend(x) => format!("cc-cavalry-defend:{}", u(x)),
         }
     }
 }

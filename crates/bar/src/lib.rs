@@ -350,6 +350,12 @@ impl Ruleset for Bar {
 
     fn action_label(&self, state: &State, action: &Action) -> String {
         let sc = &self.sc;
+        // charges (13.3–13.5, 13.8)
+        if let state::Phase::CcDecision(cc) = &state.phase
+            && let Some(l) = close_combat::charge::pass_label(cc, action)
+        {
+            return l;
+        }
         if let Some(l) = fire::label(sc, state, action) {
             return l;
         }
@@ -661,6 +667,10 @@ impl Ruleset for Bar {
                     "{}: in two close combats of one phase (13.6d)",
                     sc.units[usize::from(u)].name
                 ));
+            }
+            // charges (13.3–13.5, 13.8)
+            if let state::Phase::CloseCombat(cc) | state::Phase::CcDecision(cc) = p {
+                bad.extend(close_combat::charge::problems(sc, state, cc));
             }
         }
         if state.end_box > sc.end_boxes {

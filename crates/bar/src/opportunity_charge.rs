@@ -464,6 +464,12 @@ fn go(sc: &Scenario, st: &mut State, o: OppCharge, ev: &mut Vec<Event>) -> Phase
         steps: vec![Step::DefensiveFire(0), Step::PreRound, Step::OppChargeOver],
         escorts: Vec::new(),
         opp: Some(Box::new(back)),
+        charges: Vec::new(),
+        reacted: Vec::new(),
+        countercharged: Vec::new(),
+        charge_hexes: Vec::new(),
+        must_attack: Vec::new(),
+        defence_declined: Vec::new(),
     };
     crate::close_combat::resume(sc, st, cc, ev)
 }

@@ -18,6 +18,9 @@
 //! does not pursue yet (`docs/bar-combat.md`).
 mod resolve;
 mod steps;
+// charges (13.3–13.5, 13.8)
+pub mod charge;
+pub mod defence_option;
 
 use crate::action::Action;
 use crate::checks::{self, current_sp};
@@ -62,6 +65,28 @@ pub struct Cc {
     /// The close combat of an opportunity charge (17.3): the move to go back to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub opp: Option<Box<crate::opportunity_charge::Resume>>,
+    // charges (13.3–13.5, 13.8)
+    /// Charges still to move, the one moving first (13.3a: one finished before the next).
+    #[serde(default)]
+    pub charges: Vec<charge::Charge>,
+    /// Units that made a reaction this phase (13.4d; no defensive fire 13.10a, no countercharge
+    /// 13.5b).
+    #[serde(default)]
+    pub reacted: Vec<UnitIx>,
+    /// Units that countercharged: their MC (C) was their defender MC (B), no retreat before
+    /// combat (13.5c, 13.7a, 13.9a).
+    #[serde(default)]
+    pub countercharged: Vec<UnitIx>,
+    /// Hexes of charge or countercharge movement of a stack, by its top unit (13.11c: +1 a hex).
+    #[serde(default)]
+    pub charge_hexes: Vec<(UnitIx, u8)>,
+    /// A charging stack (its top unit) that must attack the stack that countercharged it, in its
+    /// ZOC or not (13.5c, 13.6a exception).
+    #[serde(default)]
+    pub must_attack: Vec<(UnitIx, Vec<UnitIx>)>,
+    /// The cavalry defence options declined: `(combat, top unit of the cavalry stack)` (13.8a).
+    #[serde(default)]
+    pub defence_declined: Vec<(usize, UnitIx)>,
 }
 
 /// One close combat (13.6).
@@ -85,6 +110,10 @@ pub struct Combat {
     pub withdrew: bool,
     /// Resolved.
     pub done: bool,
+    // charges (13.3–13.5, 13.8)
+    /// Hexes of charge or countercharge of its stacks, by top unit (13.11c: +1 a hex).
+    #[serde(default)]
+    pub charge_hexes: Vec<(UnitIx, u8)>,
 }
 
 /// A step of the phase.
@@ -174,6 +203,21 @@ pub enum Step {
     Pursue,
     /// The close combat of an opportunity charge is over: the move goes on or ends (17.3c–f).
     OppChargeOver,
+    // charges (13.3–13.5, 13.8)
+    /// The charging stacks begin their charges, one after the other (13.3a).
+    Charges,
+    /// Decision (attacker): the next hex of the charge, a contraction, or the end (13.3).
+    ChargeHex,
+    /// Decision (defender): a reaction of this stack to the charge (13.4).
+    React(Vec<UnitIx>),
+    /// The charger enters the hex it announced (13.3); countercharges may follow (13.5a).
+    ChargeEnter,
+    /// Decision (defender): a countercharge by this cavalry stack (13.5).
+    Countercharge(Vec<UnitIx>),
+    /// After the hex: the charge goes on or ends (13.3d–f).
+    ChargeAfter,
+    /// Decision (defender): the cavalry defence option of this stack in combat `usize` (13.8).
+    DefenceOption(usize, Vec<UnitIx>),
 }
 
 /// Whether a unit is still in a combat: on the map, not eliminated, not routed.
@@ -271,9 +315,9 @@ pub fn eligible(sc: &Scenario, st: &State) -> Vec<Vec<UnitIx>> {
         }) {
             continue;
         }
-        // 13.1a: an enemy in its ZOC (cavalry too in this package: charges are WP4, and
-        // disordered cavalry may only attack from adjacency).
-        if enemies_in_zoc(sc, st, top).is_empty() {
+        // 13.1a: an enemy in its ZOC; charges (13.3–13.5, 13.8): or cavalry that may charge a
+        // non-adjacent enemy (13.1d–f; disordered cavalry only from adjacency).
+        if enemies_in_zoc(sc, st, top).is_empty() && !charge::may_charge(sc, st, &part) {
             continue;
         }
         out.push(part);
@@ -322,9 +366,17 @@ pub fn begin(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) -> Phase {
         escorts: Vec::new(),
         // pursuit (16) / opportunity charge (17)
         opp: None,
+        charges: Vec::new(),
+        reacted: Vec::new(),
+        countercharged: Vec::new(),
+        charge_hexes: Vec::new(),
+        must_attack: Vec::new(),
+        defence_declined: Vec::new(),
         steps: vec![
             Step::Designate,
             Step::AttackerMorale,
+            // charges (13.3–13.5, 13.8)
+            Step::Charges,
             Step::Define,
             Step::Choose,
         ],
@@ -434,7 +486,8 @@ pub fn label(sc: &Scenario, _st: &State, a: &Action) -> Option<String> {
             "The stack of {} makes its morale check (G) first among equals (14.8b)",
             u(x)
         ),
-        _ => return None,
+        // charges (13.3–13.5, 13.8)
+        _ => return charge::label(sc, a),
     })
 }
 
@@ -498,6 +551,11 @@ pub fn decision_text(cc: &Cc) -> &'static str {
         Some(Step::Losses { .. }) => "close combat — which unit takes the SP loss (14.2b)",
         Some(Step::TestG { .. }) => "close combat — which of equal stacks tests first (14.8b)",
         Some(Step::Advance { .. }) => "close combat — advance after combat (15.1)",
+        // charges (13.3–13.5, 13.8)
+        Some(Step::ChargeHex) => "close combat — the charge's next hex (13.3)",
+        Some(Step::React(_)) => "close combat — a reaction to the charge (13.4)",
+        Some(Step::Countercharge(_)) => "close combat — countercharge (13.5)",
+        Some(Step::DefenceOption(..)) => "close combat — the cavalry defence option (13.8)",
         _ => "close combat",
     }
 }

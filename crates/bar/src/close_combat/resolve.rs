@@ -297,6 +297,14 @@ pub(crate) fn stack_cv(
                 add("heavy or medium cavalry", 2);
             }
             // 13.3a: from adjacency, a charge of 0 hexes: +0.
+            // charges (13.3–13.5, 13.8): +1 a hex of charge or countercharge movement.
+            let n = super::charge::hexes_moved(&c.charge_hexes, &stack);
+            if n > 0 {
+                add(
+                    &format!("charge of {n} hex{}", if n == 1 { "" } else { "es" }),
+                    i32::from(n),
+                );
+            }
         }
         // Flanking (A40): it occupies a flank or rear hex of an opponent, or an attack column
         // stands in the front hex of this line.

@@ -2,7 +2,9 @@
 //! combats, defender morale and retreat before combat (13.7, 13.9, 20.1), defensive fire (13.10),
 //! leaders (21.2b); the decisions each step may wait for.
 use super::resolve;
+// charges (13.3–13.5, 13.8)
 use super::{Cc, Combat, Step, alive, enemies_in_zoc, is_light, living, log, name, names};
+use super::{charge, defence_option};
 use crate::action::Action;
 use crate::checks::{self, Spec};
 use crate::data::Arm;
@@ -30,6 +32,11 @@ fn waits(sc: &Scenario, st: &State, cc: &Cc) -> bool {
             picked: false,
             ..
         }) => tie_choice(cc, order, ers, *pos).len() > 1,
+        // charges (13.3–13.5, 13.8)
+        Some(Step::ChargeHex) => !charge::hex_options(sc, st, cc).is_empty(),
+        Some(Step::React(s)) => !charge::react_options(sc, st, s).is_empty(),
+        Some(Step::Countercharge(s)) => !charge::countercharge_options(sc, st, cc, s).is_empty(),
+        Some(Step::DefenceOption(..)) => true,
         _ => false,
     }
 }
@@ -186,6 +193,13 @@ fn auto(sc: &Scenario, st: &mut State, cc: &mut Cc, step: Step, ev: &mut Vec<Eve
             // pursuit (16) / opportunity charge (17)
             cc.steps.insert(0, Step::Pursue);
         }
+        // charges (13.3–13.5, 13.8)
+        Step::Charges => charge::begin(sc, st, cc, ev),
+        Step::ChargeHex => charge::no_choice(sc, st, cc, ev),
+        Step::React(_) | Step::Countercharge(_) => {}
+        Step::ChargeEnter => charge::enter(sc, st, cc, ev),
+        Step::ChargeAfter => charge::after(sc, st, cc, ev),
+        Step::DefenceOption(i, _) => start(sc, st, cc, i, ev),
     }
 }
 
@@ -202,6 +216,9 @@ fn attacker_morale(sc: &Scenario, st: &mut State, cc: &mut Cc, ev: &mut Vec<Even
         );
         o.event.result = if o.passed {
             "attacks".into()
+        } else if charge::is_charger(sc, st, &stack) {
+            // charges (13.3–13.5, 13.8)
+            "shaken, does not charge: does not move (13.2b)".into()
         } else {
             "shaken, does not attack (13.2a)".into()
         };
@@ -235,6 +252,12 @@ fn define(sc: &Scenario, st: &mut State, cc: &mut Cc, ev: &mut Vec<Event>) {
                 if !enemies.contains(&e) && !cc.engaged.contains(&e) {
                     enemies.push(e);
                 }
+            }
+        }
+        // charges (13.3–13.5, 13.8): the cavalry that countercharged it (13.6a exception).
+        for e in charge::forced_targets(st, cc, s) {
+            if !enemies.contains(&e) && !cc.engaged.contains(&e) {
+                enemies.push(e);
             }
         }
         // Whole stacks of the hexes attacked.
@@ -292,6 +315,8 @@ fn define(sc: &Scenario, st: &mut State, cc: &mut Cc, ev: &mut Vec<Event>) {
         if c.defenders.is_empty() {
             continue;
         }
+        // charges (13.3–13.5, 13.8)
+        c.charge_hexes = cc.charge_hexes.clone();
         for s in c.attackers.iter().chain(c.defenders.iter()) {
             cc.engaged.extend(s.iter().copied());
         }
@@ -332,8 +357,13 @@ fn define(sc: &Scenario, st: &mut State, cc: &mut Cc, ev: &mut Vec<Event>) {
 
 /// Start combat `i`: defender morale for each defending stack, defensive fire at each attacking
 /// stack, then the rounds (13.0 5a–c).
-fn start(sc: &Scenario, _st: &mut State, cc: &mut Cc, i: usize, ev: &mut Vec<Event>) {
+fn start(sc: &Scenario, st: &mut State, cc: &mut Cc, i: usize, ev: &mut Vec<Event>) {
     cc.cur = Some(i);
+    // charges (13.3–13.5, 13.8): the cavalry defence option comes before any defender's MC (B).
+    if let Some(s) = defence_option::candidates(sc, st, cc, i).into_iter().next() {
+        cc.steps.insert(0, Step::DefenceOption(i, s));
+        return;
+    }
     let c = &cc.combats[i];
     log(
         ev,
@@ -547,6 +577,19 @@ fn defender_morale(sc: &Scenario, st: &mut State, cc: &mut Cc, ix: usize, ev: &m
     if stack.is_empty() {
         return;
     }
+    // charges (13.3–13.5, 13.8): a countercharger tested MC (C), which counts as its MC (B);
+    // it cannot retreat before combat (13.5c, 13.7a, 13.9a).
+    if charge::tested_already(cc, &stack) {
+        log(
+            ev,
+            "13.7a",
+            format!(
+                "{} countercharged: its morale check (C) was its defender morale check (13.5c)",
+                names(sc, &stack)
+            ),
+        );
+        return;
+    }
     let attackers = attackers_of(st, &c, ix);
     if may_withdraw(sc, st, &stack, &attackers)
         && !withdraw_paths(sc, st, &stack, &attackers).is_empty()
@@ -633,6 +676,8 @@ fn fire_groups(sc: &Scenario, st: &State, cc: &Cc, ix: usize) -> Vec<fire::Group
                 super::front_of(st, *u).iter().any(|h| thexes.contains(h))
                     && (mine.contains(u) || !cc.engaged.contains(u))
                     && may_fire_again(st, cc, *u, g.hex)
+                    // charges (13.3–13.5, 13.8): no defensive fire after a reaction (13.10a).
+                    && !cc.reacted.contains(u)
             });
             (!g.units.is_empty()).then_some(g)
         })
@@ -774,6 +819,9 @@ pub fn decider(sc: &Scenario, st: &State, cc: &Cc) -> Option<u8> {
         Step::TestG { order, pos, .. } => order
             .get(*pos)
             .map(|o| if o.0 { cc.side } else { 1 - cc.side }),
+        // charges (13.3–13.5, 13.8)
+        Step::ChargeHex => Some(cc.side),
+        Step::React(_) | Step::Countercharge(_) | Step::DefenceOption(..) => Some(1 - cc.side),
         _ => None,
     }
 }
@@ -786,7 +834,14 @@ pub fn legal(sc: &Scenario, st: &State, cc: &Cc) -> Vec<Action> {
                 .eligible
                 .iter()
                 .filter(|s| !cc.designated.contains(s))
-                .map(|s| Action::Attack(s[0]))
+                .map(|s| {
+                    // charges (13.3–13.5, 13.8): a stack that must charge (13.1d).
+                    if charge::is_charger(sc, st, s) {
+                        Action::Charge(s[0])
+                    } else {
+                        Action::Attack(s[0])
+                    }
+                })
                 .collect();
             v.push(Action::CcDone);
             v
@@ -847,6 +902,11 @@ pub fn legal(sc: &Scenario, st: &State, cc: &Cc) -> Vec<Action> {
             }
             v
         }
+        // charges (13.3–13.5, 13.8)
+        Some(Step::ChargeHex) => charge::hex_options(sc, st, cc),
+        Some(Step::React(s)) => charge::react_options(sc, st, s),
+        Some(Step::Countercharge(s)) => charge::countercharge_options(sc, st, cc, s),
+        Some(Step::DefenceOption(_, s)) => defence_option::options(s),
         _ => Vec::new(),
     }
 }
@@ -857,7 +917,7 @@ pub fn apply(sc: &Scenario, st: &mut State, mut cc: Cc, a: &Action, ev: &mut Vec
         return run(sc, st, cc, ev);
     };
     match (step, a) {
-        (Step::Designate, Action::Attack(u)) => {
+        (Step::Designate, Action::Attack(u) | Action::Charge(u)) => {
             if let Some(s) = cc.eligible.iter().find(|s| s.first() == Some(u)).cloned() {
                 log(
                     ev,
@@ -1006,6 +1066,27 @@ pub fn apply(sc: &Scenario, st: &mut State, mut cc: Cc, a: &Action, ev: &mut Vec
             cur_mut(&mut cc).done = true;
             // pursuit (16) / opportunity charge (17)
             cc.steps.insert(0, Step::Pursue);
+        }
+        // charges (13.3–13.5, 13.8)
+        (
+            Step::ChargeHex,
+            Action::ChargeHex(_) | Action::ChargeContract(_) | Action::ChargeStop,
+        ) => {
+            cc.steps.remove(0);
+            charge::choose(sc, st, &mut cc, a, ev);
+        }
+        (Step::React(s), Action::ReactFace(_) | Action::ReactForm(..) | Action::Pass) => {
+            cc.steps.remove(0);
+            charge::react(sc, st, &mut cc, &s, a, ev);
+        }
+        (Step::Countercharge(s), Action::Countercharge(_) | Action::Pass) => {
+            cc.steps.remove(0);
+            charge::countercharge(sc, st, &mut cc, &s, a, ev);
+        }
+        (Step::DefenceOption(i, s), Action::CcCavalryDefend(_) | Action::Pass) => {
+            cc.steps.remove(0);
+            defence_option::decide(sc, st, &mut cc, i, &s, a, ev);
+            start(sc, st, &mut cc, i, ev);
         }
         _ => {}
     }
