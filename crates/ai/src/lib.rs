@@ -199,6 +199,33 @@ pub fn play_out(
     play_out_explained(game, agents, max_actions, &mut |_, _| {})
 }
 
+/// [`play_out`], checking the rules' invariants after every action: `Ok(Err(..))` names the first
+/// broken invariant and the action count where the game stopped (`tricorne simulate --check`).
+pub fn play_out_checked(
+    game: &mut dyn DynGame,
+    agents: &mut [Box<dyn Agent>; 2],
+    max_actions: usize,
+) -> Result<Result<usize, String>, String> {
+    let mut n = 0;
+    let bad = game.invariants();
+    if !bad.is_empty() {
+        return Ok(Err(format!("at the start: {}", bad.join("; "))));
+    }
+    while let Some(seat) = game.decider() {
+        if n >= max_actions {
+            return Err(format!("no result after {max_actions} actions"));
+        }
+        let d = agents[usize::from(seat.0 & 1)].decide(game);
+        game.apply_index_quiet(d.index).map_err(|e| e.to_string())?;
+        n += 1;
+        let bad = game.invariants();
+        if !bad.is_empty() {
+            return Ok(Err(format!("after {n} actions: {}", bad.join("; "))));
+        }
+    }
+    Ok(Ok(n))
+}
+
 /// [`play_out`], handing each explanation to `explained` with the seat that gave it.
 pub fn play_out_explained(
     game: &mut dyn DynGame,

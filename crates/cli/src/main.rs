@@ -88,6 +88,10 @@ enum Cmd {
         /// Print the table as JSON.
         #[arg(long)]
         json: bool,
+        /// Check the rules' invariants after every action; a game that breaks one stops there and
+        /// is counted (and its first break printed) instead of reaching a victory level.
+        #[arg(long)]
+        check: bool,
     },
     /// Two agents play many games, sides swapped every other game, on all cores: wins, draws and
     /// losses per agent and side, and each victory level (agents: random, heuristic, search,
@@ -385,6 +389,7 @@ fn run(cli: Cli) -> Result<()> {
             agents,
             options,
             json,
+            check,
         } => {
             let names: Vec<String> = agents.split(',').map(|s| s.trim().to_string()).collect();
             if names.len() != 2 {
@@ -407,7 +412,8 @@ fn run(cli: Cli) -> Result<()> {
                 )
                 .unwrap_or_else(|_| ProgressStyle::default_bar()),
             );
-            let results: Vec<Result<(String, String, usize)>> = (0..games)
+            type Played = std::result::Result<(String, String, usize), String>;
+            let results: Vec<Result<Played>> = (0..games)
                 .into_par_iter()
                 .map(|i| {
                     let gseed = seed.wrapping_mul(1_000_003).wrapping_add(i);
@@ -416,13 +422,25 @@ fn run(cli: Cli) -> Result<()> {
                         ai::agent(&names[0], gseed * 2).map_err(|e| anyhow!(e))?,
                         ai::agent(&names[1], gseed * 2 + 1).map_err(|e| anyhow!(e))?,
                     ];
-                    let n = ai::play_out(g.as_mut(), &mut ag, 2_000_000)
-                        .map_err(|e| anyhow!("game {i} (seed {gseed}): {e}"))?;
+                    let n = if check {
+                        match ai::play_out_checked(g.as_mut(), &mut ag, 2_000_000)
+                            .map_err(|e| anyhow!("game {i} (seed {gseed}): {e}"))?
+                        {
+                            Ok(n) => n,
+                            Err(broken) => {
+                                pb.inc(1);
+                                return Ok(Err(format!("game {i} (seed {gseed}) {broken}")));
+                            }
+                        }
+                    } else {
+                        ai::play_out(g.as_mut(), &mut ag, 2_000_000)
+                            .map_err(|e| anyhow!("game {i} (seed {gseed}): {e}"))?
+                    };
                     pb.inc(1);
                     let o = g
                         .outcome()
                         .ok_or_else(|| anyhow!("game {i} ended without an outcome"))?;
-                    Ok((o.level, o.rule, n))
+                    Ok(Ok((o.level, o.rule, n)))
                 })
                 .collect();
             pb.finish_and_clear();
@@ -430,8 +448,15 @@ fn run(cli: Cli) -> Result<()> {
             let mut table: Vec<((String, String), u64)> =
                 levels.into_iter().map(|k| (k, 0)).collect();
             let mut actions = 0usize;
+            let mut broken: Vec<String> = Vec::new();
             for r in results {
-                let (level, rule, n) = r?;
+                let (level, rule, n) = match r? {
+                    Ok(x) => x,
+                    Err(b) => {
+                        broken.push(b);
+                        continue;
+                    }
+                };
                 actions += n;
                 let key = (level, rule);
                 match table.iter_mut().find(|(k, _)| *k == key) {
@@ -441,12 +466,12 @@ fn run(cli: Cli) -> Result<()> {
             }
             if json {
                 let rows: Vec<_> = table.iter().map(|((l, r), c)| serde_json::json!({"level": l, "rule": r, "games": c, "share": *c as f64 / games as f64})).collect();
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(
-                        &serde_json::json!({"scenario": scenario, "games": games, "seed": seed, "agents": names, "results": rows})
-                    )?
-                );
+                let mut v = serde_json::json!({"scenario": scenario, "games": games, "seed": seed, "agents": names, "results": rows});
+                if check {
+                    v["invariant_breaks"] = broken.len().into();
+                    v["first_break"] = broken.first().cloned().into();
+                }
+                println!("{}", serde_json::to_string_pretty(&v)?);
             } else {
                 println!(
                     "{scenario}: {games} games, seed {seed}, agents {} ({}) vs {} ({})",
@@ -467,8 +492,20 @@ fn run(cli: Cli) -> Result<()> {
                 }
                 println!(
                     "mean actions per game: {:.0}",
-                    actions as f64 / games.max(1) as f64
+                    actions as f64 / (games as usize - broken.len()).max(1) as f64
                 );
+                if check {
+                    println!(
+                        "invariant breaks: {} (checked after every action)",
+                        broken.len()
+                    );
+                    if let Some(b) = broken.first() {
+                        println!("first: {b}");
+                    }
+                }
+            }
+            if !broken.is_empty() {
+                bail!("{} of {games} games broke an invariant", broken.len());
             }
         }
         Cmd::Autoplay {

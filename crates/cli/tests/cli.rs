@@ -1554,3 +1554,35 @@ fn r3_6_show_side_prints_the_latest_events_without_what_the_side_may_not_see() {
         assert!(all.contains(name), "{all}");
     }
 }
+
+/// `simulate --check` checks the invariants after every action and says how many games broke one
+/// (issues 16–18: "0 invariant breaks").
+#[test]
+fn simulate_check_counts_invariant_breaks() {
+    let a = tricorne(&[
+        "simulate",
+        "bar-drill",
+        "--games",
+        "4",
+        "--seed",
+        "2",
+        "--check",
+    ]);
+    let s = ok(&a, "simulate --check");
+    assert!(
+        s.contains("invariant breaks: 0 (checked after every action)"),
+        "{s}"
+    );
+    let a = tricorne(&[
+        "simulate",
+        "bar-drill",
+        "--games",
+        "2",
+        "--seed",
+        "2",
+        "--check",
+        "--json",
+    ]);
+    let v: Value = serde_json::from_str(&ok(&a, "simulate --check --json")).expect("JSON");
+    assert_eq!(v["invariant_breaks"], 0);
+}

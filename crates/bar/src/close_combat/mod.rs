@@ -13,9 +13,10 @@
 //! resolution (13.11, 14.1–14.8), the end-of-combat disorder of cavalry (14.5d) and the advance
 //! after combat (15.1–15.2).
 //!
-//! Next package (WP4): charges (13.1d–f, 13.3–13.5), the cavalry defence option (13.8), the
-//! cavalry line contraction of later rounds (14.5b) and pursuit (16): an advancing cavalry simply
-//! does not pursue yet (`docs/bar-combat.md`).
+//! Charges, reactions and countercharges (13.1d–f, 13.3–13.5) are in [`charge`], the cavalry
+//! defence option (13.8) in [`defence_option`]; the cavalry line contraction of later rounds
+//! (14.5b) in `resolve`, pursuit (16) in `crate::pursuit` after the advance, and the close combat
+//! of an opportunity charge (17.3) is built by `crate::opportunity_charge` on this machinery.
 mod resolve;
 mod steps;
 // charges (13.3–13.5, 13.8)
