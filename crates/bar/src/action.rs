@@ -109,6 +109,10 @@ pub enum Action {
     CcAdvanceDone,
     /// Among the owner's stacks of equal rank, this (top) unit's tests first (14.8b).
     CcFirst(UnitIx),
+    /// The units that advanced after combat face so (15.1g).
+    CcFace(crate::geom::Facing),
+    /// The units that advanced after combat keep their facing (15.1g).
+    CcFaceKeep,
     // fire (12)
     /// Declare a fire at the stack of this unit, by artillery or by infantry (12.1, 12.2e).
     FireAt(UnitIx, bool),
@@ -264,6 +268,8 @@ impl Action {
             ),
             Action::CcAdvanceDone => "cc-advance-done".into(),
             Action::CcFirst(x) => format!("cc-first:{}", u(x)),
+            Action::CcFace(f) => format!("cc-face:{}", f.name()),
+            Action::CcFaceKeep => "cc-face-keep".into(),
             Action::FireAt(x, art) => {
                 format!("fire:{}:{}", u(x), if *art { "art" } else { "inf" })
             }

@@ -33,6 +33,9 @@ fn r15_1a_the_winner_must_advance_at_least_one_unit_and_may_advance_more() {
         ]
     );
     act(&bar, &mut st, &["cc-advance:u4:0607"], &[]);
+    // 15.1g: it may face anew (no enemy ZOC there); it keeps its facing, so u1 may follow.
+    assert!(legal(&bar, &st).contains(&"cc-face-keep".to_string()));
+    act(&bar, &mut st, &["cc-face-keep"], &[]);
     let l = legal(&bar, &st);
     assert_eq!(l, vec!["cc-advance:u1:0607", "cc-advance-done"]);
     act(&bar, &mut st, &["cc-advance-done"], &[]);
@@ -176,4 +179,48 @@ fn r15_2_21_2c_general_order_stays_and_the_leader_advances_with_his_stack() {
         st.units[usize::from(unit(&bar, "i1"))].formation,
         bar::geom::Formation::GeneralOrder
     );
+}
+
+/// 15.1g: "advancing units may freely change their facing in any direction after moving into the
+/// vacated hex but only if that hex is not in an EZOC": offered and applied in the open, not
+/// offered next to another enemy.
+#[test]
+fn r15_1g_a_free_facing_change_after_advancing_unless_the_hex_is_in_an_ezoc() {
+    let bar = field();
+    for ezoc in [false, true] {
+        let mut st = fresh(&bar);
+        place(&bar, &mut st, "u4", "0707", "N");
+        place(&bar, &mut st, "r2", "0607", "S");
+        if ezoc {
+            // Another Red battalion facing 0607 from 0507: 0607 is in its ZOC.
+            face_to(&bar, &mut st, "r6", "0507", "0607");
+        }
+        activate(&bar, &mut st, &["u4"]);
+        close_combat(&bar, &mut st, &[]);
+        let l = legal(&bar, &st);
+        let attack: Vec<&str> = if l.contains(&"cc-done".to_string()) {
+            vec!["attack:u4", "cc-done"]
+        } else {
+            vec!["attack:u4"]
+        };
+        fight(&bar, &mut st, &attack, &[9, 9, 9, 9, 9, 1]);
+        while legal(&bar, &st).iter().any(|x| x.starts_with("cc-fight:")) {
+            let first = legal(&bar, &st)[0].clone();
+            act(&bar, &mut st, &[&first], &[]);
+        }
+        if !legal(&bar, &st).contains(&"cc-advance:u4:0607".to_string()) {
+            panic!("ezoc {ezoc}: {:?}", legal(&bar, &st));
+        }
+        act(&bar, &mut st, &["cc-advance:u4:0607"], &[]);
+        let l = legal(&bar, &st);
+        if ezoc {
+            assert!(!l.iter().any(|x| x.starts_with("cc-face")), "{l:?}");
+        } else {
+            assert!(l.contains(&"cc-face:S".to_string()), "{l:?}");
+            let log = act(&bar, &mut st, &["cc-face:S"], &[]);
+            assert_logged(&log, "Close combat (15.1g): IR 4 face S after advancing");
+            let f = st.units[usize::from(unit(&bar, "u4"))].facing;
+            assert_eq!(bar::geom::FacingExt::name(f), "S");
+        }
+    }
 }

@@ -199,6 +199,14 @@ pub enum Step {
     },
     /// The phase is over: the activation ends.
     Finish,
+    /// Decision (advancing side): a free facing change of the units that just advanced into a
+    /// hex (15.1g).
+    AdvanceFace {
+        /// The attacker's units?
+        att: bool,
+        /// The units that advanced.
+        units: Vec<UnitIx>,
+    },
     // pursuit (16) / opportunity charge (17)
     /// The advance of the combat is over: its cavalry pursues (16.1c).
     Pursue,
@@ -466,6 +474,11 @@ pub fn label(sc: &Scenario, _st: &State, a: &Action) -> Option<String> {
         Action::CcStand => "Stand and fight (13.7)".into(),
         Action::CcFire => "Defensive fire (13.10)".into(),
         Action::CcHoldFire => "Hold the defensive fire (13.10)".into(),
+        Action::CcFace(f) => format!(
+            "Face {} after the advance (15.1g)",
+            crate::geom::FacingExt::name(*f)
+        ),
+        Action::CcFaceKeep => "Keep the facing after the advance (15.1g)".into(),
         Action::CcFireFrom(h) => format!(
             "Defensive fire from {} only, the other hexes kept for another attacker (13.10c)",
             sc.board.label(*h)

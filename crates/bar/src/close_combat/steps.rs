@@ -25,6 +25,7 @@ fn waits(sc: &Scenario, st: &State, cc: &Cc) -> bool {
         Some(Step::Leader { att, ix }) => !leader_options(sc, st, cc, *att, *ix).is_empty(),
         Some(Step::Losses { .. }) => resolve::loss_choice(sc, st, cc).len() > 1,
         Some(Step::Advance { .. }) => !resolve::advance_options(sc, st, cc).is_empty(),
+        Some(Step::AdvanceFace { .. }) => true,
         Some(Step::TestG {
             order,
             pos,
@@ -168,6 +169,7 @@ fn auto(sc: &Scenario, st: &mut State, cc: &mut Cc, step: Step, ev: &mut Vec<Eve
         }
         Step::DefenderMorale(ix) => defender_morale(sc, st, cc, ix, ev),
         Step::Withdraw(_) => {}
+        Step::AdvanceFace { .. } => {}
         Step::DefensiveFire(_) => {}
         Step::PreRound => pre_round(sc, st, cc, ev),
         Step::Leader { .. } => {}
@@ -684,6 +686,36 @@ fn fire_groups(sc: &Scenario, st: &State, cc: &Cc, ix: usize) -> Vec<fire::Group
         .collect()
 }
 
+/// 15.1g: units that advanced into a (single) vacated hex may freely change their facing, unless
+/// the hex is in an enemy ZOC, or they are cavalry and a defeated enemy survived and retreated
+/// (a pursuit is possible: its facing follows the retreat, 16.2a). A multi-hex line advancing
+/// whole keeps its facing (its facing change would need a wheel).
+fn may_face_after_advance(sc: &Scenario, st: &State, cc: &Cc, us: &[UnitIx]) -> bool {
+    let Some(&u0) = us.first() else { return false };
+    let s = &st.units[usize::from(u0)];
+    if s.hexes.len() != 1 || crate::flow::facings(s.formation).len() < 2 {
+        return false;
+    }
+    let side = sc.units[usize::from(u0)].side;
+    if crate::command::ezoc(sc, st, side, s.hexes[0]) {
+        return false;
+    }
+    // Only these units in the hex: a stack keeps one facing (10.1d).
+    let here = super::units_in(sc, st, side, &s.hexes);
+    if here.iter().any(|u| !us.contains(u)) {
+        return false;
+    }
+    let cavalry = us
+        .iter()
+        .any(|&u| sc.units[usize::from(u)].arm == Arm::Cavalry);
+    let fled = cc.cur.and_then(|i| cc.combats.get(i)).is_some_and(|c| {
+        c.defenders.iter().chain(&c.attackers).flatten().any(|&u| {
+            sc.units[usize::from(u)].side != side && st.on_map(u) && st.units[usize::from(u)].routed
+        })
+    });
+    !(cavalry && fled)
+}
+
 /// 13.10f: a multi-hex attacker that defensive fire reduced to a single hex stays in the hex of
 /// its former ones adjacent to the most defending hexes declared at the start (ties: the hex the
 /// contraction kept).
@@ -816,6 +848,7 @@ pub fn decider(sc: &Scenario, st: &State, cc: &Cc) -> Option<u8> {
             .first()
             .map(|&u| sc.units[usize::from(u)].side),
         Step::Advance { att, .. } => Some(if *att { cc.side } else { 1 - cc.side }),
+        Step::AdvanceFace { att, .. } => Some(if *att { cc.side } else { 1 - cc.side }),
         Step::TestG { order, pos, .. } => order
             .get(*pos)
             .map(|o| if o.0 { cc.side } else { 1 - cc.side }),
@@ -900,6 +933,20 @@ pub fn legal(sc: &Scenario, st: &State, cc: &Cc) -> Vec<Action> {
             if *moved {
                 v.push(Action::CcAdvanceDone);
             }
+            v
+        }
+        Some(Step::AdvanceFace { units, .. }) => {
+            let now = units.first().map(|&u| st.units[usize::from(u)].clone());
+            let mut v: Vec<Action> = now
+                .map(|s| {
+                    crate::flow::facings(s.formation)
+                        .into_iter()
+                        .filter(|f| *f != s.facing)
+                        .map(Action::CcFace)
+                        .collect()
+                })
+                .unwrap_or_default();
+            v.push(Action::CcFaceKeep);
             v
         }
         // charges (13.3–13.5, 13.8)
@@ -1023,6 +1070,33 @@ pub fn apply(sc: &Scenario, st: &mut State, mut cc: Cc, a: &Action, ev: &mut Vec
             cc.steps.remove(0);
             resolve::advance(sc, st, &mut cc, us, hs, ev);
             cc.steps.insert(0, Step::Advance { att, moved: true });
+            if may_face_after_advance(sc, st, &cc, us) {
+                cc.steps.insert(
+                    0,
+                    Step::AdvanceFace {
+                        att,
+                        units: us.clone(),
+                    },
+                );
+            }
+        }
+        (Step::AdvanceFace { units, .. }, Action::CcFace(f)) => {
+            cc.steps.remove(0);
+            for &u in &units {
+                st.units[usize::from(u)].facing = *f;
+            }
+            log(
+                ev,
+                "15.1g",
+                format!(
+                    "{} face {} after advancing",
+                    names(sc, &units),
+                    crate::geom::FacingExt::name(*f)
+                ),
+            );
+        }
+        (Step::AdvanceFace { .. }, Action::CcFaceKeep) => {
+            cc.steps.remove(0);
         }
         (
             Step::TestG {
