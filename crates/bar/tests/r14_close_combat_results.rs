@@ -477,3 +477,54 @@ fn r14_8b_the_owner_orders_his_stacks_of_equal_rank() {
     assert!(g[0].contains("IR 1/II"), "{g:?}");
     assert!(g[1].contains("IR 1/I ") && g[2].contains("Red IR"), "{g:?}");
 }
+
+/// 14.3a: "Artillery and inactive units in the attacker's hex are not disordered if all the
+/// attacking infantry stacked with them advances after combat" — and are, when some stays.
+#[test]
+fn r14_3a_guns_with_attackers_under_d_are_disordered_unless_all_their_infantry_advances() {
+    let bar = field();
+    for all_advance in [true, false] {
+        let mut st = fresh(&bar);
+        place(&bar, &mut st, "i1", "0707", "N");
+        place(&bar, &mut st, "i2", "0707", "N");
+        place_as(&bar, &mut st, "g1", &["0707"], "N", "unlimbered");
+        for (id, o) in [("i1", 1), ("i2", 2), ("g1", 3)] {
+            st.units[usize::from(unit(&bar, id))].order = o;
+        }
+        place(&bar, &mut st, "e1", "0607", "S");
+        activate(&bar, &mut st, &["i1", "i2", "g1"]);
+        close_combat(&bar, &mut st, &[]);
+        // 12 : 6 = 2:1; 5 − 3 = +2 → '1D/2R': the attackers disordered, the defender routs.
+        let mut log = fight(
+            &bar,
+            &mut st,
+            &["attack:i1", "cc-done"],
+            &[9, 9, 9, 9, 5, 3],
+        );
+        // The attacker's 1 SP: the owner picks between the equal battalions (14.2b).
+        log.extend(act(&bar, &mut st, &["cc-lose:i2"], &[]));
+        settle(&bar, &mut st, &mut log);
+        assert_logged(&log, "→ '1D/2R' (T13)");
+        assert!(
+            !st.units[usize::from(unit(&bar, "g1"))].disordered,
+            "not before the advance"
+        );
+        let moves: &[&str] = if all_advance {
+            &["cc-advance:i1+i2:0607"]
+        } else {
+            &["cc-advance:i1:0607"]
+        };
+        log.extend(act(&bar, &mut st, moves, &[]));
+        while let Some(x) = legal(&bar, &st)
+            .into_iter()
+            .find(|x| x == "cc-face-keep" || x == "cc-advance-done")
+        {
+            log.extend(act(&bar, &mut st, &[&x], &[]));
+        }
+        assert_eq!(
+            st.units[usize::from(unit(&bar, "g1"))].disordered,
+            !all_advance,
+            "all advance {all_advance}: {log:#?}"
+        );
+    }
+}

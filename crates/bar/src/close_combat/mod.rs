@@ -111,6 +111,11 @@ pub struct Combat {
     pub withdrew: bool,
     /// Resolved.
     pub done: bool,
+    /// 14.3a: artillery and inactive units of the attackers' hexes under a 'D' result, each with
+    /// the attacking infantry stacked with it: disordered at the end of the advance unless all that
+    /// infantry advanced.
+    #[serde(default)]
+    pub d_pending: Vec<(UnitIx, Vec<UnitIx>)>,
     // charges (13.3–13.5, 13.8)
     /// Hexes of charge or countercharge of its stacks, by top unit (13.11c: +1 a hex).
     #[serde(default)]

@@ -850,6 +850,49 @@ pub(super) fn effects(
     }
 }
 
+/// 14.3a: at the end of the advance, the artillery and inactive units that stood with attackers
+/// disordered by 'D' are disordered too (already disordered: shaken), unless all the attacking
+/// infantry stacked with them advanced (none of it is left in their hex, or there was none).
+pub(super) fn disorder_left_behind(
+    sc: &Scenario,
+    st: &mut State,
+    cc: &mut Cc,
+    ev: &mut Vec<Event>,
+) {
+    let pending = std::mem::take(&mut cur_mut(cc).d_pending);
+    let mut hit = Vec::new();
+    for (u, infantry) in pending {
+        if !st.on_map(u) {
+            continue;
+        }
+        let here = st.units[usize::from(u)].hexes.clone();
+        let advanced = !infantry.is_empty()
+            && infantry
+                .iter()
+                .all(|&i| !st.on_map(i) || st.units[usize::from(i)].hexes != here);
+        if advanced {
+            continue;
+        }
+        let us = &mut st.units[usize::from(u)];
+        if us.disordered {
+            us.shaken = true;
+        } else {
+            us.disordered = true;
+        }
+        hit.push(u);
+    }
+    if !hit.is_empty() {
+        log(
+            ev,
+            "14.3a",
+            format!(
+                "the artillery and inactive units with the attackers are disordered (their infantry did not all advance): {}",
+                names(sc, &hit)
+            ),
+        );
+    }
+}
+
 /// 'S', 'D', 'R' for one side (14.3, 14.6, 14.7).
 fn apply_half(
     sc: &Scenario,
@@ -875,6 +918,28 @@ fn apply_half(
         return;
     }
     if half.disorder {
+        if att {
+            // 14.3a: the artillery and inactive units of the attacking hexes, unless all the
+            // attacking infantry stacked with them advances after combat (decided at its end).
+            let mut pending = Vec::new();
+            for s in stacks {
+                let live = living(st, s);
+                let Some(&u0) = live.first() else { continue };
+                let hexes = st.units[usize::from(u0)].hexes.clone();
+                let side = sc.units[usize::from(u0)].side;
+                let infantry: Vec<UnitIx> = live
+                    .iter()
+                    .copied()
+                    .filter(|&u| sc.units[usize::from(u)].arm == Arm::Infantry)
+                    .collect();
+                for x in super::units_in(sc, st, side, &hexes) {
+                    if !live.contains(&x) && !pending.iter().any(|(y, _)| *y == x) {
+                        pending.push((x, infantry.clone()));
+                    }
+                }
+            }
+            cur_mut(cc).d_pending = pending;
+        }
         let mut hit = Vec::new();
         for s in stacks {
             for u in living(st, s) {
@@ -1187,6 +1252,8 @@ pub(super) fn end_combat(sc: &Scenario, st: &mut State, cc: &mut Cc, ev: &mut Ve
             },
         );
     } else {
+        // No advance: 14.3a's artillery and inactive units are disordered now.
+        disorder_left_behind(sc, st, cc, ev);
         cur_mut(cc).done = true;
     }
 }

@@ -190,6 +190,7 @@ fn auto(sc: &Scenario, st: &mut State, cc: &mut Cc, step: Step, ev: &mut Vec<Eve
         Step::EndCombat => resolve::end_combat(sc, st, cc, ev),
         Step::Advance { .. } => {
             // No (more) advance possible.
+            resolve::disorder_left_behind(sc, st, cc, ev);
             let c = cur_mut(cc);
             c.done = true;
             // pursuit (16) / opportunity charge (17)
@@ -1137,6 +1138,7 @@ pub fn apply(sc: &Scenario, st: &mut State, mut cc: Cc, a: &Action, ev: &mut Vec
         }
         (Step::Advance { .. }, Action::CcAdvanceDone) => {
             cc.steps.remove(0);
+            resolve::disorder_left_behind(sc, st, &mut cc, ev);
             cur_mut(&mut cc).done = true;
             // pursuit (16) / opportunity charge (17)
             cc.steps.insert(0, Step::Pursue);
