@@ -162,6 +162,15 @@ pub fn begin(
     if movers.is_empty() {
         return None;
     }
+    // A routed stack retreats as one (20.2): one hex, one facing and formation, the first unit's
+    // (a unit that was moving alone out of its stack when fire routed both may differ, 10.1d).
+    let lead = st.units[usize::from(movers[0])].clone();
+    for &u in &movers[1..] {
+        let s = &mut st.units[usize::from(u)];
+        s.hexes = lead.hexes.clone();
+        s.facing = lead.facing;
+        s.formation = lead.formation;
+    }
     // pursuit (16) / opportunity charge (17): the path a pursuer follows (16.2b).
     crate::pursuit::note_start(st, &movers);
     let left = if movers

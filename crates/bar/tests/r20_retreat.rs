@@ -249,3 +249,45 @@ fn r19_7e_a_routing_2_hex_line_keeps_the_hex_its_owner_chooses() {
         bar.check_invariants(&st)
     );
 }
+
+/// 20.2, 10.1d: a stack routed together retreats as one, in one facing and formation, even when
+/// one of its units had turned alone (a unit moving out of its stack, fired on with it).
+#[test]
+fn r20_2_a_routed_stack_retreats_in_one_facing_and_formation() {
+    let bar = bar::Bar::from_dir(&data().join("move"), &data()).unwrap(); // the fixture is valid
+    let mut st = fresh(&bar);
+    let (i1, i2) = (unit(&bar, "i1"), unit(&bar, "i2"));
+    for (u, v) in [(i1, hexmap::Vertex::N), (i2, hexmap::Vertex::S)] {
+        let s = &mut st.units[usize::from(u)];
+        s.hexes = vec![hex("0707")];
+        s.formation = bar::geom::Formation::Line;
+        s.facing = bar::geom::Facing::Point(v);
+        s.routed = true;
+    }
+    st.units[usize::from(i1)].order = 0;
+    st.units[usize::from(i2)].order = 1;
+    let enemy = hex("0707")
+        .neighbour(hexmap::Vertex::N.front()[0])
+        .expect("on the map");
+    st.jobs.push(bar::state::Job::Rout {
+        units: vec![i1, i2],
+        from: vec![enemy],
+    });
+    st.stack.push(Phase::Over);
+    let mut log = run(&bar, &mut st, Phase::Idle, &[]);
+    while matches!(
+        st.phase,
+        Phase::RoutStep { .. } | Phase::AllocateLoss { .. }
+    ) {
+        let first = legal(&bar, &st)[0].clone();
+        log.extend(act(&bar, &mut st, &[&first], &[]));
+    }
+    let (a, b) = (&st.units[usize::from(i1)], &st.units[usize::from(i2)]);
+    assert_eq!(a.hexes, b.hexes, "{log:#?}");
+    assert_eq!((a.facing, a.formation), (b.facing, b.formation), "{log:#?}");
+    assert!(
+        bar.check_invariants(&st).is_empty(),
+        "{:?}",
+        bar.check_invariants(&st)
+    );
+}
