@@ -209,8 +209,8 @@ fn bar_prague_schwerin_hot_seat_clicked_in_chromium() {
     );
     shots_at_two_sizes(&tab, "bar-schwerin-start");
 
-    // Issue 19.5: a reaction policy for BAR's movement triggers (opportunity fire, 12.8); BAR has
-    // no cavalry reaction to set yet, so the form asks for none.
+    // Issue 19.5: a reaction policy for BAR's movement triggers (opportunity fire 12.8 and the
+    // opportunity charge 17).
     let v = version(&tab).unwrap_or(0);
     click(&tab, "#policy-toggle");
     wait_for(&tab, "the reactions panel", || {
@@ -222,7 +222,9 @@ fn bar_prague_schwerin_hot_seat_clicked_in_chromium() {
     });
     let panel = text(&tab, "#policy-panel");
     assert!(
-        panel.contains("12.8") && panel.contains("Always ask") && !panel.contains("Cavalry"),
+        panel.contains("12.8")
+            && panel.contains("Opportunity charge (17)")
+            && panel.contains("Always ask"),
         "{panel}"
     );
     let seat = js(
@@ -240,7 +242,7 @@ fn bar_prague_schwerin_hot_seat_clicked_in_chromium() {
     click(&tab, &format!("{form} button[type=submit]"));
     wait_for(&tab, "the policy set", || {
         text(&tab, &format!("{form} .policy-msg"))
-            .contains("Set: react when: fire at units within 2 hexes.")
+            .contains("Set: react when: fire at units within 2 hexes; cavalry reaction never.")
             .then_some(())
     });
     wait_version_above(&tab, v);
