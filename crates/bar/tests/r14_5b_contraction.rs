@@ -9,35 +9,7 @@ use common::*;
 
 /// The pursuit drill ground, its charts' text edited by `edit` (the TEC only).
 fn field_with_tec(edit: impl Fn(String) -> String) -> Bar {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "bar-pursuit-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::SeqCst)
-    ));
-    for (sub, files) in [
-        ("pursuit", vec!["map.toml", "oob.toml", "scenario.toml"]),
-        (
-            "ccbox/charts",
-            vec![
-                "tec.toml",
-                "checks.toml",
-                "command.toml",
-                "fire.toml",
-                "combat.toml",
-                "movement.toml",
-            ],
-        ),
-    ] {
-        std::fs::create_dir_all(dir.join(sub)).unwrap(); // test set-up
-        for f in files {
-            let text = std::fs::read_to_string(data().join(sub).join(f)).unwrap(); // fixture
-            let text = if f == "tec.toml" { edit(text) } else { text };
-            std::fs::write(dir.join(sub).join(f), text).unwrap(); // test set-up
-        }
-    }
-    Bar::from_dir(&dir.join("pursuit"), &dir).unwrap() // the edited fixture is valid
+    ground_with("pursuit", "tec.toml", edit)
 }
 
 /// E59: Cuirassiers 17 (17 SP, CV +2) in a 3-hex line whose right hex 0708 faces Red IR (one hex,

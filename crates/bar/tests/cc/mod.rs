@@ -151,15 +151,21 @@ pub fn fight(bar: &Bar, st: &mut State, ids: &[&str], dice: &[u8]) -> Vec<String
 
 /// The drill ground with `edit` applied to the text of its order of battle.
 pub fn field_with_oob(edit: impl Fn(String) -> String) -> Bar {
+    ground_with("cc", "oob.toml", edit)
+}
+
+/// A test ground (`tests/data/<ground>` with the charts of `tests/data/ccbox`) copied with `edit`
+/// applied to the text of one of its files (`oob.toml`, `tec.toml`, …).
+pub fn ground_with(ground: &str, file: &str, edit: impl Fn(String) -> String) -> Bar {
     use std::sync::atomic::{AtomicUsize, Ordering};
     static N: AtomicUsize = AtomicUsize::new(0);
     let dir = std::env::temp_dir().join(format!(
-        "bar-cc-{}-{}",
+        "bar-{ground}-{}-{}",
         std::process::id(),
         N.fetch_add(1, Ordering::SeqCst)
     ));
     for (sub, files) in [
-        ("cc", vec!["map.toml", "oob.toml", "scenario.toml"]),
+        (ground, vec!["map.toml", "oob.toml", "scenario.toml"]),
         (
             "ccbox/charts",
             vec![
@@ -175,9 +181,9 @@ pub fn field_with_oob(edit: impl Fn(String) -> String) -> Bar {
         std::fs::create_dir_all(dir.join(sub)).unwrap(); // test set-up
         for f in files {
             let text = std::fs::read_to_string(data().join(sub).join(f)).unwrap(); // fixture
-            let text = if f == "oob.toml" { edit(text) } else { text };
+            let text = if f == file { edit(text) } else { text };
             std::fs::write(dir.join(sub).join(f), text).unwrap(); // test set-up
         }
     }
-    Bar::from_dir(&dir.join("cc"), &dir).unwrap() // the edited fixture is valid
+    Bar::from_dir(&dir.join(ground), &dir).unwrap() // the edited fixture is valid
 }
