@@ -4,11 +4,11 @@
 use crate::checks::{d10, percentile};
 use crate::data::LeaderKind;
 use crate::event::Event;
-use crate::geom::arcs_of;
 use crate::scenario::{LeaderIx, Scenario, UnitIx};
 use crate::state::{LeaderStatus, State};
 use hexmap::HexId;
-use std::collections::{BTreeMap, BinaryHeap, HashMap};
+use rustc_hash::FxHashMap;
+use std::collections::{BTreeMap, BinaryHeap};
 
 /// How a LOC is counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,24 +28,24 @@ pub fn ezoc(sc: &Scenario, st: &State, side: u8, h: HexId) -> bool {
             && !u.routed
             && !u.hexes.is_empty()
             && u.hexes.iter().any(|x| x.is_adjacent(h))
-            && arcs_of(&u.hexes, u.facing).0.contains(&h)
+            && crate::geom::in_front_of(&u.hexes, u.facing, h)
     })
 }
 
 /// Every hex in the ZOC of a non-routed enemy of `side` (9.1).
-pub fn ezoc_set(sc: &Scenario, st: &State, side: u8) -> std::collections::HashSet<HexId> {
-    let mut set = std::collections::HashSet::new();
+pub fn ezoc_set(sc: &Scenario, st: &State, side: u8) -> rustc_hash::FxHashSet<HexId> {
+    let mut set = rustc_hash::FxHashSet::default();
     for (i, u) in st.units.iter().enumerate() {
         if sc.units[i].side != side && !u.eliminated && !u.routed && !u.hexes.is_empty() {
-            set.extend(arcs_of(&u.hexes, u.facing).0);
+            set.extend(crate::geom::front_of(&u.hexes, u.facing));
         }
     }
     set
 }
 
 /// Units on the map by hex.
-pub fn occupancy(st: &State) -> HashMap<HexId, Vec<UnitIx>> {
-    let mut m: HashMap<HexId, Vec<UnitIx>> = HashMap::new();
+pub fn occupancy(st: &State) -> FxHashMap<HexId, Vec<UnitIx>> {
+    let mut m: FxHashMap<HexId, Vec<UnitIx>> = FxHashMap::default();
     for (i, u) in st.units.iter().enumerate() {
         if u.eliminated {
             continue;
@@ -60,7 +60,7 @@ pub fn occupancy(st: &State) -> HashMap<HexId, Vec<UnitIx>> {
 /// Groups of units with regimental integrity (6.2): adjacent (or stacked) non-routed units of one
 /// regiment, none stacked with a unit of another regiment (an independent unit does not break
 /// it, 6.2c). Maps each unit in a group of two or more to its group number.
-pub fn integrity_groups(sc: &Scenario, st: &State) -> HashMap<UnitIx, usize> {
+pub fn integrity_groups(sc: &Scenario, st: &State) -> FxHashMap<UnitIx, usize> {
     let occ = occupancy(st);
     let eligible = |u: usize| -> Option<&str> {
         let s = &st.units[u];
@@ -112,13 +112,13 @@ pub fn integrity_groups(sc: &Scenario, st: &State) -> HashMap<UnitIx, usize> {
             }
         }
     }
-    let mut size: HashMap<usize, usize> = HashMap::new();
+    let mut size: FxHashMap<usize, usize> = FxHashMap::default();
     for (u, r) in regs.iter().enumerate() {
         if r.is_some() {
             *size.entry(find(&mut parent, u)).or_default() += 1;
         }
     }
-    let mut out = HashMap::new();
+    let mut out = FxHashMap::default();
     for (u, r) in regs.iter().enumerate() {
         if r.is_some() {
             let r = find(&mut parent, u);
@@ -133,13 +133,27 @@ pub fn integrity_groups(sc: &Scenario, st: &State) -> HashMap<UnitIx, usize> {
 /// The hexes a leader traces his LOC from: his hex, and for a brigade leader stacked with a
 /// multi-hex formation or an integral regiment every hex of it (7.2d).
 pub fn sources(sc: &Scenario, st: &State, l: LeaderIx, style: Style) -> Vec<HexId> {
+    if style == Style::Brigade {
+        sources_in(sc, st, l, style, &integrity_groups(sc, st))
+    } else {
+        sources_in(sc, st, l, style, &FxHashMap::default())
+    }
+}
+
+/// [`sources`] with the integrity groups of the state.
+fn sources_in(
+    sc: &Scenario,
+    st: &State,
+    l: LeaderIx,
+    style: Style,
+    groups: &FxHashMap<UnitIx, usize>,
+) -> Vec<HexId> {
     let Some(h) = st.leaders[usize::from(l)].hex else {
         return Vec::new();
     };
     let mut v = vec![h];
     if style == Style::Brigade {
         let side = sc.leaders[usize::from(l)].side;
-        let groups = integrity_groups(sc, st);
         for (i, u) in st.units.iter().enumerate() {
             if sc.units[i].side == side && !u.eliminated && u.hexes.contains(&h) {
                 for x in &u.hexes {
@@ -164,6 +178,79 @@ pub fn sources(sc: &Scenario, st: &State, l: LeaderIx, style: Style) -> Vec<HexI
     v
 }
 
+/// What a side's LOC meets on the board (7.1–7.3), built once for all the LOCs a decision
+/// traces: per hex its occupants (enemy, friendly, steady, activated, idle), the enemy ZOC and
+/// the integrity group it holds; and the integrity groups (6.2).
+pub struct LocField<'a> {
+    d: &'a crate::scenario::Dense,
+    side: u8,
+    flags: Vec<u8>,
+    group: Vec<usize>,
+    /// The state's integrity groups ([`integrity_groups`]).
+    pub groups: FxHashMap<UnitIx, usize>,
+}
+
+const ENEMY: u8 = 1;
+const FRIEND: u8 = 2;
+const STEADY: u8 = 4;
+const ACTIVE: u8 = 8;
+const IDLE: u8 = 16;
+const ZOC: u8 = 32;
+
+impl<'a> LocField<'a> {
+    /// The field for `side`'s leaders.
+    pub fn new(sc: &'a Scenario, st: &State, side: u8) -> LocField<'a> {
+        let d = &sc.board.dense;
+        let n = d.ids.len();
+        // Per hex: enemy present; friendly present; a non-routed friend; all friends activated
+        // and not routed; all friends unactivated or routed; the integrity group held; in an EZOC.
+        let mut flags = vec![ACTIVE | IDLE; n];
+        let mut group = vec![usize::MAX; n];
+        let groups = integrity_groups(sc, st);
+        for (i, u) in st.units.iter().enumerate() {
+            if u.eliminated {
+                continue;
+            }
+            let enemy = sc.units[i].side != side;
+            for h in &u.hexes {
+                let Some(x) = d.ix(*h) else { continue };
+                let x = x as usize;
+                if enemy {
+                    flags[x] |= ENEMY;
+                    continue;
+                }
+                flags[x] |= FRIEND;
+                if !u.routed {
+                    flags[x] |= STEADY;
+                }
+                if !u.activated || u.routed {
+                    flags[x] &= !ACTIVE;
+                }
+                if u.activated && !u.routed {
+                    flags[x] &= !IDLE;
+                }
+                if let Some(g) = groups.get(&(i as UnitIx)) {
+                    group[x] = *g;
+                }
+            }
+            if enemy && !u.routed && !u.hexes.is_empty() {
+                for h in crate::geom::front_of(&u.hexes, u.facing) {
+                    if let Some(x) = d.ix(h) {
+                        flags[x as usize] |= ZOC;
+                    }
+                }
+            }
+        }
+        LocField {
+            d,
+            side,
+            flags,
+            group,
+            groups,
+        }
+    }
+}
+
 /// The cheapest LOC, in half points, from a leader to every hex within `range` (7.1–7.3): never
 /// into an enemy-occupied hex, terrain or a hexside impassable to leaders, or an EZOC hex not held
 /// by a non-routed friendly combat unit (the leader may leave his own hex).
@@ -174,62 +261,27 @@ pub fn loc_map<'a>(
     style: Style,
     range: u8,
 ) -> LocMap<'a> {
-    let side = sc.leaders[usize::from(l)].side;
-    let d = &sc.board.dense;
+    let field = LocField::new(sc, st, sc.leaders[usize::from(l)].side);
+    loc_map_in(sc, st, &field, l, style, range)
+}
+
+/// [`loc_map`] in a field built for the leader's side.
+pub fn loc_map_in<'a>(
+    sc: &'a Scenario,
+    st: &State,
+    field: &LocField<'a>,
+    l: LeaderIx,
+    style: Style,
+    range: u8,
+) -> LocMap<'a> {
+    debug_assert_eq!(field.side, sc.leaders[usize::from(l)].side);
+    let d = field.d;
     let n = d.ids.len();
-    // Per hex: enemy present; friendly present; a non-routed friend; all friends activated and not
-    // routed; all friends unactivated or routed; the integrity group held; in an EZOC.
-    const ENEMY: u8 = 1;
-    const FRIEND: u8 = 2;
-    const STEADY: u8 = 4;
-    const ACTIVE: u8 = 8;
-    const IDLE: u8 = 16;
-    const ZOC: u8 = 32;
-    let mut flags = vec![ACTIVE | IDLE; n];
-    let mut group = vec![usize::MAX; n];
-    let groups = if style == Style::Brigade {
-        integrity_groups(sc, st)
-    } else {
-        HashMap::new()
-    };
-    for (i, u) in st.units.iter().enumerate() {
-        if u.eliminated {
-            continue;
-        }
-        let enemy = sc.units[i].side != side;
-        for h in &u.hexes {
-            let Some(x) = d.ix(*h) else { continue };
-            let x = x as usize;
-            if enemy {
-                flags[x] |= ENEMY;
-                continue;
-            }
-            flags[x] |= FRIEND;
-            if !u.routed {
-                flags[x] |= STEADY;
-            }
-            if !u.activated || u.routed {
-                flags[x] &= !ACTIVE;
-            }
-            if u.activated && !u.routed {
-                flags[x] &= !IDLE;
-            }
-            if let Some(g) = groups.get(&(i as UnitIx)) {
-                group[x] = *g;
-            }
-        }
-        if enemy && !u.routed && !u.hexes.is_empty() {
-            for h in arcs_of(&u.hexes, u.facing).0 {
-                if let Some(x) = d.ix(h) {
-                    flags[x as usize] |= ZOC;
-                }
-            }
-        }
-    }
+    let (flags, group) = (&field.flags, &field.group);
     let cap = u16::from(range) * 2;
     let mut best = vec![u16::MAX; n];
     let mut heap = BinaryHeap::new();
-    for s in sources(sc, st, l, style) {
+    for s in sources_in(sc, st, l, style, &field.groups) {
         if let Some(x) = d.ix(s) {
             best[x as usize] = 0;
             heap.push(std::cmp::Reverse((0u16, x)));
@@ -263,7 +315,7 @@ pub fn loc_map<'a>(
                 }
                 Style::Brigade => {
                     let fg = flags[g];
-                    if group[g] != usize::MAX && group[g] == group[hu] {
+                    if style == Style::Brigade && group[g] != usize::MAX && group[g] == group[hu] {
                         0
                     } else if fg & FRIEND != 0
                         && fg & ACTIVE != 0
@@ -319,10 +371,23 @@ pub fn loc_to(
     style: Style,
     targets: &[HexId],
 ) -> Option<u16> {
+    let field = LocField::new(sc, st, sc.leaders[usize::from(l)].side);
+    loc_to_in(sc, st, &field, l, style, targets)
+}
+
+/// [`loc_to`] in a field built for the leader's side.
+pub fn loc_to_in(
+    sc: &Scenario,
+    st: &State,
+    field: &LocField<'_>,
+    l: LeaderIx,
+    style: Style,
+    targets: &[HexId],
+) -> Option<u16> {
     if st.leaders[usize::from(l)].status != LeaderStatus::Present {
         return None;
     }
-    let m = loc_map(sc, st, l, style, sc.leaders[usize::from(l)].range);
+    let m = loc_map_in(sc, st, field, l, style, sc.leaders[usize::from(l)].range);
     targets.iter().filter_map(|t| m.get(t)).min()
 }
 
@@ -375,6 +440,12 @@ pub fn holder(st: &State, l: LeaderIx) -> Option<LeaderIx> {
 
 /// Whether a wing leader is in command by a LOC from the army (or detachment) leader (7.3).
 pub fn wing_loc(sc: &Scenario, st: &State, wing: u16) -> Option<u16> {
+    let field = LocField::new(sc, st, sc.wings[usize::from(wing)].side);
+    wing_loc_in(sc, st, &field, wing)
+}
+
+/// [`wing_loc`] in a field built for the wing's side.
+fn wing_loc_in(sc: &Scenario, st: &State, field: &LocField<'_>, wing: u16) -> Option<u16> {
     let w = &sc.wings[usize::from(wing)];
     let wl = holder(st, w.leader)?;
     let det = w
@@ -383,7 +454,7 @@ pub fn wing_loc(sc: &Scenario, st: &State, wing: u16) -> Option<u16> {
         .and_then(|b| sc.brigades[usize::from(*b)].detachment);
     let a = top_leader(sc, st, w.side, det)?;
     let h = st.leaders[usize::from(wl)].hex?;
-    loc_to(sc, st, a, Style::ArmyWing, &[h])
+    loc_to_in(sc, st, field, a, Style::ArmyWing, &[h])
 }
 
 /// A leader initiative roll (7.4a–b): d10 ≤ his initiative rating.
@@ -417,6 +488,8 @@ pub fn command_control(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
     let mut in_cmd: Vec<String> = Vec::new();
     let mut out: Vec<String> = Vec::new();
     let decapitated = army_leader(sc, st, side).is_none();
+    // Leader initiative rolls below change nothing on the board: one field serves every LOC.
+    let field = LocField::new(sc, st, side);
     // Leaders (7.3, 7.4a): each activated brigade's leader.
     let mut brigade_leader_ok: BTreeMap<u16, bool> = BTreeMap::new();
     for &b in &act.brigades {
@@ -441,7 +514,7 @@ pub fn command_control(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
                 // 6.5c: a brigade joins a wing activation only with a LOC to its wing leader.
                 how = Some("LOC to the activated wing leader (6.5c)".into());
             } else if let Some(top) = top_leader(sc, st, side, br.detachment)
-                && let Some(c) = loc_to(sc, st, top, Style::ArmyWing, &[h])
+                && let Some(c) = loc_to_in(sc, st, &field, top, Style::ArmyWing, &[h])
             {
                 how = Some(format!(
                     "LOC {} from {}",
@@ -449,9 +522,9 @@ pub fn command_control(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
                     sc.leaders[usize::from(top)].name
                 ));
             } else if let Some(w) = br.wing
-                && wing_loc(sc, st, w).is_some()
+                && wing_loc_in(sc, st, &field, w).is_some()
                 && let Some(wl) = holder(st, sc.wings[usize::from(w)].leader)
-                && let Some(c) = loc_to(sc, st, wl, Style::ArmyWing, &[h])
+                && let Some(c) = loc_to_in(sc, st, &field, wl, Style::ArmyWing, &[h])
             {
                 how = Some(format!(
                     "LOC {} from {}",
@@ -481,7 +554,16 @@ pub fn command_control(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
     for &b in &act.brigades {
         let br = &sc.brigades[usize::from(b)];
         let bl = holder(st, br.leader);
-        let map = bl.map(|l| loc_map(sc, st, l, Style::Brigade, sc.leaders[usize::from(l)].range));
+        let map = bl.map(|l| {
+            loc_map_in(
+                sc,
+                st,
+                &field,
+                l,
+                Style::Brigade,
+                sc.leaders[usize::from(l)].range,
+            )
+        });
         for &u in &br.units {
             let s = &st.units[usize::from(u)];
             // Only the units this activation activated (6.3c); arriving units are in command
@@ -492,7 +574,7 @@ pub fn command_control(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
             let by_loc = map
                 .as_ref()
                 .is_some_and(|m| s.hexes.iter().any(|h| m.contains_key(h)));
-            let auto = !by_loc && automatically_in_command(sc, st, u);
+            let auto = !by_loc && automatically_in_command_in(sc, st, &field.groups, u);
             let ooc = !by_loc && !auto;
             st.units[usize::from(u)].ooc = ooc;
             if ooc {
@@ -524,7 +606,9 @@ pub fn command_control(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
         }
         let ok = match l.kind {
             LeaderKind::Army => true,
-            LeaderKind::Wing => l.wing.is_some_and(|w| wing_loc(sc, st, w).is_some()),
+            LeaderKind::Wing => l
+                .wing
+                .is_some_and(|w| wing_loc_in(sc, st, &field, w).is_some()),
             LeaderKind::Special => act.leaders.contains(&li),
             LeaderKind::Brigade => false,
         } || l.detachment.is_some();
@@ -534,7 +618,7 @@ pub fn command_control(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
     }
     let maps: Vec<LocMap<'_>> = givers
         .iter()
-        .map(|&(l, s)| loc_map(sc, st, l, s, sc.leaders[usize::from(l)].range))
+        .map(|&(l, s)| loc_map_in(sc, st, &field, l, s, sc.leaders[usize::from(l)].range))
         .collect();
     let mut rolled: Vec<(Vec<HexId>, bool)> = Vec::new();
     let mut indep = act.independents.clone();
@@ -583,6 +667,20 @@ pub fn command_control(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
 /// of that one regiment.
 pub fn automatically_in_command(sc: &Scenario, st: &State, u: UnitIx) -> bool {
     let unit = &sc.units[usize::from(u)];
+    if unit.regiment.is_none() {
+        return automatically_in_command_in(sc, st, &FxHashMap::default(), u);
+    }
+    automatically_in_command_in(sc, st, &integrity_groups(sc, st), u)
+}
+
+/// [`automatically_in_command`] with the state's integrity groups.
+fn automatically_in_command_in(
+    sc: &Scenario,
+    st: &State,
+    groups: &FxHashMap<UnitIx, usize>,
+    u: UnitIx,
+) -> bool {
+    let unit = &sc.units[usize::from(u)];
     let side = unit.side;
     let mut leaders: Vec<LeaderIx> = Vec::new();
     if let Some(a) = army_leader(sc, st, side) {
@@ -603,21 +701,17 @@ pub fn automatically_in_command(sc: &Scenario, st: &State, u: UnitIx) -> bool {
     if s.hexes.iter().any(|h| hexes.contains(h)) {
         return true;
     }
-    let groups = integrity_groups(sc, st);
     let Some(g) = groups.get(&u) else {
         return false;
     };
-    let occ = occupancy(st);
     hexes.iter().any(|h| {
-        let here: Vec<UnitIx> = occ
-            .get(h)
-            .map(|v| {
-                v.iter()
-                    .copied()
-                    .filter(|&x| sc.units[usize::from(x)].brigade.is_some())
-                    .collect()
-            })
-            .unwrap_or_default();
+        let here: Vec<UnitIx> = st
+            .units
+            .iter()
+            .enumerate()
+            .filter(|(x, s)| !s.eliminated && s.hexes.contains(h) && sc.units[*x].brigade.is_some())
+            .map(|(x, _)| x as UnitIx)
+            .collect();
         !here.is_empty()
             && here
                 .iter()

@@ -186,6 +186,33 @@ pub fn arcs_of(hexes: &[HexId], facing: Facing) -> (Vec<HexId>, Vec<HexId>, Vec<
     (front, flank, rear)
 }
 
+/// The front hexes of a footprint ([`arcs_of`]'s first part, without the flank and rear).
+pub fn front_of(hexes: &[HexId], facing: Facing) -> Vec<HexId> {
+    let fd = facing.dirs(Arc::Front);
+    let mut front = Vec::with_capacity(hexes.len() * fd.len());
+    for &h in hexes {
+        for d in &fd {
+            if let Some(n) = h.neighbour(*d)
+                && !hexes.contains(&n)
+                && !front.contains(&n)
+            {
+                front.push(n);
+            }
+        }
+    }
+    front
+}
+
+/// Whether `h` is a front hex of a footprint (`front_of(hexes, facing).contains(&h)`).
+pub fn in_front_of(hexes: &[HexId], facing: Facing, h: HexId) -> bool {
+    !hexes.contains(&h)
+        && hexes.iter().any(|x| x.is_adjacent(h))
+        && facing
+            .dirs(Arc::Front)
+            .iter()
+            .any(|d| hexes.iter().any(|x| x.neighbour(*d) == Some(h)))
+}
+
 /// The footprint shape a formation takes (C6): columns facing a hexside are march or road
 /// columns, everything facing a hexpoint is a line of one or more hexes.
 pub fn footprint_kind(f: Formation) -> hexmap::FootprintKind {

@@ -17,6 +17,7 @@ use crate::scenario::{LeaderIx, Scenario, UnitIx};
 use crate::state::{Phase, State};
 use engine::{Half, drop_fraction, round_half_up};
 use hexmap::{Arc, Dir, End, Footprint, FootprintKind, HexId, Printed};
+use rustc_hash::{FxHashMap, FxHashSet};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BinaryHeap, HashSet};
 
@@ -416,7 +417,7 @@ fn straighten_cost(sc: &Scenario, a: Arm, f: Formation, fp: &Footprint<HexId>) -
 }
 
 /// Whether any of `hexes` is in an enemy ZOC of `side`'s enemy (9.1).
-fn in_ezoc(ezoc: &HashSet<HexId>, hexes: &[HexId]) -> bool {
+fn in_ezoc(ezoc: &FxHashSet<HexId>, hexes: &[HexId]) -> bool {
     hexes.iter().any(|h| ezoc.contains(h))
 }
 
@@ -976,7 +977,7 @@ fn whole_ma_turns(us: &crate::state::UnitState, m: &Mover) -> Vec<Move> {
 }
 
 /// The enemies' ZOC hexes against the mover's side (9.1).
-fn ezoc(sc: &Scenario, st: &State, side: u8) -> HashSet<HexId> {
+fn ezoc(sc: &Scenario, st: &State, side: u8) -> FxHashSet<HexId> {
     crate::command::ezoc_set(sc, st, side)
 }
 
@@ -987,7 +988,7 @@ fn full_cost(
     m: &Mover,
     now: &[HexId],
     now_in_ezoc: bool,
-    ezoc: &HashSet<HexId>,
+    ezoc: &FxHashSet<HexId>,
     a: Arm,
 ) -> Half {
     let whole =
@@ -1249,9 +1250,12 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
                     v.push(Action::MoveStack(stack[0]));
                 }
             }
-            for l in leaders {
-                if !leader_steps(sc, st, l, true).is_empty() {
-                    v.push(Action::MoveLeader(l));
+            if let Some(&l0) = leaders.first() {
+                let field = LeaderField::new(sc, st, sc.leaders[usize::from(l0)].side);
+                for l in leaders {
+                    if !leader_steps_in(sc, st, l, true, &field).is_empty() {
+                        v.push(Action::MoveLeader(l));
+                    }
                 }
             }
             v.extend(restacks(sc, st).into_iter().map(Action::Top));
@@ -1446,92 +1450,119 @@ pub fn leader_reach(sc: &Scenario, st: &State, l: LeaderIx) -> Vec<HexId> {
     leader_steps(sc, st, l, false)
 }
 
+/// Who stands where for one side's leaders (21.1a): the enemies' ZOC, the friendly and the enemy
+/// hexes; built once for every leader of a decision.
+struct LeaderField {
+    side: u8,
+    z: FxHashSet<HexId>,
+    friends: FxHashSet<HexId>,
+    enemies: FxHashSet<HexId>,
+}
+
+impl LeaderField {
+    fn new(sc: &Scenario, st: &State, side: u8) -> LeaderField {
+        let mut f = LeaderField {
+            side,
+            z: crate::command::ezoc_set(sc, st, side),
+            friends: FxHashSet::default(),
+            enemies: FxHashSet::default(),
+        };
+        for (i, s) in st.units.iter().enumerate() {
+            if s.eliminated {
+                continue;
+            }
+            let set = if sc.units[i].side == side {
+                &mut f.friends
+            } else {
+                &mut f.enemies
+            };
+            set.extend(s.hexes.iter().copied());
+        }
+        f
+    }
+}
+
 /// [`leader_reach`], or (with `first`) as soon as one hex is found.
 fn leader_steps(sc: &Scenario, st: &State, l: LeaderIx, first: bool) -> Vec<HexId> {
+    let field = LeaderField::new(sc, st, sc.leaders[usize::from(l)].side);
+    leader_steps_in(sc, st, l, first, &field)
+}
+
+/// [`leader_steps`] in a field built for the leader's side.
+fn leader_steps_in(
+    sc: &Scenario,
+    st: &State,
+    l: LeaderIx,
+    first: bool,
+    field: &LeaderField,
+) -> Vec<HexId> {
     let Some(from) = st.leaders[usize::from(l)].hex else {
         return Vec::new();
     };
-    let side = sc.leaders[usize::from(l)].side;
+    debug_assert_eq!(field.side, sc.leaders[usize::from(l)].side);
     let ma = Half::whole(u16::from(sc.leaders[usize::from(l)].ma));
-    let z = ezoc(sc, st, side);
-    // Who stands where, once.
-    let mut friends: HashSet<HexId> = HashSet::new();
-    let mut enemies: HashSet<HexId> = HashSet::new();
-    for (i, s) in st.units.iter().enumerate() {
-        if s.eliminated {
-            continue;
-        }
-        let set = if sc.units[i].side == side {
-            &mut friends
-        } else {
-            &mut enemies
-        };
-        set.extend(s.hexes.iter().copied());
-    }
+    let (z, friends, enemies) = (&field.z, &field.friends, &field.enemies);
     let friendly = |h: HexId| friends.contains(&h);
-    let tec = &sc.charts.tec;
-    let mut best: BTreeMap<HexId, Half> = BTreeMap::new();
+    let d = &sc.board.dense;
+    let Some(start) = d.ix(from) else {
+        return Vec::new();
+    };
+    let road_cost = sc.charts.tec.road.loc.max(Half::HALF);
+    // Dijkstra over the dense board in leader MP (half points).
+    let mut best: FxHashMap<u32, Half> = FxHashMap::default();
     let mut heap = BinaryHeap::new();
-    best.insert(from, Half::ZERO);
-    heap.push(std::cmp::Reverse((Half::ZERO, from)));
-    while let Some(std::cmp::Reverse((c, h))) = heap.pop() {
-        if best.get(&h).is_some_and(|&b| b < c) {
+    best.insert(start, Half::ZERO);
+    heap.push(std::cmp::Reverse((Half::ZERO, start)));
+    while let Some(std::cmp::Reverse((c, g))) = heap.pop() {
+        if best.get(&g).is_some_and(|&b| b < c) {
             continue;
         }
+        let gi = g as usize;
         // A leader stops on entering an EZOC hex (it may only be entered with friends there).
-        if h != from && z.contains(&h) {
+        if g != start && z.contains(&d.ids[gi]) {
             continue;
         }
-        for d in Dir::ALL {
-            let Some(n) = h.neighbour(d) else { continue };
-            let Some(info) = sc.board.hexes.get(&n) else {
-                continue;
-            };
-            let Some(row) = tec.terrain.get(&info.terrain) else {
-                continue;
-            };
-            if row.impassable_to_leaders {
+        for k in 0..6 {
+            let nx = d.nbr[gi][k];
+            if nx == u32::MAX {
                 continue;
             }
-            let road = sc.board.road(h, n);
-            let mut step = if road {
-                tec.road.loc.max(Half::HALF)
+            if !d.leader_enter[nx as usize] {
+                continue;
+            }
+            let step = if d.road[gi][k] {
+                road_cost
             } else {
-                match row.mp_leader.points() {
-                    Some(p) => p,
-                    None => continue,
-                }
-            };
-            if !road && let Some(k) = sc.board.hexside(h, n) {
-                match tec.hexside.get(k) {
-                    Some(hs) if !hs.impassable_to_leaders => match hs.mp_leader.points() {
-                        Some(p) => step += p,
-                        None => continue,
-                    },
+                match (d.leader_mp[nx as usize], d.leader_side_mp[gi][k]) {
+                    (Some(enter), Some(side)) => enter + side,
                     _ => continue,
                 }
-            }
+            };
             let nc = c + step;
             if nc > ma {
                 continue;
             }
+            let n = d.ids[nx as usize];
             if z.contains(&n) && !friendly(n) {
                 continue;
             }
             if enemies.contains(&n) {
                 continue;
             }
-            if best.get(&n).is_none_or(|&b| nc < b) {
-                best.insert(n, nc);
+            if best.get(&nx).is_none_or(|&b| nc < b) {
+                best.insert(nx, nc);
                 if first {
                     return vec![n];
                 }
-                heap.push(std::cmp::Reverse((nc, n)));
+                heap.push(std::cmp::Reverse((nc, nx)));
             }
         }
     }
-    best.remove(&from);
-    best.into_keys().collect()
+    best.remove(&start);
+    let mut out: Vec<HexId> = best.into_keys().map(|x| d.ids[x as usize]).collect();
+    // The board's order (the dense index is sorted by hex id).
+    out.sort_unstable();
+    out
 }
 
 /// Who decides in the movement phase.
@@ -1553,7 +1584,8 @@ pub fn decider(sc: &Scenario, st: &State) -> Option<u8> {
 /// within two of its front (one if disordered)). Line of sight comes with the fire package.
 pub fn reactors(sc: &Scenario, st: &State, side: u8, hexes: &[HexId]) -> Vec<UnitIx> {
     let enemy = 1 - side;
-    let own_ezoc = ezoc(sc, st, enemy);
+    // The EZOC only matters for a cavalry that could charge: built at the first one (17.1).
+    let mut own_ezoc: Option<FxHashSet<HexId>> = None;
     // 12.8a: the units that could fire at the units in these hexes now (arc, range, sight;
     // artillery within its minimum range).
     let target = target_in(sc, st, side, hexes, &[]);
@@ -1579,8 +1611,11 @@ pub fn reactors(sc: &Scenario, st: &State, side: u8, hexes: &[HexId]) -> Vec<Uni
             Arm::Cavalry => {
                 matches!(s.formation, Formation::Line | Formation::AttackColumn)
                     && !s.shaken
-                    && !in_ezoc(&own_ezoc, &s.hexes)
                     && in_front(if s.disordered { 1 } else { 2 })
+                    && !in_ezoc(
+                        own_ezoc.get_or_insert_with(|| ezoc(sc, st, enemy)),
+                        &s.hexes,
+                    )
             }
             Arm::Infantry | Arm::Artillery => firers.contains(&(i as UnitIx)),
         };

@@ -517,7 +517,7 @@ fn facings_toward(here: &[HexId], to: HexId) -> Vec<Facing> {
     Vertex::ALL
         .iter()
         .map(|&v| Facing::Point(v))
-        .filter(|&f| arcs_of(here, f).0.contains(&to))
+        .filter(|&f| crate::geom::in_front_of(here, f, to))
         .collect()
 }
 
@@ -693,7 +693,7 @@ fn exploit_options(sc: &Scenario, st: &State, ch: &Chase) -> Vec<Action> {
             }
         }
     }
-    let front = arcs_of(&me.hexes, me.facing).0;
+    let front = crate::geom::front_of(&me.hexes, me.facing);
     let enemy_front = front
         .iter()
         .any(|h| checks::enemy_in(sc, st, side, *h, true));

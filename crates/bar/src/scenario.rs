@@ -5,6 +5,7 @@ use crate::data::{
     Arm, LeaderKind, MapFile, OobFile, Provenance, ScenarioFile, UnitEntry, VictoryEntry,
 };
 use crate::geom::{Facing, Formation};
+use engine::points::Half;
 use hexmap::{Dir, HexId};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
@@ -84,6 +85,15 @@ pub struct Dense {
     pub leader_side_ok: Vec<[bool; 6]>,
     /// Whether a road links the hex to its neighbour in each direction (7.3b).
     pub road: Vec<[bool; 6]>,
+    /// Whether a leader may enter the hex at all (its terrain is on the TEC and passable to
+    /// leaders, 21.1a): along a road he pays the road's cost.
+    pub leader_enter: Vec<bool>,
+    /// A leader's MP to enter the hex off a road (21.1a, the TEC's leader column); `None`: he may
+    /// not.
+    pub leader_mp: Vec<Option<Half>>,
+    /// A leader's MP to cross the hexside in each direction off a road (0 without a hexside
+    /// feature); `None`: he may not.
+    pub leader_side_mp: Vec<[Option<Half>; 6]>,
 }
 
 impl Dense {
@@ -148,6 +158,9 @@ impl Board {
             leader_ok: vec![true; ids.len()],
             leader_side_ok: vec![[true; 6]; ids.len()],
             road: vec![[false; 6]; ids.len()],
+            leader_enter: vec![false; ids.len()],
+            leader_mp: vec![None; ids.len()],
+            leader_side_mp: vec![[None; 6]; ids.len()],
             ..Dense::default()
         };
         for (i, h) in ids.iter().enumerate() {
@@ -156,6 +169,13 @@ impl Board {
                 .get(h)
                 .and_then(|x| charts.tec.terrain.get(&x.terrain))
                 .is_some_and(|t| t.impassable_to_leaders);
+            let row = self
+                .hexes
+                .get(h)
+                .and_then(|x| charts.tec.terrain.get(&x.terrain))
+                .filter(|t| !t.impassable_to_leaders);
+            d.leader_enter[i] = row.is_some();
+            d.leader_mp[i] = row.and_then(|t| t.mp_leader.points());
             for (k, dir) in Dir::ALL.iter().enumerate() {
                 let Some(n) = h.neighbour(*dir) else { continue };
                 let Some(&j) = ix.get(&n) else { continue };
@@ -165,6 +185,15 @@ impl Board {
                     .and_then(|f| charts.tec.hexside.get(f))
                     .is_some_and(|t| t.impassable_to_leaders);
                 d.road[i][k] = self.road(*h, n);
+                d.leader_side_mp[i][k] = match self.hexside(*h, n) {
+                    None => Some(Half::ZERO),
+                    Some(f) => charts
+                        .tec
+                        .hexside
+                        .get(f)
+                        .filter(|t| !t.impassable_to_leaders)
+                        .and_then(|t| t.mp_leader.points()),
+                };
             }
         }
         d.table = vec![u32::MAX; 256 * 256];

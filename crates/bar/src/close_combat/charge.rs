@@ -201,7 +201,7 @@ fn reachable_targets(sc: &Scenario, st: &State, stack: &[UnitIx], range: u16) ->
                 continue;
             }
             best.insert(nh.clone(), s);
-            let front = crate::geom::arcs_of(&nh, facing).0;
+            let front = crate::geom::front_of(&nh, facing);
             for (e, es) in st.units.iter().enumerate() {
                 let e = e as UnitIx;
                 if sc.units[usize::from(e)].side != side

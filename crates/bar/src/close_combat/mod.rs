@@ -275,7 +275,7 @@ pub(crate) fn is_light(sc: &Scenario, u: UnitIx) -> bool {
 /// The front (ZOC, 9.1) hexes of a unit as it stands.
 pub(crate) fn front_of(st: &State, u: UnitIx) -> Vec<HexId> {
     let s = &st.units[usize::from(u)];
-    arcs_of(&s.hexes, s.facing).0
+    crate::geom::front_of(&s.hexes, s.facing)
 }
 
 /// Flank and rear hexes of a unit (13.11c flanking, A40).
