@@ -112,3 +112,46 @@ fn r15_1d_a_single_unit_advances_into_one_hex_and_does_not_extend() {
     );
     sound(&bar, &st);
 }
+
+#[test]
+fn r15_1d_15_1b_defending_cavalry_may_advance_into_either_hex_a_beaten_multi_hex_attacker_left() {
+    let bar = field();
+    let mut st = fresh(&bar);
+    // i1 (6 SP) in a two-hex line facing N, right end 0707; h1 (6 cavalry SP) in a one-hex line
+    // on the hex NW of 0707 (beside both hexes of the line) facing SW: the line's left hex in its
+    // front, its right hex (0707) in its flank.
+    line(&bar, &mut st, "i1", "0707", "N", 2);
+    let left = hexes_of(&bar, &st, "i1")
+        .into_iter()
+        .find(|h| h != "0707")
+        .unwrap(); // a two-hex line
+    let d = next(&bar, "0707", Dir::NW);
+    place_as(&bar, &mut st, "h1", &[d.as_str()], "SW", "line");
+    assert!(front(&bar, &st, "h1").contains(&left));
+    assert!(flank(&bar, &st, "h1").contains(&"0707".to_string()));
+    activate(&bar, &mut st, &["i1"]);
+    close_combat(&bar, &mut st, &[]);
+    let mut log = fight(
+        &bar,
+        &mut st,
+        &["attack:i1", "cc-done", "cc-stand"],
+        &[9, 9, 9, 9, 1, 9],
+    );
+    // 14.6a: i1 routs (its owner picks the hex it routs from, 19.7e) and retreats.
+    let first = legal(&bar, &st)[0].clone();
+    assert!(first.starts_with("rout-hex:"), "{first}");
+    log.extend(act(&bar, &mut st, &[first.as_str()], &[]));
+    settle(&bar, &mut st, &mut log);
+    let l = legal(&bar, &st);
+    assert!(
+        hexes_of(&bar, &st, "i1")
+            .iter()
+            .all(|h| *h != left && h != "0707"),
+        "{log:?}\n{l:?}"
+    );
+    for h in [&left, &"0707".to_string()] {
+        let id = format!("cc-advance:h1:{h}");
+        assert!(l.contains(&id), "{id} not in {l:?}");
+    }
+    sound(&bar, &st);
+}
