@@ -6,15 +6,16 @@ mod common;
 use cc::*;
 use common::*;
 
-/// `ids` stacked in a two-hex line at 0707–(its left) facing N; r2 (2 SP) in 0607, in the front
-/// of the right-hand hex only; the attack eliminates r2. Returns the legal advances.
+/// `ids` stacked in a line of `len` hexes from 0707 facing N; r2 (2 SP) in 0607, in the front of
+/// the right-hand hex only; the attack eliminates r2. Returns the legal advances.
 fn beaten_in_front_of_a_line(
     bar: &bar::Bar,
     st: &mut bar::state::State,
     ids: &[&str],
+    len: usize,
 ) -> Vec<String> {
     for id in ids {
-        line(bar, st, id, "0707", "N", 2);
+        line(bar, st, id, "0707", "N", len);
     }
     place(bar, st, "r2", "0607", "S");
     activate(bar, st, ids);
@@ -42,7 +43,7 @@ fn hexes(id: &str) -> Vec<&str> {
 fn r15_1e_a_two_hex_line_may_contract_at_no_cost_into_the_hex_the_loser_left() {
     let bar = field();
     let mut st = fresh(&bar);
-    let l = beaten_in_front_of_a_line(&bar, &mut st, &["i1", "i2"]);
+    let l = beaten_in_front_of_a_line(&bar, &mut st, &["i1", "i2"], 2);
     // The whole width (two hexes), or contracted onto the vacated hex (12 SP ≤ 16).
     assert!(l.contains(&"cc-advance:i1+i2:0607".to_string()), "{l:?}");
     assert!(l.iter().any(|x| hexes(x).len() == 2), "{l:?}");
@@ -69,7 +70,7 @@ fn r15_1e_no_contraction_when_the_stacked_sps_exceed_the_hex_limit() {
     let bar = field();
     let mut st = fresh(&bar);
     // 18 SP: two hexes of 9, but one clear hex holds 16 infantry SP.
-    let l = beaten_in_front_of_a_line(&bar, &mut st, &["i1", "i2", "i3"]);
+    let l = beaten_in_front_of_a_line(&bar, &mut st, &["i1", "i2", "i3"], 2);
     assert!(!l.is_empty(), "the whole width still advances");
     assert!(l.iter().all(|x| hexes(x).len() == 2), "{l:?}");
     sound(&bar, &st);
@@ -80,22 +81,7 @@ fn r15_1e_a_three_hex_cavalry_line_contracts_to_two_hexes_but_not_beyond_its_sta
     let bar = field();
     let mut st = fresh(&bar);
     // c13: 13 cavalry SP over three hexes (5, 4, 4); one clear hex holds 12 cavalry SP.
-    line(&bar, &mut st, "c13", "0707", "N", 3);
-    place(&bar, &mut st, "r2", "0607", "S");
-    activate(&bar, &mut st, &["c13"]);
-    close_combat(&bar, &mut st, &[]);
-    let mut log = fight(
-        &bar,
-        &mut st,
-        &["attack:c13", "cc-done"],
-        &[9, 9, 9, 9, 9, 1],
-    );
-    settle(&bar, &mut st, &mut log);
-    assert!(
-        hexes_of(&bar, &st, "r2").iter().all(|h| h != "0607"),
-        "{log:?}"
-    );
-    let l: Vec<String> = legal(&bar, &st)
+    let l: Vec<String> = beaten_in_front_of_a_line(&bar, &mut st, &["c13"], 3)
         .into_iter()
         .filter(|x| x.starts_with("cc-advance:"))
         .collect();
