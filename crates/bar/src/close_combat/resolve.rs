@@ -1260,8 +1260,11 @@ pub(super) fn end_combat(sc: &Scenario, st: &mut State, cc: &mut Cc, ev: &mut Ve
 
 /// The advances on offer (15.1): `(units, hexes)`. The attacker: a stack's attacking units (only
 /// its cavalry if mixed, A45), or one of them alone, into a vacated defending hex in its front
-/// (none into a flank hex, 15.1a); a multi-hex line may step forward with its whole width if it
-/// then holds a vacated hex (15.1e). Defending cavalry in line or attack column attacked through
+/// (none into a flank hex, 15.1a), or into any adjacent hex left by a multi-hex formation that
+/// had a hex in its front (15.1d; one hex: a single-hex stack never extends; its units may take
+/// different hexes one after another); a multi-hex stack may step forward with its whole width if
+/// it then holds a vacated hex, and a multi-hex line may instead contract onto fewer of its front
+/// hexes holding a vacated one, stacking permitting (15.1e). Defending cavalry in line or attack column attacked through
 /// its front, into a vacated attacker's hex in its front (15.1b). Stacking and terrain as for
 /// movement (15.1f).
 pub(super) fn advance_options(
@@ -1347,7 +1350,17 @@ pub(super) fn advance_options(
         // Units of this stack still where they fought.
         let front = front_of(st, top);
         if us.hexes.len() == 1 {
-            for &v in vacated.iter().filter(|v| front.contains(v)) {
+            // 15.1d: into a vacated hex in its front, or into any adjacent hex left by a
+            // multi-hex formation it fought through its front (one of its hexes there).
+            let here = us.hexes[0];
+            let reach = |v: &HexId| {
+                front.contains(v)
+                    || (here.is_adjacent(*v)
+                        && vacated_from.iter().any(|fs| {
+                            fs.len() > 1 && fs.contains(v) && fs.iter().any(|x| front.contains(x))
+                        }))
+            };
+            for &v in vacated.iter().filter(|v| reach(v)) {
                 let mut groups: Vec<Vec<UnitIx>> = vec![s.clone()];
                 if s.len() > 1 {
                     groups.extend(s.iter().map(|&u| vec![u]));
@@ -1373,6 +1386,36 @@ pub(super) fn advance_options(
                 }
                 if fits(sc, st, s, &hexes, side) && !out.contains(&(s.clone(), hexes.clone())) {
                     out.push((s.clone(), hexes));
+                }
+            }
+            // 15.1e: a multi-hex line may also contract, at no cost, onto fewer hexes of its
+            // front (its facing and formation kept, 15.1f) holding a vacated hex, if stacking
+            // permits.
+            if us.formation == Formation::Line {
+                for k in 1..us.hexes.len() {
+                    for window in us.hexes.windows(k) {
+                        let Ok(short) = hexmap::Footprint::new(
+                            &hexmap::Printed,
+                            hexmap::FootprintKind::Line,
+                            us.facing,
+                            window.to_vec(),
+                        ) else {
+                            continue;
+                        };
+                        for d in hexmap::Dir::ALL {
+                            let Ok(moved) = short.shifted(&hexmap::Printed, d) else {
+                                continue;
+                            };
+                            let hexes: Vec<HexId> = moved.hexes().to_vec();
+                            if hexes.iter().any(|h| vacated.contains(h))
+                                && hexes.iter().all(|h| front.contains(h))
+                                && fits(sc, st, s, &hexes, side)
+                                && !out.contains(&(s.clone(), hexes.clone()))
+                            {
+                                out.push((s.clone(), hexes));
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -1429,6 +1472,20 @@ pub(super) fn advance(
     for &u in us {
         st.units[usize::from(u)].hexes = hexes.to_vec();
     }
+    // 15.1e: a multi-hex line that advances onto fewer hexes contracts at no cost.
+    let contracted = if hexes.len() < from.len() && !left_behind {
+        format!(
+            " (the line contracts from {} to {} hex{}, 15.1e)",
+            from.iter()
+                .map(|h| sc.board.label(*h))
+                .collect::<Vec<_>>()
+                .join("-"),
+            hexes.len(),
+            if hexes.len() == 1 { "" } else { "es" }
+        )
+    } else {
+        String::new()
+    };
     if !left_behind {
         let to = hexes[0];
         for (i, l) in st.leaders.iter_mut().enumerate() {
@@ -1449,7 +1506,7 @@ pub(super) fn advance(
         ev,
         "15.1",
         format!(
-            "{} advance{} after combat to {}{}",
+            "{} advance{} after combat to {}{}{contracted}",
             names(sc, us),
             if us.len() == 1 { "s" } else { "" },
             hexes
