@@ -274,6 +274,20 @@ pub fn loc_map_in<'a>(
     style: Style,
     range: u8,
 ) -> LocMap<'a> {
+    loc_search(sc, st, field, l, style, range, &[]).0
+}
+
+/// The LOC search: every hex within range, or (with `targets`) until the nearest target is
+/// settled, whose cost comes second (Dijkstra settles hexes cheapest first).
+fn loc_search<'a>(
+    sc: &'a Scenario,
+    st: &State,
+    field: &LocField<'a>,
+    l: LeaderIx,
+    style: Style,
+    range: u8,
+    targets: &[u32],
+) -> (LocMap<'a>, Option<u16>) {
     debug_assert_eq!(field.side, sc.leaders[usize::from(l)].side);
     let d = field.d;
     let n = d.ids.len();
@@ -291,6 +305,9 @@ pub fn loc_map_in<'a>(
         let g = g as usize;
         if best[g] < c {
             continue;
+        }
+        if targets.contains(&(g as u32)) {
+            return (LocMap { d, best }, Some(c));
         }
         for k in 0..6 {
             let h = d.nbr[g][k];
@@ -338,7 +355,7 @@ pub fn loc_map_in<'a>(
             heap.push(std::cmp::Reverse((nc, h)));
         }
     }
-    LocMap { d, best }
+    (LocMap { d, best }, None)
 }
 
 /// The LOC costs from a leader, by hex (half points).
@@ -387,8 +404,12 @@ pub fn loc_to_in(
     if st.leaders[usize::from(l)].status != LeaderStatus::Present {
         return None;
     }
-    let m = loc_map_in(sc, st, field, l, style, sc.leaders[usize::from(l)].range);
-    targets.iter().filter_map(|t| m.get(t)).min()
+    let ix: Vec<u32> = targets.iter().filter_map(|t| field.d.ix(*t)).collect();
+    if ix.is_empty() {
+        return None;
+    }
+    let range = sc.leaders[usize::from(l)].range;
+    loc_search(sc, st, field, l, style, range, &ix).1
 }
 
 /// Half points written for people ("3½").

@@ -1347,7 +1347,7 @@ fn contract(sc: &Scenario, st: &mut State, target: &[UnitIx], ev: &mut Vec<Event
 /// to movement.
 pub fn begin(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) -> Phase {
     let f = FirePhase::default();
-    if targets(sc, st, &f).is_empty() {
+    if targets_upto(sc, st, &f, 1).is_empty() {
         if let Some(act) = &st.activation {
             ev.push(Event::Fire {
                 army: sc.armies[usize::from(act.side)].name.clone(),
@@ -1394,7 +1394,20 @@ fn candidates(
         return Vec::new();
     };
     let tstack = stack(sc, st, target);
-    groups_at(sc, st, side, &tstack, FireKind::Regular)
+    let groups = groups_at(sc, st, side, &tstack, FireKind::Regular);
+    candidates_of(sc, st, f, act, groups, artillery)
+}
+
+/// [`candidates`] among the groups that can fire at the target's stack.
+fn candidates_of(
+    sc: &Scenario,
+    st: &State,
+    f: &FirePhase,
+    act: &crate::state::Activation,
+    groups: Vec<Group>,
+    artillery: bool,
+) -> Vec<Group> {
+    groups
         .into_iter()
         .filter_map(|mut g| {
             g.units.retain(|&u| {
@@ -1420,7 +1433,15 @@ fn candidates(
 
 /// The targets (one unit per enemy stack) and types that some activated group can fire at.
 fn targets(sc: &Scenario, st: &State, f: &FirePhase) -> Vec<(UnitIx, bool)> {
+    targets_upto(sc, st, f, usize::MAX)
+}
+
+/// [`targets`], stopping once `enough` are found.
+fn targets_upto(sc: &Scenario, st: &State, f: &FirePhase, enough: usize) -> Vec<(UnitIx, bool)> {
     let side = active_side(st);
+    let Some(act) = &st.activation else {
+        return Vec::new();
+    };
     let mut seen: Vec<Vec<HexId>> = Vec::new();
     let mut out = Vec::new();
     for u in 0..st.units.len() as UnitIx {
@@ -1432,13 +1453,23 @@ fn targets(sc: &Scenario, st: &State, f: &FirePhase) -> Vec<(UnitIx, bool)> {
             continue;
         }
         seen.push(hexes);
-        let top = stack(sc, st, u)[0];
+        let tstack = stack(sc, st, u);
+        let top = tstack[0];
+        // The groups within reach of the stack, once for both types of fire.
+        let mut groups: Option<Vec<Group>> = None;
         for art in [false, true] {
-            let already = stack(sc, st, top)
-                .iter()
-                .any(|x| f.targeted.contains(&(*x, art)));
-            if !already && !candidates(sc, st, f, top, art).is_empty() {
+            let already = tstack.iter().any(|x| f.targeted.contains(&(*x, art)));
+            if already {
+                continue;
+            }
+            let g = groups
+                .get_or_insert_with(|| groups_at(sc, st, side, &tstack, FireKind::Regular))
+                .clone();
+            if !candidates_of(sc, st, f, act, g, art).is_empty() {
                 out.push((top, art));
+                if out.len() >= enough {
+                    return out;
+                }
             }
         }
     }

@@ -1107,13 +1107,13 @@ fn open_changes(sc: &Scenario, st: &State, m: &Mover) -> Vec<formation::Change> 
         spent: m.spent,
         fired: false,
     };
-    let all = formation::changes(sc, st, &m.units, &b);
+    let mut all = formation::changes(sc, st, &m.units, &b);
+    all.retain(|c| c.cost <= m.left);
     if all.is_empty() {
         return all;
     }
     let mut scratch = st.clone();
     all.into_iter()
-        .filter(|c| c.cost <= m.left)
         .filter(|c| change_may_end(sc, &mut scratch, m, c))
         .collect()
 }
