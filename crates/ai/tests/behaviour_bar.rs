@@ -159,3 +159,39 @@ fn r10_13b_the_heuristic_does_not_end_its_moves_in_illegal_stacks() {
         );
     }
 }
+
+#[test]
+fn r6_1a_the_side_ahead_hands_the_initiative_over_and_the_side_behind_takes_it() {
+    // 6.1a: the initiative winner activates a brigade of his own or makes the opponent activate.
+    // At the start the Austrians lead by the objective points (the scenario's margin, C9): the
+    // Prussians, behind, take their own activation.
+    let (bar, mut st) = schwerin();
+    let b = bar
+        .sc
+        .brigades
+        .iter()
+        .position(|b| b.id == "p-winterfeldt")
+        .expect("a brigade of the scenario") as u16;
+    st.phase = bar::state::Phase::InitiativeChoice {
+        side: 0,
+        wing: false,
+    };
+    let s = bar.action_scores(&st, &[Action::Opponent, Action::ActivateOwn(b)]);
+    assert!(
+        s[1] > s[0],
+        "behind: opponent {} against own {}",
+        s[0],
+        s[1]
+    );
+    // Thirty Austrian SP lost put the Prussians ahead: they let the Austrians come.
+    let mut left = 30u8;
+    for (i, u) in bar.sc.units.iter().enumerate() {
+        if u.side == 1 && left > 0 {
+            let n = (u.sp - 1).min(left);
+            st.units[i].lost = n;
+            left -= n;
+        }
+    }
+    let s = bar.action_scores(&st, &[Action::Opponent, Action::ActivateOwn(b)]);
+    assert!(s[0] > s[1], "ahead: opponent {} against own {}", s[0], s[1]);
+}

@@ -166,6 +166,21 @@ impl Bar {
                 1.5
             }
             Action::MoveUnit(_) | Action::MoveStack(_) => 0.5,
+            // The initiative (6.1a): a side that holds lets the enemy come (and spend his
+            // activations); one that attacks takes its own, first the brigade nearest the enemy.
+            Action::Opponent if attacking => -0.5,
+            Action::Opponent => 0.5,
+            Action::ActivateOwn(b) | Action::Activate(b) => {
+                let near = st
+                    .units
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, u)| sc.units[*i].brigade == Some(*b) && !u.eliminated && !u.routed)
+                    .map(|(_, u)| self.enemy_distance(st, side, &u.hexes))
+                    .min()
+                    .unwrap_or(u32::MAX);
+                if near <= 3 { 0.3 } else { 0.0 }
+            }
             // A leader stays where his command reaches (7.5–7.6: a unit beyond its leader's range
             // is out of command and barely moves).
             Action::LeaderTo(l, h) => self.leader_place(st, *l, *h),
