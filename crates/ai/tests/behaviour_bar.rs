@@ -1,6 +1,12 @@
 //! The agents at BAR (`bar::agent`): the heuristic, which fires when it may, closes on the enemy
-//! and searches only the big decisions, beats random play in `bar-drill` from either side.
-use engine::Seat;
+//! and searches only the big decisions, beats random play in `bar-drill` from either side; and
+//! at Prague (Schwerin's attack) the hooks' choices from fixed positions: no voluntary rout, the
+//! leaders with their brigades, close combat at good odds only, no move into an illegal stack.
+use bar::Bar;
+use bar::action::Action;
+use bar::scenario::UnitIx;
+use bar::state::State;
+use engine::{AgentHooks, Ruleset, Seat};
 
 /// Wins and losses of the heuristic playing `seat` against random play over `games` seeds.
 fn record(seat: u8, games: u64) -> (u32, u32) {
@@ -29,4 +35,163 @@ fn the_bar_heuristic_beats_random_play_from_either_side() {
             "seat {seat}: the heuristic won {won}, lost {lost} of 8"
         );
     }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Prague, Schwerin's attack (issue 18): the hooks' choices from fixed positions.
+
+fn schwerin() -> (Bar, State) {
+    let bar = Bar::load("prague-schwerin", &[], None).expect("the built-in scenario loads");
+    let mut ev = Vec::new();
+    let st = bar.start(1, &mut ev);
+    (bar, st)
+}
+
+fn unit(bar: &Bar, id: &str) -> UnitIx {
+    bar.sc
+        .units
+        .iter()
+        .position(|u| u.id == id)
+        .expect("a unit of the scenario") as UnitIx
+}
+
+fn leader(bar: &Bar, id: &str) -> u16 {
+    bar.sc
+        .leaders
+        .iter()
+        .position(|l| l.id == id)
+        .expect("a leader of the scenario") as u16
+}
+
+fn hex(bar: &Bar, s: &str) -> hexmap::HexId {
+    bar.sc
+        .board
+        .parse(s)
+        .ok()
+        .flatten()
+        .expect("a hex of the scenario's map")
+}
+
+/// The first front hex of a unit as it stands (9.1).
+fn front(st: &State, u: UnitIx) -> hexmap::HexId {
+    let s = &st.units[usize::from(u)];
+    bar::geom::arcs_of(&s.hexes, s.facing).0[0]
+}
+
+#[test]
+fn r19_10_the_heuristic_never_routs_on_purpose() {
+    // 19.10: a voluntary rout puts the stack's SP in the Current Loss Total (23.1a) at once.
+    let (bar, st) = schwerin();
+    let u = unit(&bar, "p-ir24-i");
+    let s = bar.action_scores(&st, &[Action::VoluntaryRout(u), Action::VoluntaryRoutDone]);
+    assert!(s[1] > s[0], "rout {} against none {}", s[0], s[1]);
+}
+
+#[test]
+fn r7_5_a_brigade_leader_stays_within_reach_of_his_brigade() {
+    // 7.5–7.6: Winterfeldt's battalions beyond his range are out of command and barely move.
+    let (bar, st) = schwerin();
+    let l = leader(&bar, "p-winterfeldt");
+    let with = hex(&bar, "E5619"); // among his battalions
+    let away = hex(&bar, "E4008"); // far behind them
+    let s = bar.action_scores(&st, &[Action::LeaderTo(l, away), Action::LeaderTo(l, with)]);
+    assert!(s[1] > s[0], "away {} against with them {}", s[0], s[1]);
+}
+
+#[test]
+fn r13_11_the_heuristic_attacks_at_good_odds_and_not_at_bad() {
+    // 13.11: a fresh grenadier battalion against guns alone (1 SP a unit, CV 0, 13.11a–b) is a
+    // good attack; a shaken remnant against a cuirassier stack is not.
+    let (bar, mut st) = schwerin();
+    let gren = unit(&bar, "p-gren-l1");
+    let guns = unit(&bar, "a-homole");
+    let h = front(&st, gren);
+    st.units[usize::from(guns)].hexes = vec![h];
+    let s = bar.action_scores(&st, &[Action::Attack(gren), Action::CcDone]);
+    assert!(s[0] > s[1], "good attack {} against none {}", s[0], s[1]);
+
+    let (bar, mut st) = schwerin();
+    let weak = unit(&bar, "p-gren-l2");
+    st.units[usize::from(weak)].lost = bar.sc.units[usize::from(weak)].sp - 1;
+    st.units[usize::from(weak)].shaken = true;
+    let h = front(&st, weak);
+    for id in ["a-rc1-1-1", "a-rc1-1-2"] {
+        let c = unit(&bar, id);
+        st.units[usize::from(c)].hexes = vec![h];
+        st.units[usize::from(c)].formation = bar::geom::Formation::AttackColumn;
+    }
+    let s = bar.action_scores(&st, &[Action::Attack(weak), Action::CcDone]);
+    assert!(s[0] < s[1], "bad attack {} against none {}", s[0], s[1]);
+}
+
+/// How many times the heuristic, playing `seat` against random play, ended a move of its own in
+/// an illegal stack (10.13b: the mover routs) in a whole game of Schwerin's attack.
+fn illegal_stacks(seat: u8, seed: u64) -> usize {
+    let (mut g, _) = catalog::open("prague-schwerin", &[], None, seed).expect("the scenario opens");
+    let mut h = ai::agent("heuristic", seed).expect("a known agent");
+    let mut r = ai::agent("random", seed + 100).expect("a known agent");
+    let mut count = 0;
+    for _ in 0..50_000 {
+        let Some(who) = g.decider() else { break };
+        let i = if who == Seat(seat) {
+            h.choose(g.as_ref())
+        } else {
+            r.choose(g.as_ref())
+        };
+        let id = g.action_info(i).expect("a legal index").id;
+        let lines = g.apply(&id).expect("a legal action");
+        if who == Seat(seat) && lines.iter().any(|l| l.contains("routed: an illegal stack")) {
+            count += 1;
+        }
+    }
+    count
+}
+
+#[test]
+fn r10_13b_the_heuristic_does_not_end_its_moves_in_illegal_stacks() {
+    // 10.13b: the unit that ends its movement in an illegal stack routs; its SP count in the
+    // Current Loss Total (23.1a). The hooks look one action ahead at each choice of a move.
+    for seed in [4, 5] {
+        let n = illegal_stacks(0, seed);
+        assert!(
+            n <= 1,
+            "seed {seed}: the Prussian heuristic routed {n} moves"
+        );
+    }
+}
+
+#[test]
+fn r6_1a_the_side_ahead_hands_the_initiative_over_and_the_side_behind_takes_it() {
+    // 6.1a: the initiative winner activates a brigade of his own or makes the opponent activate.
+    // At the start the Austrians lead by the objective points (the scenario's margin, C9): the
+    // Prussians, behind, take their own activation.
+    let (bar, mut st) = schwerin();
+    let b = bar
+        .sc
+        .brigades
+        .iter()
+        .position(|b| b.id == "p-winterfeldt")
+        .expect("a brigade of the scenario") as u16;
+    st.phase = bar::state::Phase::InitiativeChoice {
+        side: 0,
+        wing: false,
+    };
+    let s = bar.action_scores(&st, &[Action::Opponent, Action::ActivateOwn(b)]);
+    assert!(
+        s[1] > s[0],
+        "behind: opponent {} against own {}",
+        s[0],
+        s[1]
+    );
+    // Thirty Austrian SP lost put the Prussians ahead: they let the Austrians come.
+    let mut left = 30u8;
+    for (i, u) in bar.sc.units.iter().enumerate() {
+        if u.side == 1 && left > 0 {
+            let n = (u.sp - 1).min(left);
+            st.units[i].lost = n;
+            left -= n;
+        }
+    }
+    let s = bar.action_scores(&st, &[Action::Opponent, Action::ActivateOwn(b)]);
+    assert!(s[0] > s[1], "ahead: opponent {} against own {}", s[0], s[1]);
 }
