@@ -94,22 +94,36 @@ pub fn integrity_groups(sc: &Scenario, st: &State) -> FxHashMap<UnitIx, usize> {
         r
     }
     let regs: Vec<Option<&str>> = (0..n).map(eligible).collect();
-    for a in 0..n {
-        let Some(ra) = regs[a] else { continue };
-        for (b, rb) in regs.iter().enumerate().skip(a + 1) {
-            if *rb != Some(ra) || sc.units[a].side != sc.units[b].side {
-                continue;
-            }
-            let touch = st.units[a].hexes.iter().any(|x| {
-                st.units[b]
-                    .hexes
-                    .iter()
-                    .any(|y| x == y || x.is_adjacent(*y))
-            });
-            if touch {
-                let (x, y) = (find(&mut parent, a), find(&mut parent, b));
-                parent[x] = y;
-            }
+    // The eligible units of each regiment, in unit order: only they can join (the unions are
+    // made in the same order as over all pairs, so the group numbers are the same).
+    let mut index: FxHashMap<&str, usize> = FxHashMap::default();
+    let mut members: Vec<Vec<usize>> = Vec::new();
+    for (u, r) in regs.iter().enumerate() {
+        let Some(r) = r else { continue };
+        let k = *index.entry(r).or_insert_with(|| {
+            members.push(Vec::new());
+            members.len() - 1
+        });
+        members[k].push(u);
+    }
+    let pairs = members.iter().flat_map(|v| {
+        v.iter()
+            .enumerate()
+            .flat_map(move |(i, &a)| v[i + 1..].iter().map(move |&b| (a, b)))
+    });
+    for (a, b) in pairs {
+        if sc.units[a].side != sc.units[b].side {
+            continue;
+        }
+        let touch = st.units[a].hexes.iter().any(|x| {
+            st.units[b]
+                .hexes
+                .iter()
+                .any(|y| x == y || x.is_adjacent(*y))
+        });
+        if touch {
+            let (x, y) = (find(&mut parent, a), find(&mut parent, b));
+            parent[x] = y;
         }
     }
     let mut size: FxHashMap<usize, usize> = FxHashMap::default();
