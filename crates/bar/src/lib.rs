@@ -650,6 +650,26 @@ impl Ruleset for Bar {
                 bad.push(format!("{h}: routed and unrouted units stacked (20.2c)"));
             }
         }
+        // At rest, out of any procedure: every hex a legal stack (10.1b–f, 10.2–10.4, 10.6d–e,
+        // 10.11).
+        if !is_mid_procedure(state) {
+            for (h, us) in &occ {
+                // A routed unit is alone (20.2c, above), in no formation of the TEC (8.4k).
+                if us
+                    .iter()
+                    .any(|&u| moving.contains(&u) || state.units[usize::from(u)].routed)
+                {
+                    continue;
+                }
+                // 10.1c binds at the end of movement: a routed stack that retreated into a
+                // smaller hex (20.2c) and rallied there (19.5) may be over it until it moves
+                // (docs/bar.md); movement's own stop (11.1, 10.13) checks it there.
+                match stacking::legal_at(sc, state, *h) {
+                    Ok(()) | Err(stacking::StackError::Limit { .. }) => {}
+                    Err(e) => bad.push(e.to_string()),
+                }
+            }
+        }
         for (i, l) in state.leaders.iter().enumerate() {
             if (l.status == state::LeaderStatus::Present) != l.hex.is_some() {
                 bad.push(format!(

@@ -399,21 +399,57 @@ fn straight(f: Formation, hexes: &[HexId], facing: Facing) -> bool {
     hexes.windows(2).all(|w| w[1].direction_to(w[0]) == Some(d))
 }
 
-/// The cost of the straight advances a bent column needs to be straight again (9.4a: each hex
-/// turns where the head turned), if it can make them.
-fn straighten_cost(sc: &Scenario, a: Arm, f: Formation, fp: &Footprint<HexId>) -> Option<Half> {
+/// The cost of the straight advances a bent column needs to end straight (9.4a: each hex
+/// turns where the head turned), if it can make them as its steps are allowed (`open_moves`):
+/// +1 entering an EZOC (9.1), none into one for guns (11.9b) or an out-of-command unit that has
+/// spent MPs (7.6c), never into an enemy (10.1b), through friends only with the MPs to go on and
+/// ending only where it makes a legal stack (10.1a), all within `left`.
+fn straighten_cost(
+    sc: &Scenario,
+    st: &State,
+    m: &Mover,
+    z: &HashSet<HexId>,
+    fp: &Footprint<HexId>,
+    left: Half,
+) -> Option<Half> {
+    let (a, f) = (arm(sc, m), lead(st, m).formation);
     let mut now = fp.clone();
     let mut total = Half::ZERO;
-    for _ in 0..fp.len() {
+    // At most the column's length and as many steps again to pass through friends.
+    for _ in 0..=2 * fp.len() {
         if straight(f, now.hexes(), now.facing()) {
-            return Some(total);
+            let others = now
+                .hexes()
+                .iter()
+                .any(|&h| units_in(st, h).iter().any(|u| !m.units.contains(u)));
+            if !others {
+                return Some(total);
+            }
+            let mut t = st.clone();
+            place(&mut t, m, now.hexes(), now.facing());
+            if stack_legal(sc, &t, m).is_ok() {
+                return Some(total);
+            }
         }
         let next = now.advanced(&Printed, 0).ok()?;
         let (c, _) = footprint_cost(sc, a, f, now.hexes(), next.hexes(), Half::ZERO)?;
-        total += c;
+        let entering = next
+            .hexes()
+            .iter()
+            .any(|h| z.contains(h) && !now.hexes().contains(h));
+        if entering && (a == Arm::Artillery || m.restricted) {
+            return None;
+        }
+        if enemy_at(sc, st, m.side, next.hexes()) {
+            return None;
+        }
+        total += c + if entering { Half::ONE } else { Half::ZERO };
+        if total > left {
+            return None;
+        }
         now = next;
     }
-    straight(f, now.hexes(), now.facing()).then_some(total)
+    None
 }
 
 /// Whether any of `hexes` is in an enemy ZOC of `side`'s enemy (9.1).
@@ -665,6 +701,8 @@ fn moves(sc: &Scenario, st: &State, m: &Mover) -> Vec<Move> {
             if fp.len() > 1
                 && let Some(per) = facing_cost(sc, &army, f)
             {
+                // The EZOCs the straightening steps may enter (9.1), found once if needed.
+                let mut z: Option<HashSet<HexId>> = None;
                 for turn in [-2, -1, 1, 2] {
                     let Ok(next) = fp.advanced(&Printed, turn) else {
                         continue;
@@ -689,8 +727,17 @@ fn moves(sc: &Scenario, st: &State, m: &Mover) -> Vec<Move> {
                         // 9.4: a march column may turn only if it can be straight again by
                         // the end of the phase.
                         if f != Formation::RoadColumn {
-                            let need = straighten_cost(sc, a, f, &next);
-                            if need.is_none_or(|n| fc + c + n > m.left) {
+                            let z = z.get_or_insert_with(|| ezoc(sc, st, m.side));
+                            // The turn's own full cost: +1 if it enters an EZOC (9.1).
+                            let into = next
+                                .hexes()
+                                .iter()
+                                .any(|h| z.contains(h) && !fp.hexes().contains(h));
+                            let turn_cost = fc + c + if into { Half::ONE } else { Half::ZERO };
+                            if turn_cost > m.left
+                                || straighten_cost(sc, st, m, z, &next, m.left - turn_cost)
+                                    .is_none()
+                            {
                                 continue;
                             }
                         }

@@ -164,14 +164,45 @@ pub fn rally_side(sc: &Scenario, st: &mut State, side: u8, ev: &mut Vec<Event>) 
     }
     // 19.5b: routed units, each on its own.
     let routed = mine(st, &|s| s.routed);
+    let rolls: Vec<(UnitIx, checks::Outcome)> = routed
+        .iter()
+        .map(|&u| {
+            (
+                u,
+                checks::roll(sc, st, &[u], Spec::mc('I', "Rally", "19.5b")),
+            )
+        })
+        .collect();
+    // 19.5b, e: a skirmish-capable unit rallies in skirmish order unless a unit that cannot
+    // skirmish rallies in its hex: then it keeps their one formation (10.1d–e, docs/bar.md).
+    let cannot_skirmish_rallied = |u: UnitIx| {
+        rolls.iter().any(|&(v, ref o)| {
+            o.passed
+                && v != u
+                && sc.units[usize::from(v)].skirmish == Skirmish::No
+                && st.units[usize::from(v)].hexes == st.units[usize::from(u)].hexes
+        })
+    };
+    let alone: Vec<bool> = rolls
+        .iter()
+        .map(|&(u, _)| !cannot_skirmish_rallied(u))
+        .collect();
     let mut failed: Vec<UnitIx> = Vec::new();
-    for u in routed {
-        let mut o = checks::roll(sc, st, &[u], Spec::mc('I', "Rally", "19.5b"));
+    for ((u, mut o), alone) in rolls.into_iter().zip(alone) {
         if o.passed {
+            // 8.4k, 19.5e: a single-hex formation; a road column too long for one hex becomes a
+            // march column (its facing kept, then chosen anew below).
+            let one_hex =
+                crate::formation::lengths(sc, st, &[u], st.units[usize::from(u)].formation)
+                    .contains(&1);
             let s = &mut st.units[usize::from(u)];
+            if !one_hex && s.formation == crate::geom::Formation::RoadColumn {
+                s.formation = crate::geom::Formation::MarchColumn;
+            }
             s.routed = false;
             s.shaken = true;
-            let skirmisher = sc.units[usize::from(u)].skirmish != Skirmish::No;
+            let skirmisher = sc.units[usize::from(u)].skirmish == Skirmish::Only
+                || (sc.units[usize::from(u)].skirmish == Skirmish::Capable && alone);
             s.disordered = !skirmisher;
             if skirmisher {
                 s.formation = crate::geom::Formation::Skirmish;

@@ -93,3 +93,47 @@ fn r4_0_bar_drill_plays_every_turn_with_the_invariants_after_every_action() {
         "{fires} fires, {opportunity} opportunity fires"
     );
 }
+
+/// The invariants' breaks naming `tag`, in a start position edited by `edit`.
+fn breaks_with(edit: impl Fn(&bar::Bar, &mut State), tag: &str) -> Vec<String> {
+    let bar = common::mini();
+    let mut ev = Vec::new();
+    let mut st = bar.start(1, &mut ev);
+    edit(&bar, &mut st);
+    bar.check_invariants(&st)
+        .into_iter()
+        .filter(|b| b.contains(tag))
+        .collect()
+}
+
+#[test]
+fn r10_1e_the_invariants_catch_a_stack_of_two_formations_at_rest() {
+    // FOR 1 and FOR 2 stacked in line are a stack; FOR 2 in march column with it is not
+    // (10.1e), and cavalry with them neither (10.2a).
+    let stack = |id: &'static str, form: Option<bar::geom::Formation>| {
+        move |bar: &bar::Bar, st: &mut State| {
+            let f = usize::from(common::unit(bar, "for1"));
+            let (hexes, facing) = (st.units[f].hexes.clone(), st.units[f].facing);
+            let u = usize::from(common::unit(bar, id));
+            st.units[u].hexes = hexes;
+            st.units[u].formation = form.unwrap_or(st.units[f].formation);
+            st.units[u].facing = facing;
+        }
+    };
+    assert_eq!(
+        breaks_with(stack("for2", None), "(10."),
+        Vec::<String>::new()
+    );
+    let march = Some(bar::geom::Formation::MarchColumn);
+    assert!(
+        breaks_with(stack("for2", march), "(10.1e)")
+            .iter()
+            .any(|b| b.contains("different formations")),
+        "{:?}",
+        breaks_with(stack("for2", march), "(10.")
+    );
+    assert_eq!(
+        breaks_with(stack("x2", None), "(10.2a)"),
+        ["cavalry stacked with infantry or artillery in 0406 (10.2a)"]
+    );
+}

@@ -382,6 +382,75 @@ fn r9_4b_e22_a_three_hex_cavalry_line_wheels_one_hexpoint_for_3_mp_4_over_a_slop
     assert_eq!(left(&st), "3");
 }
 
+/// The mover's MPs left set to `n` (the position: a column that has spent the rest).
+fn set_left(st: &mut State, n: u16) {
+    match &mut st.phase {
+        Phase::Moving(m) => m.left = engine::Half(2 * n),
+        p => panic!("not moving: {p:?}"),
+    }
+}
+
+#[test]
+fn r9_4_a_column_may_not_turn_when_a_friend_in_the_way_keeps_it_from_straightening() {
+    // simulate --check (prague-schwerin, seed 1000049): a 3-hex cavalry march column turned its
+    // head with the MPs of one more straight step, but that step entered a hex of a friend it
+    // could not stack with and could not leave (10.1a): it stopped bent. 9.4: "A unit cannot
+    // make a facing change if it lacks the MPs needed to end the movement phase in a straight
+    // line."
+    let bar = field();
+    let col3 = hexmap::Footprint::march_column(&hexmap::Printed, hex("0707"), hexmap::Dir::NE, 3)
+        .expect("on the map");
+    let h3: Vec<String> = col3.hexes().iter().map(|h| h.to_string()).collect();
+    let h3: Vec<&str> = h3.iter().map(String::as_str).collect();
+    // After a turn of one hexside right the head is at C (east of 0707) facing east; the
+    // column is straight once the head has stepped on into D, where an infantry line stands.
+    let c = hex("0707").neighbour(hexmap::Dir::E).expect("on the map");
+    let d = c.neighbour(hexmap::Dir::E).expect("on the map");
+    // Beyond D: E, F, G; the 3-hex column is clear of D with its head in G.
+    let mut beyond = vec![d];
+    for _ in 0..3 {
+        let n = beyond.last().unwrap().neighbour(hexmap::Dir::E); // the drill ground is wide
+        beyond.push(n.expect("on the map"));
+    }
+    let beyond: Vec<String> = beyond.iter().map(|h| h.to_string()).collect();
+    for (mp, legal_turn) in [(3, false), (5, false), (6, true)] {
+        let mut st = fresh(&bar);
+        set(&bar, &mut st, "k1", &h3, "NE", "march");
+        set(&bar, &mut st, "i2", &[&beyond[0]], "N", "line");
+        movement(&bar, &mut st, &["k1"]);
+        act(&bar, &mut st, &["move:k1"], &[]);
+        set_left(&mut st, mp);
+        let ahead = hex("0707").neighbour(hexmap::Dir::NE).expect("on the map");
+        assert_eq!(
+            cost_in(&label(&bar, &st, &format!("step:{ahead}"))),
+            "1",
+            "clear"
+        );
+        let turn = ids(&bar, &st, "column-turn:+1");
+        if !legal_turn {
+            // 2 (turn and C) + 1 (D) = 3 makes it straight, but cavalry cannot stack with the
+            // infantry in D (10.2a): it must pass on until its tail has left D, 3 more MP.
+            assert!(turn.is_empty(), "{mp} MP: {:?}", legal(&bar, &st));
+            continue;
+        }
+        // With 6 MP it passes through D (MPs left to leave it, 10.1a) and ends straight in G.
+        assert_eq!(turn, ["column-turn:+1"], "{mp} MP");
+        act(&bar, &mut st, &["column-turn:+1"], &[]);
+        for (i, h) in beyond.iter().enumerate() {
+            act(&bar, &mut st, &[&format!("step:{h}")], &[]);
+            if i < 3 {
+                assert!(!legal(&bar, &st).contains(&"stop".to_string()), "step {i}");
+            }
+        }
+        // Its 6 MP spent, it ends straight and clear of D (11.1).
+        assert_eq!(
+            hexes_of(&bar, &st, "k1"),
+            [&beyond[3][..], &beyond[2], &beyond[1]]
+        );
+        assert!(!matches!(st.phase, Phase::Moving(_)), "{:?}", st.phase);
+    }
+}
+
 #[test]
 fn r9_4a_e21_a_two_hex_march_column_turns_in_b_and_pays_the_facing_cost_once_plus_c() {
     let bar = field();

@@ -260,3 +260,72 @@ fn r18_7a_a_stack_checks_with_its_top_non_artillery_unit() {
     assert_logged(&log, "Z 2 ER 50 + 5 (disordered, 18.5a) = 55");
     assert!(st.units[z2].disordered);
 }
+
+#[test]
+fn r19_5b_e_a_skirmish_capable_unit_rallied_with_a_unit_that_cannot_skirmish_keeps_their_formation()
+{
+    // simulate --check (bar-drill, seed 1000370): a routed stack of grenadiers and Grenzer
+    // rallied, the Grenzer "assumed" in skirmish order (19.5b), the grenadiers in line: a stack
+    // of two formations (10.1d–e). 19.5e lets every rallied unit take any single-hex formation
+    // of its type: the stack stays one formation, the Grenzer's (line, shaken and disordered).
+    use engine::Ruleset as _;
+    let bar = mini();
+    let mut st = fresh(&bar);
+    put(&bar, &mut st, "i1", &["0406"]); // the Jäger joins FOR 1's line in 0406
+    for u in ["for1", "i1"] {
+        st.units[usize::from(unit(&bar, u))].routed = true;
+    }
+    // Both rally (FOR 1 99 against 47, the Jäger 99 against 55).
+    let mut log = rally(&bar, &mut st, &[9, 9, 9, 9]);
+    finish(&bar, &mut st, &mut log);
+    let (f, j) = (
+        &st.units[usize::from(unit(&bar, "for1"))],
+        &st.units[usize::from(unit(&bar, "i1"))],
+    );
+    assert_eq!(
+        j.formation, f.formation,
+        "one formation in the stack (10.1e)"
+    );
+    assert_eq!(j.facing, f.facing, "one facing (10.1d)");
+    assert!(
+        j.shaken && j.disordered && !j.routed,
+        "not in skirmish order: disordered too"
+    );
+    assert_eq!(bar.check_invariants(&st), Vec::<String>::new());
+    // Alone, or with its stack-mate routing on, it rallies in skirmish order (19.5b).
+    let mut st = fresh(&bar);
+    put(&bar, &mut st, "i1", &["0406"]);
+    for u in ["for1", "i1"] {
+        st.units[usize::from(unit(&bar, u))].routed = true;
+    }
+    let mut log = rally(&bar, &mut st, &[4, 6, 9, 9]); // FOR 1 fails (46 < 47)
+    finish(&bar, &mut st, &mut log);
+    let j = &st.units[usize::from(unit(&bar, "i1"))];
+    assert_eq!(j.formation, Formation::Skirmish);
+    assert!(j.shaken && !j.disordered);
+}
+
+#[test]
+fn r19_5e_8_4k_a_road_column_rallies_in_a_single_hex_formation() {
+    // simulate --check (bar-drill, seed 1): a 5-SP road column routed and rallied in one hex
+    // still a road column, 5 SP where a road column holds 4 a hex (8.1f, 10.1c). 8.4k: "a
+    // routed unit that rallies adopts any single-hex formation ... no multi-hex ... road column".
+    use engine::Ruleset as _;
+    let bar = mini();
+    let mut st = fresh(&bar);
+    let f = usize::from(unit(&bar, "for1"));
+    st.units[f].routed = true;
+    st.units[f].formation = Formation::RoadColumn;
+    st.units[f].facing = bar::geom::Facing::Side(hexmap::Dir::E);
+    let mut log = rally(&bar, &mut st, &[9, 9]);
+    finish(&bar, &mut st, &mut log);
+    let f = &st.units[f];
+    assert!(!f.routed && f.shaken);
+    assert_eq!(
+        f.formation,
+        Formation::MarchColumn,
+        "6 SP: no one-hex road column"
+    );
+    assert_eq!(f.hexes.len(), 1);
+    assert_eq!(bar.check_invariants(&st), Vec::<String>::new());
+}

@@ -197,6 +197,14 @@ enum Cmd {
         /// Print every event (default: only the outcome).
         #[arg(long)]
         log: bool,
+        /// Check the rules' invariants after every action (as `simulate --check`); stop at the
+        /// first break and save the game as it stands then.
+        #[arg(long)]
+        check: bool,
+        /// Stop after this many actions and save the game as it stands then (to look at a
+        /// position on the way, e.g. the one before a `--check` break).
+        #[arg(long)]
+        stop_after: Option<usize>,
     },
 }
 
@@ -499,8 +507,8 @@ fn run(cli: Cli) -> Result<()> {
                         "invariant breaks: {} (checked after every action)",
                         broken.len()
                     );
-                    if let Some(b) = broken.first() {
-                        println!("first: {b}");
+                    for b in &broken {
+                        println!("break: {b}");
                     }
                 }
             }
@@ -515,6 +523,8 @@ fn run(cli: Cli) -> Result<()> {
             options,
             out,
             log,
+            check,
+            stop_after,
         } => {
             let names: Vec<&str> = agents.split(',').map(|s| s.trim()).collect();
             if names.len() != 2 {
@@ -536,6 +546,9 @@ fn run(cli: Cli) -> Result<()> {
             let mut actions = Vec::new();
             let mut last = Vec::new();
             while let Some(seat) = g.decider() {
+                if stop_after.is_some_and(|n| actions.len() >= n) {
+                    break;
+                }
                 if actions.len() > 2_000_000 {
                     bail!("no result after {} actions", actions.len());
                 }
@@ -552,6 +565,15 @@ fn run(cli: Cli) -> Result<()> {
                 }
                 actions.push(id);
                 last = ev;
+                let bad = if check { g.invariants() } else { Vec::new() };
+                if !bad.is_empty() {
+                    println!(
+                        "invariant broken after {} actions: {}",
+                        actions.len(),
+                        bad.join("; ")
+                    );
+                    break;
+                }
             }
             let rec = GameRecord {
                 format: RECORD_FORMAT.into(),
