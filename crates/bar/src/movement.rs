@@ -408,7 +408,7 @@ fn straighten_cost(
     sc: &Scenario,
     st: &State,
     m: &Mover,
-    z: &HashSet<HexId>,
+    z: &FxHashSet<HexId>,
     fp: &Footprint<HexId>,
     left: Half,
 ) -> Option<Half> {
@@ -702,7 +702,7 @@ fn moves(sc: &Scenario, st: &State, m: &Mover) -> Vec<Move> {
                 && let Some(per) = facing_cost(sc, &army, f)
             {
                 // The EZOCs the straightening steps may enter (9.1), found once if needed.
-                let mut z: Option<HashSet<HexId>> = None;
+                let mut z: Option<FxHashSet<HexId>> = None;
                 for turn in [-2, -1, 1, 2] {
                     let Ok(next) = fp.advanced(&Printed, turn) else {
                         continue;
