@@ -346,7 +346,7 @@ fn loc_search<'a>(
                 }
                 Style::Brigade => {
                     let fg = flags[g];
-                    if style == Style::Brigade && group[g] != usize::MAX && group[g] == group[hu] {
+                    if group[g] != usize::MAX && group[g] == group[hu] {
                         0
                     } else if fg & FRIEND != 0
                         && fg & ACTIVE != 0

@@ -873,12 +873,7 @@ pub(super) fn disorder_left_behind(
         if advanced {
             continue;
         }
-        let us = &mut st.units[usize::from(u)];
-        if us.disordered {
-            us.shaken = true;
-        } else {
-            us.disordered = true;
-        }
+        disorder_or_shake(st, u);
         hit.push(u);
     }
     if !hit.is_empty() {
@@ -890,6 +885,16 @@ pub(super) fn disorder_left_behind(
                 names(sc, &hit)
             ),
         );
+    }
+}
+
+/// A 'D' result on one unit (14.3a): disordered, or shaken if it already was.
+fn disorder_or_shake(st: &mut State, u: UnitIx) {
+    let us = &mut st.units[usize::from(u)];
+    if us.disordered {
+        us.shaken = true;
+    } else {
+        us.disordered = true;
     }
 }
 
@@ -943,12 +948,7 @@ fn apply_half(
         let mut hit = Vec::new();
         for s in stacks {
             for u in living(st, s) {
-                let us = &mut st.units[usize::from(u)];
-                if us.disordered {
-                    us.shaken = true;
-                } else {
-                    us.disordered = true;
-                }
+                disorder_or_shake(st, u);
                 hit.push(u);
             }
         }
