@@ -106,7 +106,7 @@ fn r13_11_the_heuristic_attacks_at_good_odds_and_not_at_bad() {
     let gren = unit(&bar, "p-gren-l1");
     let guns = unit(&bar, "a-homole");
     let h = front(&st, gren);
-    st.units[usize::from(guns)].hexes = vec![h];
+    st.units[usize::from(guns)].hexes = vec![h].into();
     let s = bar.action_scores(&st, &[Action::Attack(gren), Action::CcDone]);
     assert!(s[0] > s[1], "good attack {} against none {}", s[0], s[1]);
 
@@ -117,7 +117,7 @@ fn r13_11_the_heuristic_attacks_at_good_odds_and_not_at_bad() {
     let h = front(&st, weak);
     for id in ["a-rc1-1-1", "a-rc1-1-2"] {
         let c = unit(&bar, id);
-        st.units[usize::from(c)].hexes = vec![h];
+        st.units[usize::from(c)].hexes = vec![h].into();
         st.units[usize::from(c)].formation = bar::geom::Formation::AttackColumn;
     }
     let s = bar.action_scores(&st, &[Action::Attack(weak), Action::CcDone]);

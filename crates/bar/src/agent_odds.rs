@@ -110,7 +110,7 @@ pub(super) fn attack_value(bar: &Bar, st: &State, stack: &[UnitIx], charge: bool
     let mut defenders = enemies_in(bar, st, side, &front);
     if defenders.is_empty() && charge {
         let range = crate::close_combat::charge::range(sc, stack).unwrap_or(3);
-        let here = st.units[usize::from(top)].hexes.clone();
+        let here = st.units[usize::from(top)].hexes;
         let mut best: Option<(u32, UnitIx)> = None;
         for (i, s) in st.units.iter().enumerate() {
             if sc.units[i].side == side || s.eliminated || s.routed || s.hexes.is_empty() {

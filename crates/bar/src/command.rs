@@ -663,7 +663,7 @@ pub fn command_control(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
         if s.hexes.is_empty() || s.eliminated {
             continue;
         }
-        let hexes = s.hexes.clone();
+        let hexes = s.hexes;
         let by_loc = maps.iter().any(|m| hexes.iter().any(|h| m.contains_key(h)));
         let ok = if by_loc {
             true
@@ -680,7 +680,7 @@ pub fn command_control(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
                 er,
                 passed,
             });
-            rolled.push((hexes, passed));
+            rolled.push((hexes.to_vec(), passed));
             passed
         };
         st.units[usize::from(u)].ooc = !ok;

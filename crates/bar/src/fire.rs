@@ -15,6 +15,7 @@ use crate::data::Arm;
 use crate::event::Event;
 use crate::geom::Formation;
 use crate::scenario::{Scenario, UnitIx};
+use crate::state::Hexes;
 use crate::state::{Job, Phase, State};
 use engine::round_half_up;
 use hexmap::{Arc, HexId, LosStep};
@@ -969,7 +970,7 @@ fn resolve_inner(
     });
     // 12.11: the leader check comes first.
     if leader_check {
-        let hexes = st.units[usize::from(t0)].hexes.clone();
+        let hexes = st.units[usize::from(t0)].hexes;
         let tside = sc.units[usize::from(t0)].side;
         let ls: Vec<u16> = (0..sc.leaders.len() as u16)
             .filter(|&l| {
@@ -1159,7 +1160,7 @@ pub fn morale_result(
     if o.leader_check
         && let Some(&u) = stack.iter().find(|&&u| st.on_map(u))
     {
-        let hexes = st.units[usize::from(u)].hexes.clone();
+        let hexes = st.units[usize::from(u)].hexes;
         let side = sc.units[usize::from(u)].side;
         let ls: Vec<u16> = (0..sc.leaders.len() as u16)
             .filter(|&l| {
@@ -1442,13 +1443,13 @@ fn targets_upto(sc: &Scenario, st: &State, f: &FirePhase, enough: usize) -> Vec<
     let Some(act) = &st.activation else {
         return Vec::new();
     };
-    let mut seen: Vec<Vec<HexId>> = Vec::new();
+    let mut seen: Vec<Hexes> = Vec::new();
     let mut out = Vec::new();
     for u in 0..st.units.len() as UnitIx {
         if sc.units[usize::from(u)].side == side || !st.on_map(u) {
             continue;
         }
-        let hexes = st.units[usize::from(u)].hexes.clone();
+        let hexes = st.units[usize::from(u)].hexes;
         if seen.contains(&hexes) {
             continue;
         }
@@ -1557,7 +1558,7 @@ fn return_groups(sc: &Scenario, st: &State, stk: &[UnitIx]) -> Vec<Group> {
     let Some(&u) = stk.first() else {
         return Vec::new();
     };
-    let hexes = st.units[usize::from(u)].hexes.clone();
+    let hexes = st.units[usize::from(u)].hexes;
     for art in [false, true] {
         let v: Vec<Group> = hexes
             .iter()

@@ -4,6 +4,7 @@ use crate::event::Event;
 use crate::geom::Facing;
 use crate::geom::FacingExt as _;
 use crate::scenario::{LeaderIx, Scenario, UnitIx};
+use crate::state::Hexes;
 use crate::state::{
     ArmyState, BrigadeState, Job, LeaderState, LeaderStatus, Phase, State, UnitState,
 };
@@ -20,7 +21,7 @@ pub fn start(sc: &Scenario, seed: u64, ev: &mut Vec<Event>) -> State {
         let arrival = sc.reinforcements.iter().find(|r| r.units.contains(&ui));
         let s = match sc.setup.get(&ui) {
             Some(p) => UnitState {
-                hexes: p.hexes.clone(),
+                hexes: Hexes::from(&p.hexes[..]),
                 facing: p.facing,
                 formation: p.formation,
                 lost: p.lost,
@@ -36,7 +37,7 @@ pub fn start(sc: &Scenario, seed: u64, ev: &mut Vec<Event>) -> State {
                 entry: None,
             },
             None => UnitState {
-                hexes: Vec::new(),
+                hexes: Hexes::new(),
                 facing: Facing::Side(Dir::NE),
                 formation: crate::geom::Formation::MarchColumn,
                 lost: 0,
@@ -441,7 +442,7 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
         // movement (issue 15)
         Phase::RoutHex { units, .. } => units
             .first()
-            .map(|&u| st.units[usize::from(u)].hexes.clone())
+            .map(|&u| st.units[usize::from(u)].hexes)
             .unwrap_or_default()
             .into_iter()
             .map(Action::RoutHex)

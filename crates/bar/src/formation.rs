@@ -164,6 +164,11 @@ pub fn lengths(
             }
             let eff = tsp + 4 * gsp;
             let n = usize::from(eff.div_ceil(4).max(1));
+            if n > crate::state::MAX_FOOTPRINT {
+                // Longer than tricorne holds (`MAX_FOOTPRINT`, docs/bar-formations.md): no
+                // unit of the scenarios comes near it.
+                return none;
+            }
             n..=n
         }
         Formation::Line | Formation::HookLeft | Formation::HookRight | Formation::MarchColumn => {
@@ -368,7 +373,7 @@ impl<'a> Ctx<'a> {
             troops,
             guns,
             side,
-            hexes: s0.hexes.clone(),
+            hexes: s0.hexes.to_vec(),
             budget: *budget,
         })
     }
@@ -1295,7 +1300,7 @@ pub fn reformation(
     Some(Reformation {
         er,
         sp,
-        hexes: vec![c0.hexes.clone()],
+        hexes: vec![c0.hexes.to_vec()],
     })
 }
 

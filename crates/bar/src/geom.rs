@@ -240,7 +240,7 @@ pub fn footprint_of(us: &crate::state::UnitState) -> Option<hexmap::Footprint<He
         &hexmap::Printed,
         footprint_kind(us.formation),
         us.facing,
-        us.hexes.clone(),
+        us.hexes.to_vec(),
     )
     .ok()
 }

@@ -14,6 +14,7 @@ use crate::event::Event;
 use crate::formation::{self, Budget};
 use crate::geom::{Facing, FacingExt as _, Formation, footprint_kind, footprint_of};
 use crate::scenario::{LeaderIx, Scenario, UnitIx};
+use crate::state::Hexes;
 use crate::state::{Phase, State};
 use engine::{Half, drop_fraction, round_half_up};
 use hexmap::{Arc, Dir, End, Footprint, FootprintKind, HexId, Printed};
@@ -70,7 +71,7 @@ pub struct Mover {
     /// Its hexes, facing and formation before its last action: the aspect an opportunity fire
     /// after a change may choose instead of the new one (12.8c).
     #[serde(default)]
-    pub before: Option<(Vec<HexId>, Facing, Formation)>,
+    pub before: Option<(Hexes, Facing, Formation)>,
     // pursuit (16) / opportunity charge (17)
     /// Reactive cavalry that made an opportunity charge at it this phase (17.1d: once per enemy).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -85,9 +86,9 @@ pub struct Mover {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Trigger {
     /// A facing or formation change completed in these hexes (12.8c).
-    Change(Vec<HexId>),
+    Change(Hexes),
     /// The mover is about to leave these hexes by `action` (12.8d).
-    Leave(Vec<HexId>),
+    Leave(Hexes),
 }
 
 /// The units and leaders of the activation that may still begin to move.
@@ -237,7 +238,7 @@ fn start(sc: &Scenario, st: &State, units: Vec<UnitIx>) -> Mover {
     // 11.0, 7.6f: halved (rounded) once, whether disordered, out of command or both.
     let ma = if slowed { round_half_up(ma, 2) } else { ma };
     let restricted = units.iter().any(|&u| restricted(sc, st, u));
-    let hexes = st.units[usize::from(units[0])].hexes.clone();
+    let hexes = st.units[usize::from(units[0])].hexes;
     let among = hexes
         .iter()
         .flat_map(|&h| units_in(st, h))
@@ -258,7 +259,7 @@ fn start(sc: &Scenario, st: &State, units: Vec<UnitIx>) -> Mover {
         backward: false,
         last_step: None,
         path: Vec::new(),
-        start: hexes,
+        start: hexes.to_vec(),
         dc_a: Vec::new(),
         pending: 0,
         passed: Vec::new(),
@@ -785,7 +786,7 @@ fn moves(sc: &Scenario, st: &State, m: &Mover) -> Vec<Move> {
                     let _ = whole;
                     out.push(Move {
                         action: Action::Turn(nf),
-                        hexes: us.hexes.clone(),
+                        hexes: us.hexes.to_vec(),
                         facing: nf,
                         cost: c,
                         dc: 0,
@@ -1014,7 +1015,7 @@ fn whole_ma_turns(us: &crate::state::UnitState, m: &Mover) -> Vec<Move> {
         .filter(|&nf| nf != us.facing)
         .map(|nf| Move {
             action: Action::Turn(nf),
-            hexes: us.hexes.clone(),
+            hexes: us.hexes.to_vec(),
             facing: nf,
             cost: m.ma,
             dc: 0,
@@ -1127,7 +1128,7 @@ fn open_moves(sc: &Scenario, st: &State, m: &Mover) -> Vec<(Move, Half)> {
 fn place(st: &mut State, m: &Mover, hexes: &[HexId], facing: Facing) {
     for &u in &m.units {
         let s = &mut st.units[usize::from(u)];
-        s.hexes = hexes.to_vec();
+        s.hexes = Hexes::from(hexes);
         s.facing = facing;
     }
 }
@@ -1202,7 +1203,7 @@ fn change_may_end(sc: &Scenario, t: &mut State, m: &Mover, c: &formation::Change
         }
         for (k, &i) in touched.iter().enumerate() {
             if !m.units.contains(&(i as UnitIx)) {
-                t.units[i].hexes = saved[k].hexes.clone();
+                t.units[i].hexes = saved[k].hexes;
             }
         }
         // The units that must leave are not counted where they stand (8.6b, 10.4f).
@@ -1226,7 +1227,7 @@ fn apply_change(st: &mut State, c: &formation::Change) {
     for &(u, f) in &c.formations {
         let s = &mut st.units[usize::from(u)];
         s.formation = f;
-        s.hexes = c.hexes.clone();
+        s.hexes = Hexes::from(&c.hexes[..]);
         s.facing = if c.must_leave.contains(&u) {
             c.leave_facing.unwrap_or(c.facing)
         } else {
@@ -1293,7 +1294,7 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
             for &u in &units {
                 v.push(Action::MoveUnit(u));
                 let stack = stack_of(sc, st, u);
-                if stack.len() > 1 && seen.insert(st.units[usize::from(u)].hexes.clone()) {
+                if stack.len() > 1 && seen.insert(st.units[usize::from(u)].hexes.to_vec()) {
                     v.push(Action::MoveStack(stack[0]));
                 }
             }
@@ -1709,7 +1710,7 @@ fn trigger(
     ev: &mut Vec<Event>,
 ) -> Result<Phase, Box<Mover>> {
     let hexes = match &t {
-        Trigger::Change(h) | Trigger::Leave(h) => h.clone(),
+        Trigger::Change(h) | Trigger::Leave(h) => *h,
     };
     let who = reactors(sc, st, m.side, &hexes);
     let what = match t {
@@ -1913,11 +1914,11 @@ fn opportunity_fire(
     ev: &mut Vec<Event>,
 ) -> Phase {
     let mut hexes = match &trigger {
-        Trigger::Change(h) | Trigger::Leave(h) => h.clone(),
+        Trigger::Change(h) | Trigger::Leave(h) => *h,
     };
     // 12.8c: fired at the aspect before the change, then back to the new one.
     let now = lead(st, &m);
-    let new_aspect = (now.hexes.clone(), now.facing, now.formation);
+    let new_aspect = (now.hexes, now.facing, now.formation);
     let old_aspect = if old { changed_aspect(st, &m) } else { None };
     if let Some(a) = &old_aspect {
         ev.push(Event::Movement {
@@ -1934,7 +1935,7 @@ fn opportunity_fire(
             rule: "12.8c".into(),
         });
         set_aspect(st, &m.units, a);
-        hexes = a.0.clone();
+        hexes = a.0;
     }
     let target = target_in(sc, st, m.side, &hexes, &m.units);
     let groups = crate::fire::opportunity_groups(sc, st, 1 - m.side, &target, art);
@@ -1996,18 +1997,17 @@ fn opportunity_fire(
 }
 
 /// The aspect the mover had before its last action, if that action changed it (12.8c).
-fn changed_aspect(st: &State, m: &Mover) -> Option<(Vec<HexId>, Facing, Formation)> {
+fn changed_aspect(st: &State, m: &Mover) -> Option<(Hexes, Facing, Formation)> {
     let l = lead(st, m);
     m.before
-        .clone()
         .filter(|b| (b.0.as_slice(), b.1, b.2) != (l.hexes.as_slice(), l.facing, l.formation))
 }
 
 /// Give units an aspect: hexes, facing, formation (guns keep theirs, 10.12c).
-fn set_aspect(st: &mut State, units: &[UnitIx], a: &(Vec<HexId>, Facing, Formation)) {
+fn set_aspect(st: &mut State, units: &[UnitIx], a: &(Hexes, Facing, Formation)) {
     for &u in units {
         let s = &mut st.units[usize::from(u)];
-        s.hexes = a.0.clone();
+        s.hexes = a.0;
         s.facing = a.1;
         if !matches!(s.formation, Formation::Limbered | Formation::Unlimbered) {
             s.formation = a.2;
@@ -2060,15 +2060,22 @@ fn moving(sc: &Scenario, st: &mut State, mut m: Mover, a: &Action, ev: &mut Vec<
         }
         Action::Step(_) | Action::Back(_) => {
             // 12.8d: the reactive player answers before the unit leaves its hex.
-            let hexes = lead(st, &m).hexes.clone();
-            match trigger(sc, st, m, Trigger::Leave(hexes), Some(a.clone()), ev) {
+            let hexes = lead(st, &m).hexes;
+            match trigger(
+                sc,
+                st,
+                m,
+                Trigger::Leave(Hexes::from(&hexes[..])),
+                Some(a.clone()),
+                ev,
+            ) {
                 Ok(p) => p,
                 Err(m) => execute(sc, st, *m, a, ev),
             }
         }
         _ => {
             let l = lead(st, &m);
-            m.before = Some((l.hexes.clone(), l.facing, l.formation));
+            m.before = Some((l.hexes, l.facing, l.formation));
             execute(sc, st, m, a, ev)
         }
     }
@@ -2085,7 +2092,7 @@ fn execute(sc: &Scenario, st: &mut State, mut m: Mover, a: &Action, ev: &mut Vec
             return Phase::Moving(Box::new(m));
         };
         let before = lead(st, &m).formation;
-        let was = lead(st, &m).hexes.clone();
+        let was = lead(st, &m).hexes;
         apply_change(st, &c);
         let entered: Vec<HexId> = c
             .hexes
@@ -2177,7 +2184,7 @@ fn execute(sc: &Scenario, st: &mut State, mut m: Mover, a: &Action, ev: &mut Vec
             return finish(sc, st, m, "ends its movement", ev);
         }
     }
-    let from = us.hexes.clone();
+    let from = us.hexes;
     // 11.9c: a skirmisher entering an enemy ZOC rolls d100 ≥ its ER first (not a check); a
     // failure ends its movement where it stands.
     if mv.kind == MoveKind::Step && us.formation == Formation::Skirmish {
@@ -2362,7 +2369,7 @@ fn execute(sc: &Scenario, st: &mut State, mut m: Mover, a: &Action, ev: &mut Vec
             for &u in &m.units {
                 let s = &mut st.units[usize::from(u)];
                 s.formation = Formation::GeneralOrder;
-                s.hexes = vec![h0];
+                s.hexes = Hexes::one(h0);
                 if let Facing::Side(d) = s.facing {
                     s.facing = Facing::Point(d.vertices()[0]);
                 }
@@ -2505,13 +2512,20 @@ fn nonclear(sc: &Scenario, hexes: &[HexId]) -> bool {
 
 /// After a facing or formation change: the reactive player's chance, once per hex (12.8c, e).
 fn change_trigger(sc: &Scenario, st: &mut State, mut m: Mover, ev: &mut Vec<Event>) -> Phase {
-    let hexes = lead(st, &m).hexes.clone();
+    let hexes = lead(st, &m).hexes;
     let key = hexes[0];
     if m.change_asked.contains(&key) {
         return after_action(sc, st, m, ev);
     }
     m.change_asked.push(key);
-    match trigger(sc, st, m, Trigger::Change(hexes), None, ev) {
+    match trigger(
+        sc,
+        st,
+        m,
+        Trigger::Change(Hexes::from(&hexes[..])),
+        None,
+        ev,
+    ) {
         Ok(p) => p,
         Err(m) => after_action(sc, st, *m, ev),
     }
@@ -2666,7 +2680,7 @@ fn finish(sc: &Scenario, st: &mut State, m: Mover, why: &str, ev: &mut Vec<Event
             for &u in &m.passed {
                 if st.on_map(u) {
                     stacks
-                        .entry(st.units[usize::from(u)].hexes.clone())
+                        .entry(st.units[usize::from(u)].hexes.to_vec())
                         .or_default()
                         .push(u);
                 }
@@ -2858,7 +2872,7 @@ pub fn footprint_problem(st: &State, u: UnitIx) -> Option<String> {
         &Printed,
         footprint_kind(s.formation),
         s.facing,
-        s.hexes.clone(),
+        s.hexes.to_vec(),
     ) {
         Ok(_) => None,
         Err(e) => Some(e.to_string()),
@@ -2921,7 +2935,7 @@ pub(crate) fn back_to_reaction(
     fired: Vec<bool>,
 ) -> Phase {
     let hexes = match &trigger {
-        Trigger::Change(h) | Trigger::Leave(h) => h.clone(),
+        Trigger::Change(h) | Trigger::Leave(h) => *h,
     };
     let reactors = reactors(sc, st, mover.side, &hexes);
     // The step it was about to take may be closed now (the charger stands there): it chooses

@@ -19,6 +19,7 @@ use crate::event::Event;
 use crate::geom::Formation;
 use crate::movement::{Mover, Trigger};
 use crate::scenario::{Scenario, UnitIx};
+use crate::state::Hexes;
 use crate::state::{Job, Phase, State};
 use hexmap::HexId;
 use serde::{Deserialize, Serialize};
@@ -75,7 +76,7 @@ fn names(sc: &Scenario, us: &[UnitIx]) -> String {
 /// The trigger's hexes.
 fn trigger_hexes(t: &Trigger) -> Vec<HexId> {
     match t {
-        Trigger::Change(h) | Trigger::Leave(h) => h.clone(),
+        Trigger::Change(h) | Trigger::Leave(h) => h.to_vec(),
     }
 }
 
@@ -319,9 +320,9 @@ fn go(sc: &Scenario, st: &mut State, o: OppCharge, ev: &mut Vec<Event>) -> Phase
         return back_to(sc, st, back);
     }
     if let Some(h) = to {
-        let from = st.units[usize::from(charger[0])].hexes.clone();
+        let from = st.units[usize::from(charger[0])].hexes;
         for &u in &charger {
-            st.units[usize::from(u)].hexes = vec![h];
+            st.units[usize::from(u)].hexes = Hexes::one(h);
         }
         for (i, l) in st.leaders.iter_mut().enumerate() {
             if sc.leaders[i].side == side
@@ -367,7 +368,7 @@ fn go(sc: &Scenario, st: &mut State, o: OppCharge, ev: &mut Vec<Event>) -> Phase
     // multi-hex mover over a one-hex stack) are stacks of their own.
     let mover_hexes = movers
         .first()
-        .map(|&u| st.units[usize::from(u)].hexes.clone())
+        .map(|&u| st.units[usize::from(u)].hexes)
         .unwrap_or_default();
     let (here, apart): (Vec<UnitIx>, Vec<UnitIx>) = all_here
         .into_iter()
@@ -400,17 +401,17 @@ fn go(sc: &Scenario, st: &mut State, o: OppCharge, ev: &mut Vec<Event>) -> Phase
         if defenders.iter().any(|d| d.contains(&e)) {
             continue;
         }
-        let hx = st.units[usize::from(e)].hexes.clone();
+        let hx = st.units[usize::from(e)].hexes;
         let mut s = crate::close_combat::units_in(sc, st, 1 - side, &hx);
         s.sort_by_key(|&u| (st.units[usize::from(u)].order, u));
         defenders.push(s);
     }
     let c = Combat {
         attackers: vec![charger.clone()],
-        att_hexes: vec![st.units[usize::from(charger[0])].hexes.clone()],
+        att_hexes: vec![st.units[usize::from(charger[0])].hexes.to_vec()],
         def_hexes: defenders
             .iter()
-            .map(|d| st.units[usize::from(d[0])].hexes.clone())
+            .map(|d| st.units[usize::from(d[0])].hexes.to_vec())
             .collect(),
         defenders,
         ..Combat::default()
@@ -444,10 +445,11 @@ fn go(sc: &Scenario, st: &mut State, o: OppCharge, ev: &mut Vec<Event>) -> Phase
         .copied()
         .filter(|&u| st.units[usize::from(u)].disordered)
         .collect();
-    back.at = movers
+    back.at = (movers
         .first()
-        .map(|&u| st.units[usize::from(u)].hexes.clone())
-        .unwrap_or_default();
+        .map(|&u| st.units[usize::from(u)].hexes)
+        .unwrap_or_default())
+    .to_vec();
     let mut engaged: Vec<UnitIx> = charger.clone();
     engaged.extend(c.defenders.iter().flatten().copied());
     // 17.3b: the moving units do not fire defensively.
@@ -578,7 +580,7 @@ pub fn after(sc: &Scenario, st: &mut State, mut cc: Cc, ev: &mut Vec<Event>) -> 
         }
         return Phase::Movement;
     }
-    let now = st.units[usize::from(mover.units[0])].hexes.clone();
+    let now = st.units[usize::from(mover.units[0])].hexes;
     let newly = mover
         .units
         .iter()

@@ -23,6 +23,7 @@ use crate::data::Arm;
 use crate::event::Event;
 use crate::geom::{Facing, FacingExt as _, Formation, arcs_of};
 use crate::scenario::{Scenario, UnitIx};
+use crate::state::Hexes;
 use crate::state::{LeaderStatus, Phase, State};
 use hexmap::{HexId, Vertex};
 use serde::{Deserialize, Serialize};
@@ -215,7 +216,7 @@ pub fn chases(sc: &Scenario, st: &mut State, c: &Combat, ev: &mut Vec<Event>) ->
                 let stack = on_map(st, &stack);
                 let Some(&top) = stack.first() else { continue };
                 side = sc.units[usize::from(top)].side;
-                let hexes = st.units[usize::from(top)].hexes.clone();
+                let hexes = st.units[usize::from(top)].hexes;
                 let who = names(sc, &stack);
                 if stack.iter().any(|&u| st.units[usize::from(u)].shaken) {
                     log(ev, "16.1b", format!("{who}: shaken, no pursuit"));
@@ -397,7 +398,7 @@ fn stack_here(st: &State, ch: &Chase) -> Vec<UnitIx> {
     let Some(&top) = us.first() else {
         return us;
     };
-    let hexes = st.units[usize::from(top)].hexes.clone();
+    let hexes = st.units[usize::from(top)].hexes;
     us.into_iter()
         .filter(|&u| st.units[usize::from(u)].hexes == hexes)
         .collect()
@@ -450,7 +451,7 @@ fn start(sc: &Scenario, st: &mut State, ch: &mut Chase, ev: &mut Vec<Event>) {
             text += "; disordered at once";
         }
         if row.as_ref().is_some_and(|r| r.leader_check) {
-            let hexes = st.units[usize::from(top)].hexes.clone();
+            let hexes = st.units[usize::from(top)].hexes;
             for l in crate::close_combat::leaders_in(sc, st, side, &hexes) {
                 crate::leaders::loss_check(
                     sc,
@@ -473,7 +474,7 @@ fn start(sc: &Scenario, st: &mut State, ch: &mut Chase, ev: &mut Vec<Event>) {
     log(ev, "16.2a", text);
     // The line shrinks to one of its hexes: the one the prey vacated (A-decision in
     // docs/bar-pursuit.md); stacking is waived until the end of the pursuit.
-    let hexes = st.units[usize::from(top)].hexes.clone();
+    let hexes = st.units[usize::from(top)].hexes;
     if hexes.len() > 1 {
         let keep = hexes
             .iter()
@@ -481,7 +482,7 @@ fn start(sc: &Scenario, st: &mut State, ch: &mut Chase, ev: &mut Vec<Event>) {
             .find(|h| ch.path.first().is_some_and(|p| p.is_adjacent(*h)))
             .unwrap_or(hexes[0]);
         for &u in &us {
-            st.units[usize::from(u)].hexes = vec![keep];
+            st.units[usize::from(u)].hexes = Hexes::one(keep);
         }
         move_leaders(sc, st, side, &hexes, keep);
         log(
@@ -494,7 +495,7 @@ fn start(sc: &Scenario, st: &mut State, ch: &mut Chase, ev: &mut Vec<Event>) {
         return;
     };
     if !crate::close_combat::front_of(st, top).contains(&first) {
-        let here = st.units[usize::from(top)].hexes.clone();
+        let here = st.units[usize::from(top)].hexes;
         if let Some(f) = facings_toward(&here, first).first() {
             for &u in &us {
                 st.units[usize::from(u)].facing = *f;
@@ -742,7 +743,7 @@ fn separations(sc: &Scenario, st: &State, us: &[UnitIx]) -> Vec<(Vec<UnitIx>, He
                     .collect();
                 let mut tmp = st.clone();
                 for &u in &part {
-                    tmp.units[usize::from(u)].hexes = vec![h];
+                    tmp.units[usize::from(u)].hexes = Hexes::one(h);
                 }
                 if crate::stacking::legal_at(sc, &tmp, h).is_ok()
                     && crate::stacking::legal_at(sc, &tmp, here).is_ok()
@@ -877,10 +878,10 @@ pub fn apply(
                 return run(sc, st, p, ev);
             };
             let side = sc.units[usize::from(top)].side;
-            let from = st.units[usize::from(top)].hexes.clone();
+            let from = st.units[usize::from(top)].hexes;
             let cost = from.first().and_then(|&f| scm_cost(sc, f, *h)).unwrap_or(1);
             for &u in &us {
-                st.units[usize::from(u)].hexes = vec![*h];
+                st.units[usize::from(u)].hexes = Hexes::one(*h);
             }
             move_leaders(sc, st, side, &from, *h);
             ch.pp = ch.pp.saturating_sub(cost);
@@ -919,7 +920,7 @@ pub fn apply(
         (Stage::Separate, Action::Separate(part, h)) => {
             let us = stack_here(st, &p.chases[0]);
             for &u in part {
-                st.units[usize::from(u)].hexes = vec![*h];
+                st.units[usize::from(u)].hexes = Hexes::one(*h);
             }
             log(
                 ev,
@@ -966,7 +967,7 @@ fn enter(sc: &Scenario, st: &mut State, p: &mut Pursuit, f: Facing, ev: &mut Vec
         return;
     };
     let side = sc.units[usize::from(top)].side;
-    let from = st.units[usize::from(top)].hexes.clone();
+    let from = st.units[usize::from(top)].hexes;
     let cost = from
         .first()
         .and_then(|&h| scm_cost(sc, h, next))
@@ -975,7 +976,7 @@ fn enter(sc: &Scenario, st: &mut State, p: &mut Pursuit, f: Facing, ev: &mut Vec
     ch.pp = ch.pp.saturating_sub(cost);
     ch.spent = ch.spent.saturating_add(cost);
     for &u in &us {
-        st.units[usize::from(u)].hexes = vec![next];
+        st.units[usize::from(u)].hexes = Hexes::one(next);
         st.units[usize::from(u)].facing = f;
     }
     move_leaders(sc, st, side, &from, next);

@@ -11,10 +11,10 @@ pub fn stacks(st: &State, units: &[UnitIx]) -> Vec<Vec<UnitIx>> {
     let mut v = units.to_vec();
     v.sort_by_key(|&u| st.units[usize::from(u)].order);
     for u in v {
-        let h = st.units[usize::from(u)].hexes.clone();
+        let h = st.units[usize::from(u)].hexes;
         match out.iter_mut().find(|(x, _)| *x == h) {
             Some((_, s)) => s.push(u),
-            None => out.push((h, vec![u])),
+            None => out.push((h.to_vec(), vec![u])),
         }
     }
     out.into_iter().map(|(_, s)| s).collect()

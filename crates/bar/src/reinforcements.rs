@@ -7,6 +7,7 @@
 use crate::command::ezoc;
 use crate::event::Event;
 use crate::scenario::Scenario;
+use crate::state::Hexes;
 use crate::state::{Activation, LeaderStatus, State};
 
 /// Bring in the units of the activated brigades whose turn has come (22.2, 22.3).
@@ -32,8 +33,8 @@ pub fn arrive(sc: &Scenario, st: &mut State, act: &mut Activation, ev: &mut Vec<
             }
             // 22.4: "they must observe stacking and formation requirements": a unit that would
             // make an illegal stack on the entry hex waits for a later activation.
-            let before = st.units[usize::from(u)].hexes.clone();
-            st.units[usize::from(u)].hexes = vec![r.hex];
+            let before = st.units[usize::from(u)].hexes;
+            st.units[usize::from(u)].hexes = Hexes::one(r.hex);
             if crate::stacking::legal_at(sc, st, r.hex).is_err() {
                 st.units[usize::from(u)].hexes = before;
                 continue;

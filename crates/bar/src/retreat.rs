@@ -5,6 +5,7 @@ use crate::command::ezoc;
 use crate::data::Arm;
 use crate::event::Event;
 use crate::scenario::{Scenario, Skirmish, UnitIx};
+use crate::state::Hexes;
 use crate::state::{Job, LeaderStatus, Phase, State};
 use hexmap::HexId;
 
@@ -90,7 +91,7 @@ pub fn keep_which(
         .filter(|&u| st.on_map(u) && sc.units[usize::from(u)].arm != Arm::Artillery)
         .collect();
     let &u0 = troops.first()?;
-    let hexes = st.units[usize::from(u0)].hexes.clone();
+    let hexes = st.units[usize::from(u0)].hexes;
     if hexes.len() < 2 {
         return None;
     }
@@ -167,7 +168,7 @@ pub fn begin(
     let lead = st.units[usize::from(movers[0])].clone();
     for &u in &movers[1..] {
         let s = &mut st.units[usize::from(u)];
-        s.hexes = lead.hexes.clone();
+        s.hexes = lead.hexes;
         s.facing = lead.facing;
         s.formation = lead.formation;
     }
@@ -346,7 +347,7 @@ pub fn step(
             }
         }
         for &u in &units {
-            st.units[usize::from(u)].hexes = vec![next];
+            st.units[usize::from(u)].hexes = Hexes::one(next);
         }
         visited.push(next);
         // pursuit (16) / opportunity charge (17)
@@ -469,7 +470,7 @@ pub fn morale_f(sc: &Scenario, st: &mut State, units: Vec<UnitIx>, ev: &mut Vec<
         }
         if o.leader_check {
             let side = sc.units[usize::from(stack[0])].side;
-            let hexes = st.units[usize::from(stack[0])].hexes.clone();
+            let hexes = st.units[usize::from(stack[0])].hexes;
             let ls: Vec<u16> = (0..sc.leaders.len() as u16)
                 .filter(|&l| {
                     sc.leaders[usize::from(l)].side == side

@@ -985,6 +985,15 @@ impl Scenario {
                     "{sf}: setup[{i}].hexes: each hex must be adjacent to the next (8.1)"
                 ));
             }
+            if hexes.len() > crate::state::MAX_FOOTPRINT {
+                p.push(format!(
+                    "{sf}: setup[{i}].hexes: {} hexes; tricorne holds a footprint of at most {} \
+                     (a 32-SP road column, 8.1f)",
+                    hexes.len(),
+                    crate::state::MAX_FOOTPRINT
+                ));
+                continue;
+            }
             let unit = &units[usize::from(u)];
             if s.lost >= unit.sp {
                 p.push(format!(

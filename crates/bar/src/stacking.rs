@@ -10,6 +10,7 @@ use crate::data::Arm;
 use crate::formation::{lengths, sp_layout};
 use crate::geom::{Formation, footprint_of};
 use crate::scenario::{Scenario, UnitIx};
+use crate::state::Hexes;
 use crate::state::State;
 use hexmap::{End, HexId, Printed};
 
@@ -342,9 +343,9 @@ pub fn interpenetration(
         .filter(|h| us(m0).hexes.contains(h))
         .collect();
     let hexes = if shared.is_empty() {
-        us(s0).hexes.clone()
+        us(s0).hexes
     } else {
-        shared
+        Hexes::from(shared)
     };
     let msp: u16 = mover
         .iter()

@@ -5,11 +5,146 @@ use engine::Dice;
 use hexmap::HexId;
 use serde::{Deserialize, Serialize};
 
+/// The most hexes a unit's footprint holds: a road column of 32 SP (8.1f: 4 SP a hex; an artillery
+/// SP counts 4, 10.4g). No unit or road-column stack of the scenarios comes near it (the longest
+/// is a 4-SP battery's 4 hexes); [`crate::formation::lengths`] offers no longer road column and a
+/// saved game or set-up with a longer footprint is refused when it is read.
+pub const MAX_FOOTPRINT: usize = 8;
+
+/// A unit's hexes, kept inline (no heap): a state's clone is a copy of its units (issue 18: the
+/// whole battle's state within 16 KiB; a search clones states by the thousand). It reads as a
+/// slice (`Deref`), is written as a vector of at most [`MAX_FOOTPRINT`] hexes, and is saved as a
+/// list of hex numbers, as a `Vec` was.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Hexes(tinyvec::ArrayVec<[HexId; MAX_FOOTPRINT]>);
+
+impl Hexes {
+    /// No hexes (off the map).
+    pub const fn new() -> Self {
+        Self(tinyvec::ArrayVec::from_array_empty(
+            [HexId::new(0, 0); MAX_FOOTPRINT],
+        ))
+    }
+
+    /// One hex.
+    pub fn one(h: HexId) -> Self {
+        let mut v = Self::new();
+        v.0.push(h);
+        v
+    }
+}
+
+impl std::ops::Deref for Hexes {
+    type Target = tinyvec::ArrayVec<[HexId; MAX_FOOTPRINT]>;
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Hexes {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.0
+    }
+}
+
+impl From<&[HexId]> for Hexes {
+    /// The footprint `h`.
+    ///
+    /// # Panics
+    /// If `h` is longer than [`MAX_FOOTPRINT`]: every footprint the rules build comes from
+    /// [`crate::formation::lengths`], which offers none longer, and a saved game or set-up with a
+    /// longer one is refused when read (an invariant, not outside input).
+    fn from(h: &[HexId]) -> Self {
+        let mut v = Self::new();
+        for &x in h {
+            // Invariant (above): no footprint is longer than MAX_FOOTPRINT.
+            assert!(
+                v.0.try_push(x).is_none(),
+                "a footprint longer than {MAX_FOOTPRINT} hexes"
+            );
+        }
+        v
+    }
+}
+
+impl From<Vec<HexId>> for Hexes {
+    fn from(h: Vec<HexId>) -> Self {
+        Self::from(h.as_slice())
+    }
+}
+
+impl From<&Vec<HexId>> for Hexes {
+    fn from(h: &Vec<HexId>) -> Self {
+        Self::from(h.as_slice())
+    }
+}
+
+impl<const N: usize> From<[HexId; N]> for Hexes {
+    fn from(h: [HexId; N]) -> Self {
+        Self::from(&h[..])
+    }
+}
+
+impl FromIterator<HexId> for Hexes {
+    fn from_iter<I: IntoIterator<Item = HexId>>(iter: I) -> Self {
+        let mut v = Self::new();
+        for x in iter {
+            // Invariant (`From<&[HexId]>`): no footprint is longer than MAX_FOOTPRINT.
+            assert!(
+                v.0.try_push(x).is_none(),
+                "a footprint longer than {MAX_FOOTPRINT} hexes"
+            );
+        }
+        v
+    }
+}
+
+impl<'a> IntoIterator for &'a Hexes {
+    type Item = &'a HexId;
+    type IntoIter = std::slice::Iter<'a, HexId>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl IntoIterator for Hexes {
+    type Item = HexId;
+    type IntoIter = tinyvec::ArrayVecIterator<[HexId; MAX_FOOTPRINT]>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+}
+
+impl PartialEq<Vec<HexId>> for Hexes {
+    fn eq(&self, other: &Vec<HexId>) -> bool {
+        self.0.as_slice() == other.as_slice()
+    }
+}
+
+impl PartialEq<Hexes> for Vec<HexId> {
+    fn eq(&self, other: &Hexes) -> bool {
+        self.as_slice() == other.0.as_slice()
+    }
+}
+
+impl<const N: usize> PartialEq<[HexId; N]> for Hexes {
+    fn eq(&self, other: &[HexId; N]) -> bool {
+        self.0.as_slice() == other.as_slice()
+    }
+}
+
+impl PartialEq<[HexId]> for Hexes {
+    fn eq(&self, other: &[HexId]) -> bool {
+        self.0.as_slice() == other
+    }
+}
+
 /// A combat unit now.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct UnitState {
     /// Its hexes (right-hand one first for a line, head first for a column); empty off the map.
-    pub hexes: Vec<HexId>,
+    pub hexes: Hexes,
     /// Facing.
     pub facing: Facing,
     /// Formation.

@@ -9,6 +9,7 @@ use crate::command::{Style, holder, loc_map};
 use crate::data::Arm;
 use crate::event::Event;
 use crate::scenario::{BrigadeIx, Scenario, UnitIx};
+use crate::state::Hexes;
 use crate::state::{Job, Phase, State};
 use std::collections::HashSet;
 
@@ -105,13 +106,13 @@ pub fn offers(sc: &Scenario, st: &State) -> Vec<Action> {
         .iter()
         .flat_map(|&u| routing_stack(sc, st, u))
         .collect();
-    let mut seen: Vec<Vec<hexmap::HexId>> = Vec::new();
+    let mut seen: Vec<Hexes> = Vec::new();
     let mut out = Vec::new();
     for u in entitled(sc, st) {
         if sc.units[usize::from(u)].arm == Arm::Artillery || declared.contains(&u) {
             continue;
         }
-        let hexes = st.units[usize::from(u)].hexes.clone();
+        let hexes = st.units[usize::from(u)].hexes;
         if seen.contains(&hexes) {
             continue;
         }
@@ -287,7 +288,7 @@ pub fn morale_j(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
         if o.leader_check {
             // 21.4a, d: the leaders stacked with it roll on the Leader Loss Table.
             let side = sc.units[usize::from(stack[0])].side;
-            let hexes = st.units[usize::from(stack[0])].hexes.clone();
+            let hexes = st.units[usize::from(stack[0])].hexes;
             let ls: Vec<u16> = (0..sc.leaders.len() as u16)
                 .filter(|&l| {
                     sc.leaders[usize::from(l)].side == side
@@ -344,7 +345,7 @@ pub fn keep_hex(
     ev: &mut Vec<Event>,
 ) -> Phase {
     for &u in &units {
-        st.units[usize::from(u)].hexes = vec![h];
+        st.units[usize::from(u)].hexes = Hexes::one(h);
     }
     if let Some(&u) = units.first() {
         ev.push(Event::Movement {

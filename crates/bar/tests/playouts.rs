@@ -113,7 +113,7 @@ fn r10_1e_the_invariants_catch_a_stack_of_two_formations_at_rest() {
     let stack = |id: &'static str, form: Option<bar::geom::Formation>| {
         move |bar: &bar::Bar, st: &mut State| {
             let f = usize::from(common::unit(bar, "for1"));
-            let (hexes, facing) = (st.units[f].hexes.clone(), st.units[f].facing);
+            let (hexes, facing) = (st.units[f].hexes, st.units[f].facing);
             let u = usize::from(common::unit(bar, id));
             st.units[u].hexes = hexes;
             st.units[u].formation = form.unwrap_or(st.units[f].formation);

@@ -16,7 +16,7 @@ fn drill() -> Bar {
 fn set(bar: &Bar, st: &mut State, id: &str, h: &str, facing: &str, formation: &str) {
     let f = Formation::parse(formation).unwrap(); // test formations are well formed
     let u = usize::from(unit(bar, id));
-    st.units[u].hexes = vec![hex(h)];
+    st.units[u].hexes = vec![hex(h)].into();
     st.units[u].formation = f;
     st.units[u].facing = bar::scenario::parse_facing(facing, f).unwrap(); // test facings
 }

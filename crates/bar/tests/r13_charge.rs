@@ -487,7 +487,7 @@ fn r13_3_random_bar_drill_games_charge_react_and_countercharge_with_the_invarian
         let mut st = bar.start(seed, &mut ev);
         // AK 1/3 starts three hexes from IR 4's line (0624-0623), across open ground.
         let k = usize::from(unit(&bar, "a-k1-3"));
-        st.units[k].hexes = vec![hex("0924")];
+        st.units[k].hexes = (vec![hex("0924")]).into();
         let mut pick = Dice::new(seed ^ 0xc4a);
         let mut n = 0;
         while bar.decider(&st).is_some() {

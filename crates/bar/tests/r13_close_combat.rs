@@ -571,7 +571,7 @@ fn r13_10f_an_attacker_reduced_to_one_hex_keeps_the_hex_beside_the_defender() {
     let mut st = fresh(&bar);
     line(&bar, &mut st, "mdc", "0708", "N", 2);
     let u = unit(&bar, "mdc");
-    let hs = st.units[usize::from(u)].hexes.clone();
+    let hs = st.units[usize::from(u)].hexes;
     // The weakest MDC that still fills two hexes.
     let lost = (0..8u8)
         .rev()

@@ -215,7 +215,7 @@ fn r19_7e_a_routing_2_hex_line_keeps_the_hex_its_owner_chooses() {
     let fp = hexmap::Footprint::line(&hexmap::Printed, hex("0707"), hexmap::Vertex::N, 2)
         .expect("a two-hex line");
     let hs = fp.hexes().to_vec();
-    st.units[usize::from(i1)].hexes = hs.clone();
+    st.units[usize::from(i1)].hexes = hs.clone().into();
     st.units[usize::from(i1)].formation = bar::geom::Formation::Line;
     st.units[usize::from(i1)].facing = bar::geom::Facing::Point(hexmap::Vertex::N);
     st.units[usize::from(i1)].routed = true;
@@ -259,7 +259,7 @@ fn r20_2_a_routed_stack_retreats_in_one_facing_and_formation() {
     let (i1, i2) = (unit(&bar, "i1"), unit(&bar, "i2"));
     for (u, v) in [(i1, hexmap::Vertex::N), (i2, hexmap::Vertex::S)] {
         let s = &mut st.units[usize::from(u)];
-        s.hexes = vec![hex("0707")];
+        s.hexes = (vec![hex("0707")]).into();
         s.formation = bar::geom::Formation::Line;
         s.facing = bar::geom::Facing::Point(v);
         s.routed = true;

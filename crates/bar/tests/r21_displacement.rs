@@ -13,7 +13,7 @@ fn field() -> Bar {
 fn set(bar: &Bar, st: &mut State, id: &str, hexes: &[HexId], facing: &str, formation: &str) {
     let f = Formation::parse(formation).unwrap(); // test formations are well formed
     let u = usize::from(unit(bar, id));
-    st.units[u].hexes = hexes.to_vec();
+    st.units[u].hexes = hexes.to_vec().into();
     st.units[u].formation = f;
     st.units[u].facing = bar::scenario::parse_facing(facing, f).unwrap(); // test facings
 }

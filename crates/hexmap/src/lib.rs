@@ -49,7 +49,10 @@ use std::fmt;
 use std::str::FromStr;
 
 /// A printed hex number, row-first (`RRCC`): row grows southward, column grows westward.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+///
+/// `Default` is `0000`, a hex no map prints: it only fills the unused slots of inline vectors of
+/// hexes (`tinyvec::ArrayVec` needs a default item).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
 pub struct HexId {
     /// Printed row (first two digits).

@@ -16,6 +16,7 @@ use crate::event::Event;
 use crate::formation::{self, Budget};
 use crate::geom::{Facing, Formation, chart_key, footprint_of};
 use crate::scenario::{Scenario, UnitIx};
+use crate::state::Hexes;
 use crate::state::State;
 use engine::Half;
 use hexmap::{Arc, End, Footprint, HexId, Printed};
@@ -58,7 +59,7 @@ fn top(ch: &Charge) -> UnitIx {
 /// The facing and hexes of a stack's top unit.
 fn aspect(st: &State, u: UnitIx) -> (Facing, Vec<HexId>, Formation) {
     let s = &st.units[usize::from(u)];
-    (s.facing, s.hexes.clone(), s.formation)
+    (s.facing, s.hexes.to_vec(), s.formation)
 }
 
 /// 13.1e, 13.3a: the stack's charge range in half points: the shortest of its units (T11), `None`
@@ -275,7 +276,7 @@ pub(super) fn begin(sc: &Scenario, st: &State, cc: &mut Cc, ev: &mut Vec<Event>)
         }
         let Some(r) = range(sc, stack) else { continue };
         let area = area_of(sc, st, stack, r);
-        let start = st.units[usize::from(stack[0])].hexes.clone();
+        let start = st.units[usize::from(stack[0])].hexes;
         log(
             ev,
             "13.3",
@@ -290,7 +291,7 @@ pub(super) fn begin(sc: &Scenario, st: &State, cc: &mut Cc, ev: &mut Vec<Event>)
         );
         cc.charges.push(Charge {
             units: stack.clone(),
-            start,
+            start: start.to_vec(),
             range: r,
             spent: 0,
             area,
@@ -442,9 +443,9 @@ pub(super) fn choose(sc: &Scenario, st: &mut State, cc: &mut Cc, a: &Action, ev:
 fn move_stack(sc: &Scenario, st: &mut State, units: &[UnitIx], to: &[HexId]) {
     let Some(&t) = units.first() else { return };
     let side = sc.units[usize::from(t)].side;
-    let from = st.units[usize::from(t)].hexes.clone();
+    let from = st.units[usize::from(t)].hexes;
     for &u in units {
-        st.units[usize::from(u)].hexes = to.to_vec();
+        st.units[usize::from(u)].hexes = Hexes::from(to);
     }
     let Some(&last) = to.last() else { return };
     for (i, &h) in from.iter().enumerate() {
@@ -722,7 +723,7 @@ fn reactions(sc: &Scenario, st: &State, stack: &[UnitIx]) -> Vec<(Action, Price)
         {
             // 9.6 reversal of a footprint that stays in its hexes (13.4c).
             let mut a = r.hexes().to_vec();
-            let mut b = s.hexes.clone();
+            let mut b = s.hexes;
             a.sort();
             b.sort();
             if a == b {
@@ -736,7 +737,7 @@ fn reactions(sc: &Scenario, st: &State, stack: &[UnitIx]) -> Vec<(Action, Price)
         spent: false,
         fired: false,
     };
-    let mut mine = s.hexes.clone();
+    let mut mine = s.hexes;
     mine.sort();
     for c in formation::changes(sc, st, stack, &budget) {
         let mut h = c.hexes.clone();
@@ -803,11 +804,11 @@ pub(super) fn react(
                 .and_then(|fp| (fp.len() > 1).then(|| fp.reversed(&Printed).ok()).flatten())
             {
                 Some(r) => r.hexes().to_vec(),
-                None => s.hexes.clone(),
+                None => s.hexes.to_vec(),
             };
             for &u in stack {
                 st.units[usize::from(u)].facing = *f;
-                st.units[usize::from(u)].hexes = hexes.clone();
+                st.units[usize::from(u)].hexes = Hexes::from(&hexes[..]);
             }
             format!("faces {}", crate::geom::FacingExt::name(*f))
         }
@@ -838,7 +839,7 @@ pub(super) fn react(
             for &(u, fm) in &c.formations {
                 let s = &mut st.units[usize::from(u)];
                 s.formation = fm;
-                s.hexes = c.hexes.clone();
+                s.hexes = Hexes::from(&c.hexes[..]);
                 s.facing = c.facing;
             }
             format!(
@@ -980,7 +981,7 @@ pub(super) fn countercharge(
     let Some(ch) = cc.charges.first().cloned() else {
         return;
     };
-    let charger = st.units[usize::from(top(&ch))].hexes.clone();
+    let charger = st.units[usize::from(top(&ch))].hexes;
     let Some(nh) = countercharge_hexes(sc, st, stack, &charger)
         .into_iter()
         .find(|nh| nh[0] == *h)

@@ -115,7 +115,7 @@ pub(super) fn decide(
         return;
     }
     let Some(c) = cc.combats.get(i) else { return };
-    let hexes: Vec<HexId> = st.units[usize::from(top)].hexes.clone();
+    let hexes: Vec<HexId> = st.units[usize::from(top)].hexes.to_vec();
     let mine = attackers_in_zoc(st, c, stack);
     cc.engaged.extend(stack.iter().copied());
     if mine.len() < c.attackers.len() {

@@ -551,7 +551,7 @@ pub(crate) fn special_effects(
         let side = sc.units[usize::from(top)].side;
         let hexes = stack
             .iter()
-            .flat_map(|&u| st.units[usize::from(u)].hexes.clone())
+            .flat_map(|&u| st.units[usize::from(u)].hexes)
             .collect::<Vec<_>>();
         for l in leaders_in(sc, st, side, &hexes) {
             crate::leaders::loss_check(sc, st, l, crate::leaders::Cause::CloseCombatOrMorale, ev);

@@ -10,6 +10,7 @@ use crate::data::Arm;
 use crate::event::Event;
 use crate::geom::Formation;
 use crate::scenario::{Scenario, UnitIx};
+use crate::state::Hexes;
 use crate::state::{Job, LeaderStatus, State};
 use hexmap::HexId;
 
@@ -55,10 +56,10 @@ pub(crate) fn stack_sp(
         return (n, format!("{n} (artillery alone, 1 a unit)"));
     }
     let total: u32 = troops.iter().map(|&u| u32::from(sp(sc, st, u))).sum();
-    let hexes = st.units[usize::from(top)].hexes.clone();
+    let hexes = st.units[usize::from(top)].hexes;
     let opp_hexes: Vec<HexId> = opponents
         .iter()
-        .flat_map(|&o| st.units[usize::from(o)].hexes.clone())
+        .flat_map(|&o| st.units[usize::from(o)].hexes)
         .collect();
     let opp_flanks: Vec<HexId> = opponents.iter().flat_map(|&o| flank_of(st, o)).collect();
     let mut sum = 0u32;
@@ -161,7 +162,7 @@ pub(crate) fn stack_cv(
     let opp: Vec<UnitIx> = opponents.iter().flatten().copied().collect();
     let me = &st.units[usize::from(top)];
     let form = me.formation;
-    let hexes = me.hexes.clone();
+    let hexes = me.hexes;
     let mut mods: Vec<Mod> = Vec::new();
     let mut add = |label: &str, value: i32| {
         if value != 0 {
@@ -357,7 +358,7 @@ pub(crate) fn stack_cv(
     // defender among its hexes facing the attackers.
     let opp_hexes: Vec<HexId> = opp
         .iter()
-        .flat_map(|&o| st.units[usize::from(o)].hexes.clone())
+        .flat_map(|&o| st.units[usize::from(o)].hexes)
         .collect();
     if att {
         let t = hexes
@@ -655,7 +656,7 @@ pub(super) fn losses(
         _ => cands.first().copied(),
     };
     if let Some(u) = u {
-        let hexes = st.units[usize::from(u)].hexes.clone();
+        let hexes = st.units[usize::from(u)].hexes;
         let side = sc.units[usize::from(u)].side;
         crate::retreat::lose(sc, st, u, 1, &why, "14.2", ev);
         if !st.on_map(u) {
@@ -865,7 +866,7 @@ pub(super) fn disorder_left_behind(
         if !st.on_map(u) {
             continue;
         }
-        let here = st.units[usize::from(u)].hexes.clone();
+        let here = st.units[usize::from(u)].hexes;
         let advanced = !infantry.is_empty()
             && infantry
                 .iter()
@@ -914,7 +915,7 @@ fn apply_half(
     if half.surrender {
         for s in stacks {
             for u in living(st, s) {
-                let hexes = st.units[usize::from(u)].hexes.clone();
+                let hexes = st.units[usize::from(u)].hexes;
                 let side = sc.units[usize::from(u)].side;
                 crate::retreat::eliminate(sc, st, u, "surrenders (14.7)", ev);
                 super::leaders_left_alone(sc, st, &hexes, side, ev);
@@ -930,7 +931,7 @@ fn apply_half(
             for s in stacks {
                 let live = living(st, s);
                 let Some(&u0) = live.first() else { continue };
-                let hexes = st.units[usize::from(u0)].hexes.clone();
+                let hexes = st.units[usize::from(u0)].hexes;
                 let side = sc.units[usize::from(u0)].side;
                 let infantry: Vec<UnitIx> = live
                     .iter()
@@ -1445,7 +1446,7 @@ fn fits(sc: &Scenario, st: &State, us: &[UnitIx], hexes: &[HexId], side: u8) -> 
     }
     let mut tmp = st.clone();
     for &u in us {
-        tmp.units[usize::from(u)].hexes = hexes.to_vec();
+        tmp.units[usize::from(u)].hexes = Hexes::from(hexes);
     }
     hexes
         .iter()
@@ -1464,13 +1465,13 @@ pub(super) fn advance(
     ev: &mut Vec<Event>,
 ) {
     let Some(&top) = us.first() else { return };
-    let from = st.units[usize::from(top)].hexes.clone();
+    let from = st.units[usize::from(top)].hexes;
     let side = sc.units[usize::from(top)].side;
     let left_behind = super::units_in(sc, st, side, &from)
         .into_iter()
         .any(|u| !us.contains(&u));
     for &u in us {
-        st.units[usize::from(u)].hexes = hexes.to_vec();
+        st.units[usize::from(u)].hexes = Hexes::from(hexes);
     }
     // 15.1e: a multi-hex line that advances onto fewer hexes contracts at no cost.
     let contracted = if hexes.len() < from.len() && !left_behind {
@@ -1547,13 +1548,13 @@ pub(super) fn contract_cavalry_lines(
         let opp: Vec<HexId> = theirs
             .iter()
             .flat_map(|s| living(st, s))
-            .flat_map(|u| st.units[usize::from(u)].hexes.clone())
+            .flat_map(|u| st.units[usize::from(u)].hexes)
             .collect();
         for s in mine {
             let live = living(st, s);
             let Some(&top) = live.first() else { continue };
             let us = &st.units[usize::from(top)];
-            let hexes = us.hexes.clone();
+            let hexes = us.hexes;
             if hexes.len() < 2
                 || us.formation != Formation::Line
                 || live
@@ -1587,7 +1588,7 @@ pub(super) fn contract_cavalry_lines(
                 continue;
             }
             for &u in &live {
-                st.units[usize::from(u)].hexes = rest.clone();
+                st.units[usize::from(u)].hexes = Hexes::from(&rest[..]);
             }
             // 21.2c: a leader in the hex given up stays with the line.
             let near = rest

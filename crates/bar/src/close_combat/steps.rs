@@ -2,6 +2,7 @@
 //! combats, defender morale and retreat before combat (13.7, 13.9, 20.1), defensive fire (13.10),
 //! leaders (21.2b); the decisions each step may wait for.
 use super::resolve;
+use crate::state::Hexes;
 // charges (13.3–13.5, 13.8)
 use super::{Cc, Combat, Step, alive, enemies_in_zoc, is_light, living, log, name, names};
 use super::{charge, defence_option};
@@ -93,7 +94,7 @@ pub(super) fn run(sc: &Scenario, st: &mut State, mut cc: Cc, ev: &mut Vec<Event>
                     && let Some(&u) = units.first()
                 {
                     let side = sc.units[usize::from(u)].side;
-                    let hexes = st.units[usize::from(u)].hexes.clone();
+                    let hexes = st.units[usize::from(u)].hexes;
                     for l in super::leaders_in(sc, st, side, &hexes) {
                         if !cc.escorts.iter().any(|e| e.0 == l) {
                             cc.escorts.push((l, units.clone()));
@@ -266,7 +267,7 @@ fn define(sc: &Scenario, st: &mut State, cc: &mut Cc, ev: &mut Vec<Event>) {
         // Whole stacks of the hexes attacked.
         let hexes: Vec<HexId> = enemies
             .iter()
-            .flat_map(|&e| st.units[usize::from(e)].hexes.clone())
+            .flat_map(|&e| st.units[usize::from(e)].hexes)
             .collect();
         let side = sc.units[usize::from(s[0])].side;
         let all = super::units_in(sc, st, 1 - side, &hexes);
@@ -306,11 +307,11 @@ fn define(sc: &Scenario, st: &mut State, cc: &mut Cc, ev: &mut Vec<Event>) {
                 continue;
             }
             c.att_hexes
-                .push(st.units[usize::from(stacks[i][0])].hexes.clone());
+                .push(st.units[usize::from(stacks[i][0])].hexes.to_vec());
             c.attackers.push(stacks[i].clone());
             for t in &targets[i] {
                 if !c.defenders.contains(t) {
-                    c.def_hexes.push(st.units[usize::from(t[0])].hexes.clone());
+                    c.def_hexes.push(st.units[usize::from(t[0])].hexes.to_vec());
                     c.defenders.push(t.clone());
                 }
             }
@@ -474,7 +475,7 @@ pub(super) fn withdraw_paths(
     let side = sc.units[usize::from(stack[0])].side;
     let att_hexes: Vec<HexId> = attackers
         .iter()
-        .flat_map(|&a| st.units[usize::from(a)].hexes.clone())
+        .flat_map(|&a| st.units[usize::from(a)].hexes)
         .collect();
     let dist = |h: HexId| att_hexes.iter().map(|a| h.distance(*a)).min().unwrap_or(0);
     let skirm = stack.iter().all(|&u| {
@@ -667,7 +668,7 @@ fn fire_groups(sc: &Scenario, st: &State, cc: &Cc, ix: usize) -> Vec<fire::Group
     let side = 1 - cc.side;
     let thexes: Vec<HexId> = target
         .iter()
-        .flat_map(|&u| st.units[usize::from(u)].hexes.clone())
+        .flat_map(|&u| st.units[usize::from(u)].hexes)
         .collect();
     let mine: Vec<UnitIx> = c.defenders.iter().flatten().copied().collect();
     fire::groups_at(sc, st, side, &target, FireKind::Defensive)
@@ -730,7 +731,7 @@ fn keep_hex_nearest_defenders(
 ) {
     let alive: Vec<UnitIx> = target.iter().copied().filter(|&u| st.on_map(u)).collect();
     let Some(&u0) = alive.first() else { return };
-    let now = st.units[usize::from(u0)].hexes.clone();
+    let now = st.units[usize::from(u0)].hexes;
     if before.len() < 2 || now.len() != 1 {
         return;
     }
@@ -744,7 +745,7 @@ fn keep_hex_nearest_defenders(
     }
     if best != now[0] {
         for &u in &alive {
-            st.units[usize::from(u)].hexes = vec![best];
+            st.units[usize::from(u)].hexes = Hexes::one(best);
         }
         log(
             ev,
@@ -785,7 +786,7 @@ fn leader_options(sc: &Scenario, st: &State, cc: &Cc, att: bool, ix: usize) -> V
         return Vec::new();
     };
     let side = sc.units[usize::from(u)].side;
-    let hexes = st.units[usize::from(u)].hexes.clone();
+    let hexes = st.units[usize::from(u)].hexes;
     super::leaders_in(sc, st, side, &hexes)
 }
 
@@ -1037,10 +1038,11 @@ pub fn apply(sc: &Scenario, st: &mut State, mut cc: Cc, a: &Action, ev: &mut Vec
                 "13.10",
                 format!("defensive fire at {}", names(sc, &target)),
             );
-            let before: Vec<HexId> = target
+            let before: Vec<HexId> = (target
                 .first()
-                .map(|&u| st.units[usize::from(u)].hexes.clone())
-                .unwrap_or_default();
+                .map(|&u| st.units[usize::from(u)].hexes)
+                .unwrap_or_default())
+            .to_vec();
             fire::resolve(sc, st, FireKind::Defensive, &groups, &target, ev);
             keep_hex_nearest_defenders(sc, st, cur(&cc), &target, &before, ev);
             let c = cur(&cc).clone();
@@ -1201,7 +1203,7 @@ fn withdraw(sc: &Scenario, st: &mut State, cc: &mut Cc, ix: usize, to: HexId, ev
             .is_some_and(|t| t.non_clear)
     });
     for &u in &stack {
-        st.units[usize::from(u)].hexes = vec![to];
+        st.units[usize::from(u)].hexes = Hexes::one(to);
     }
     // 21.2c: leaders go with it.
     for (i, l) in st.leaders.iter_mut().enumerate() {

@@ -32,7 +32,7 @@ pub fn line(bar: &Bar, st: &mut State, id: &str, right: &str, facing: &str, len:
     };
     let fp = hexmap::Footprint::line(&hexmap::Printed, hex(right), v, len).unwrap(); // on the map
     let u = usize::from(unit(bar, id));
-    st.units[u].hexes = fp.hexes().to_vec();
+    st.units[u].hexes = fp.hexes().to_vec().into();
     st.units[u].formation = Formation::Line;
     st.units[u].facing = Facing::Point(v);
 }

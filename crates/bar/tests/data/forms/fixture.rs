@@ -79,7 +79,7 @@ impl Pos {
     pub fn place(&mut self, id: &str, hexes: &[HexId], facing: Facing, formation: Formation) {
         let u = usize::from(self.u(id));
         let s = &mut self.st.units[u];
-        s.hexes = hexes.to_vec();
+        s.hexes = hexes.to_vec().into();
         s.facing = facing;
         s.formation = formation;
         s.disordered = false;
