@@ -50,6 +50,12 @@ fn r15_1c_10_8d_one_unit_of_a_line_advances_and_the_remainder_contracts_at_once(
     // one hex, keeping the line's right-hand end.
     assert_eq!(hexes_of(&bar, &st, "gr"), vec!["0707"]);
     assert_logged(&log, "10.8d");
+    // The contracted remainder may follow (15.1c: how many advance is the player's choice), once
+    // IR 1/I has kept its facing (15.1g).
+    act(&bar, &mut st, &["cc-face-keep"], &[]);
+    let l = legal(&bar, &st);
+    assert!(l.contains(&"cc-advance:gr:0607".to_string()), "{l:?}");
+    assert!(l.contains(&"cc-advance-done".to_string()), "{l:?}");
     // Formations and facings kept (15.1f).
     for id in ["i1", "gr"] {
         assert_eq!(
