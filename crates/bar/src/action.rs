@@ -118,6 +118,9 @@ pub enum Action {
     FireAt(UnitIx, bool),
     /// Add the activated units of this hex to the fire being declared (12.2d, 12.2f).
     FireWith(HexId),
+    /// Add the guns of this hex (stacked with a 2-hex line) giving this many of their SPs to the
+    /// fire being declared, the rest kept for a second target (12.4c, E37).
+    FireGuns(HexId, u8),
     /// Resolve the declared fire (12.1).
     FireResolve,
     /// Give up the fire being declared (nothing was rolled); that target is not offered to
@@ -274,6 +277,7 @@ impl Action {
                 format!("fire:{}:{}", u(x), if *art { "art" } else { "inf" })
             }
             Action::FireWith(h) => format!("fire-with:{}", sc.board.label(*h)),
+            Action::FireGuns(h, n) => format!("fire-guns:{}:{n}", sc.board.label(*h)),
             Action::FireResolve => "fire-resolve".into(),
             Action::FireCancel => "fire-cancel".into(),
             Action::FireDone => "fire-done".into(),

@@ -350,8 +350,36 @@ fn aim(
 }
 
 /// The SPs of each unit of a hex group that may fire (12.3–12.4; T5, T6), top of the stack first,
-/// before halving for disorder and partial sight. `skip` are SPs already used this phase.
+/// disorder applied (12.3a), before halving for partial sight. `skip` are SPs already used this
+/// phase.
 fn firing_sp(sc: &Scenario, st: &State, g: &Group, skip: &[(UnitIx, u8)]) -> Vec<(UnitIx, u8)> {
+    allocate(sc, st, g, skip, true)
+}
+
+/// Whether a group fires disordered (12.3a): one of its units is.
+fn disordered(st: &State, g: &Group) -> bool {
+    g.units.iter().any(|&u| st.units[usize::from(u)].disordered)
+}
+
+/// [`firing_sp`]; `disorder`: whether a disordered group's limits are halved. 12.3a halves "the
+/// number of SPs … that can fire from a hex": the hex's limit (what its SPs and T5/T6 let fire) is
+/// halved (rounded) before 12.4b fills it, the guns first, so that a disordered multi-hex stack
+/// fires at most the sum of its halved hexes, E37's "2 SPs a hex or 4 SPs for the entire stack",
+/// however its SPs are split between targets.
+fn allocate(
+    sc: &Scenario,
+    st: &State,
+    g: &Group,
+    skip: &[(UnitIx, u8)],
+    disorder: bool,
+) -> Vec<(UnitIx, u8)> {
+    let half = |x: u8| -> u8 {
+        if disorder && disordered(st, g) {
+            round_half_up(u32::from(x), 2) as u8
+        } else {
+            x
+        }
+    };
     let Some(fc) = charts(sc) else {
         return Vec::new();
     };
@@ -392,29 +420,37 @@ fn firing_sp(sc: &Scenario, st: &State, g: &Group, skip: &[(UnitIx, u8)]) -> Vec
     let mut out = Vec::new();
     if troops.is_empty() {
         // Artillery alone: up to 4 SP a hex (12.4c).
-        let mut left = gun_sp;
+        let mut left = half(gun_sp);
         for &u in &guns_on_top {
             if g.units.contains(&u) && left > 0 {
                 let n = avail(u).min(left);
                 left -= n;
-                out.push((u, n));
+                if n > 0 {
+                    out.push((u, n));
+                }
             }
         }
-        return out;
+        return cap(out, g.sp);
     }
     let st0 = &st.units[usize::from(troops[0])];
     let row = fc.formation.get(crate::geom::chart_key(st0.formation));
     let inf_sp: u8 = troops.iter().map(|&u| current_sp(sc, st, u)).sum();
     // The formation's limit for a hex (T5/T6), artillery SPs counted 1:1 in it (12.4c).
+    // 12.3a: the SPs the hex's units and its chart let fire, halved when disordered — the
+    // square's third (2 SP a target, 12.2g) and its guns (as if alone, 12.4d) each on its own.
     let hex_limit = |h: HexId| -> u8 {
         match row {
-            Some(r) if !r.fires => gun_sp,
+            Some(r) if !r.fires => half(gun_sp),
             Some(r) if r.per_target_hex.is_some() => {
                 // 12.2g, A29: a square fires a third of its SPs at each target hex, up to 4.
                 let third = round_half_up(u32::from(inf_sp), 3) as u8;
-                third.min(r.per_target_hex.unwrap_or(4)) + gun_sp
+                half(third.min(r.per_target_hex.unwrap_or(4))) + half(gun_sp)
             }
-            Some(r) if r.max_per_hex.is_some() => r.max_per_hex.unwrap_or(0),
+            Some(r) if r.max_per_hex.is_some() => half(
+                r.max_per_hex
+                    .unwrap_or(0)
+                    .min(gun_sp.saturating_add(inf_sp)),
+            ),
             Some(_) => {
                 let layout =
                     crate::formation::sp_layout(sc, st, &troops, st0.formation, st0.hexes.len())
@@ -422,8 +458,10 @@ fn firing_sp(sc: &Scenario, st: &State, g: &Group, skip: &[(UnitIx, u8)]) -> Vec
                 let i = st0.hexes.iter().position(|&x| x == h).unwrap_or(0);
                 let here = layout.get(i).copied().unwrap_or(inf_sp);
                 let ranks = sc.armies[usize::from(sc.units[usize::from(troops[0])].side)].ranks;
-                fc.line_sp_for(ranks)
-                    .map_or(here.min(4), |t| t.fire_per_hex(here, false))
+                half(
+                    fc.line_sp_for(ranks)
+                        .map_or(here.min(4), |t| t.fire_per_hex(here, false)),
+                )
             }
             None => 0,
         }
@@ -433,14 +471,16 @@ fn firing_sp(sc: &Scenario, st: &State, g: &Group, skip: &[(UnitIx, u8)]) -> Vec
     for &u in &guns_on_top {
         let n = current_sp(sc, st, u).min(left).min(gun_sp);
         left -= n;
+        let n = n.min(avail(u));
         if g.units.contains(&u) && n > 0 {
-            out.push((u, n.min(avail(u))));
+            out.push((u, n));
         }
     }
     if st0.hexes.len() > 1 && row.is_some_and(|r| r.fires && r.per_target_hex.is_none()) {
         // 12.3c, 12.4c (E37): a multi-hex stack fires up to the sum of its hexes' limits; the
-        // guns on top count once in that total, wherever they fire from (12.4e), and each hex's
-        // infantry fires up to its hex's limit. A 7 + 3 SP line under 2 gun SP fires 2 + 6.
+        // guns on top count once in that total, wherever they fire from (12.4e), however their
+        // SPs are split between two targets, and each hex's infantry fires up to its hex's
+        // limit. A 7 + 3 SP line under 2 gun SP fires 2 + 6 (disordered: 2 + 2).
         let total: u8 = st0.hexes.iter().map(|&h| hex_limit(h)).sum();
         let inf_used: u8 = troops.iter().map(|&u| used(u)).sum();
         left = limit.min(total.saturating_sub(gun_sp).saturating_sub(inf_used));
@@ -457,7 +497,12 @@ fn firing_sp(sc: &Scenario, st: &State, g: &Group, skip: &[(UnitIx, u8)]) -> Vec
             }
         }
     }
-    if let Some(cap) = g.sp {
+    cap(out, g.sp)
+}
+
+/// The SPs of a group capped at `sp` (a split fire, 12.2g, 12.3c, 12.4c), top first.
+fn cap(mut out: Vec<(UnitIx, u8)>, sp: Option<u8>) -> Vec<(UnitIx, u8)> {
+    if let Some(cap) = sp {
         let mut left = cap;
         for x in out.iter_mut() {
             x.1 = x.1.min(left);
@@ -603,9 +648,14 @@ fn part(
         .iter()
         .any(|&(u, _)| weapon(sc, u).is_some_and(|w| w.howitzer));
     let a = aim(sc, st, g, target, reach, how)?;
-    let disordered = sps
-        .iter()
-        .any(|&(u, _)| st.units[usize::from(u)].disordered);
+    // 12.3a: `firing_sp` has halved a disordered group's limits; the SPs before that, for the
+    // log and for A30 (disordered with a partial line of sight: ÷4 once).
+    let dis = disordered(st, g);
+    let undisordered = if dis {
+        allocate(sc, st, g, used, false)
+    } else {
+        Vec::new()
+    };
     let mut strength = 0.0f32;
     let mut bits = Vec::new();
     let mut texts = Vec::new();
@@ -633,18 +683,28 @@ fn part(
             }
         }
         let m = m.max(0.0);
+        // 12.3a, A30: disorder halves (done by `firing_sp`), partial sight halves, both ÷4
+        // (rounded, once).
+        let raw = if dis {
+            undisordered
+                .iter()
+                .find(|x| x.0 == u)
+                .map_or(n, |x| x.1.max(n))
+        } else {
+            n
+        };
         let mut n_eff = n;
-        // 12.3a, A30: disorder halves, partial sight halves, both ÷4 (rounded, once).
-        let div = (if disordered { 2 } else { 1 }) * (if a.sight.partial { 2 } else { 1 });
         let mut halving = Vec::new();
-        if div > 1 {
-            n_eff = round_half_up(u32::from(n), div) as u8;
-            if disordered {
-                halving.push("disordered 12.3a");
-            }
-            if a.sight.partial {
-                halving.push("partial LOS 12.6f");
-            }
+        if dis {
+            halving.push("disordered 12.3a");
+        }
+        if a.sight.partial {
+            n_eff = if dis {
+                (round_half_up(u32::from(raw), 4) as u8).min(n)
+            } else {
+                round_half_up(u32::from(n), 2) as u8
+            };
+            halving.push("partial LOS 12.6f");
         }
         if how && a.sight.overhead {
             n_eff = round_half_up(u32::from(n_eff), 2) as u8;
@@ -671,7 +731,7 @@ fn part(
             if halving.is_empty() {
                 String::new()
             } else {
-                format!(" (of {n}: {})", halving.join(", "))
+                format!(" (of {raw}: {})", halving.join(", "))
             },
             fmt_num(m),
             if mods.is_empty() {
@@ -1376,10 +1436,20 @@ pub fn fires_again(st: &State, u: UnitIx, fired: &[HexId], h: HexId) -> bool {
     }
 }
 
-/// Activated units that may still fire from `hex` (12.2c).
+/// Activated units that may still fire from `hex` (12.2c). The guns stacked with a 2-hex line
+/// fire with it at two targets when they split their SPs (12.4c, E37: "one fire attack could
+/// have 1 artillery SP … and the other 1 artillery SP"), from either hex (12.4e); what they have
+/// left is `FirePhase::spent`'s business.
 fn unfired(st: &State, f: &FirePhase, u: UnitIx, h: HexId) -> bool {
     let from: Vec<HexId> = f.fired.iter().filter(|x| x.0 == u).map(|x| x.1).collect();
-    fires_again(st, u, &from, h)
+    fires_again(st, u, &from, h) || (split_guns(st, u) && from.len() < 2)
+}
+
+/// Unlimbered guns stacked with a 2-hex line (10.4d: on no particular hex of it), which may split
+/// their SPs between the line's two targets (12.4c, E37).
+fn split_guns(st: &State, u: UnitIx) -> bool {
+    let s = &st.units[usize::from(u)];
+    s.formation == Formation::Unlimbered && s.hexes.len() == 2
 }
 
 /// The activated groups that may fire at a target now, of one type.
@@ -1530,7 +1600,20 @@ pub fn legal(sc: &Scenario, st: &State, f: &FirePhase) -> Vec<Action> {
                         .all(|x| part(sc, st, x, &tstack, &[]).is_some_and(|p| !p.beyond_min))
                 }
             })
-            .map(|g| Action::FireWith(g.hex))
+            .flat_map(|g| {
+                let mut v = vec![Action::FireWith(g.hex)];
+                // 12.4c (E37): guns with a 2-hex line that have not fired may give part of their
+                // SPs (1 up to all but one) to this fire and keep the rest for another target.
+                if d.artillery
+                    && g.units
+                        .iter()
+                        .all(|&u| split_guns(st, u) && !f.fired.iter().any(|x| x.0 == u))
+                {
+                    let all: u8 = firing_sp(sc, st, &g, &f.spent).iter().map(|x| x.1).sum();
+                    v.extend((1..all).map(|n| Action::FireGuns(g.hex, n)));
+                }
+                v
+            })
             .collect();
         // 12.1: no fire below 1:3 (the player may add firers first).
         let tstack = stack(sc, st, d.target);
@@ -1605,13 +1688,17 @@ pub fn apply(
             });
             Phase::Fire(Box::new(f))
         }
-        Action::FireWith(h) => {
+        Action::FireWith(h) | Action::FireGuns(h, _) => {
             let found = f.decl.as_ref().and_then(|d| {
                 candidates(sc, st, &f, d.target, d.artillery)
                     .into_iter()
                     .find(|g| g.hex == *h)
             });
-            if let (Some(d), Some(g)) = (f.decl.as_mut(), found) {
+            if let (Some(d), Some(mut g)) = (f.decl.as_mut(), found) {
+                if let Action::FireGuns(_, n) = a {
+                    // 12.4c: this fire's share of the guns' SPs.
+                    g.sp = Some(g.sp.map_or(*n, |x| x.min(*n)));
+                }
                 d.groups.push(g);
             }
             Phase::Fire(Box::new(f))
@@ -1718,6 +1805,11 @@ pub fn label(sc: &Scenario, st: &State, a: &Action) -> Option<String> {
         ),
         Action::FireWith(h) => format!(
             "Fire with {} from {}",
+            names(sc, &crate::stacking::units_at(st, *h)),
+            sc.board.label(*h)
+        ),
+        Action::FireGuns(h, n) => format!(
+            "Fire {n} SP of {} from {} (12.4c), the rest kept for another target",
             names(sc, &crate::stacking::units_at(st, *h)),
             sc.board.label(*h)
         ),

@@ -1333,14 +1333,16 @@ pub(super) fn advance_options(
                 .all(|&u| sc.units[usize::from(u)].side == side)
         })
         .collect();
-    // Units that advanced already are not offered again: only those still where they fought.
+    // Units that advanced already are not offered again: only those still where they fought (or
+    // on part of it, a remainder contracted by 10.8d after a unit left it; every advance holds a
+    // vacated hex, never one of those).
     let origin = if att { &c.att_hexes } else { &c.def_hexes };
     let movers: Vec<Vec<UnitIx>> = movers
         .into_iter()
         .zip(origin)
         .map(|(s, h)| {
             s.into_iter()
-                .filter(|&u| st.units[usize::from(u)].hexes == *h)
+                .filter(|&u| st.units[usize::from(u)].hexes.iter().all(|x| h.contains(x)))
                 .collect()
         })
         .collect();
@@ -1373,47 +1375,62 @@ pub(super) fn advance_options(
                 }
             }
         } else if let Some(fp) = crate::geom::footprint_of(us) {
-            for d in hexmap::Dir::ALL {
-                let Ok(moved) = fp.shifted(&hexmap::Printed, d) else {
-                    continue;
-                };
-                let hexes: Vec<HexId> = moved.hexes().to_vec();
-                if !hexes.iter().any(|h| vacated.contains(h))
-                    || !hexes
-                        .iter()
-                        .all(|h| front.contains(h) || us.hexes.contains(h))
-                {
-                    continue;
-                }
-                if fits(sc, st, s, &hexes, side) && !out.contains(&(s.clone(), hexes.clone())) {
-                    out.push((s.clone(), hexes));
-                }
+            // 15.1c: the whole stack or one of its units; a unit alone must be a formation its
+            // SPs allow (T5) and leaves a remainder that contracts at once (10.8d, `fits`).
+            let mut groups: Vec<Vec<UnitIx>> = vec![s.clone()];
+            if s.len() > 1 {
+                groups.extend(s.iter().map(|&u| vec![u]));
             }
-            // 15.1e: a multi-hex line may also contract, at no cost, onto fewer hexes of its
-            // front (its facing and formation kept, 15.1f) holding a vacated hex, if stacking
-            // permits.
-            if us.formation == Formation::Line {
-                for k in 1..us.hexes.len() {
-                    for window in us.hexes.windows(k) {
-                        let Ok(short) = hexmap::Footprint::new(
-                            &hexmap::Printed,
-                            hexmap::FootprintKind::Line,
-                            us.facing,
-                            window.to_vec(),
-                        ) else {
-                            continue;
-                        };
-                        for d in hexmap::Dir::ALL {
-                            let Ok(moved) = short.shifted(&hexmap::Printed, d) else {
+            for g in groups {
+                let whole = g.len() == s.len();
+                let ok = |hexes: &[HexId]| {
+                    (whole
+                        || crate::formation::lengths(sc, st, &g, us.formation)
+                            .contains(&hexes.len()))
+                        && fits(sc, st, &g, hexes, side)
+                };
+                for d in hexmap::Dir::ALL {
+                    let Ok(moved) = fp.shifted(&hexmap::Printed, d) else {
+                        continue;
+                    };
+                    let hexes: Vec<HexId> = moved.hexes().to_vec();
+                    if !hexes.iter().any(|h| vacated.contains(h))
+                        || !hexes
+                            .iter()
+                            .all(|h| front.contains(h) || us.hexes.contains(h))
+                    {
+                        continue;
+                    }
+                    if ok(&hexes) && !out.contains(&(g.clone(), hexes.clone())) {
+                        out.push((g.clone(), hexes));
+                    }
+                }
+                // 15.1e: a multi-hex line may also contract, at no cost, onto fewer hexes of its
+                // front (its facing and formation kept, 15.1f) holding a vacated hex, if
+                // stacking permits.
+                if us.formation == Formation::Line {
+                    for k in 1..us.hexes.len() {
+                        for window in us.hexes.windows(k) {
+                            let Ok(short) = hexmap::Footprint::new(
+                                &hexmap::Printed,
+                                hexmap::FootprintKind::Line,
+                                us.facing,
+                                window.to_vec(),
+                            ) else {
                                 continue;
                             };
-                            let hexes: Vec<HexId> = moved.hexes().to_vec();
-                            if hexes.iter().any(|h| vacated.contains(h))
-                                && hexes.iter().all(|h| front.contains(h))
-                                && fits(sc, st, s, &hexes, side)
-                                && !out.contains(&(s.clone(), hexes.clone()))
-                            {
-                                out.push((s.clone(), hexes));
+                            for d in hexmap::Dir::ALL {
+                                let Ok(moved) = short.shifted(&hexmap::Printed, d) else {
+                                    continue;
+                                };
+                                let hexes: Vec<HexId> = moved.hexes().to_vec();
+                                if hexes.iter().any(|h| vacated.contains(h))
+                                    && hexes.iter().all(|h| front.contains(h))
+                                    && ok(&hexes)
+                                    && !out.contains(&(g.clone(), hexes.clone()))
+                                {
+                                    out.push((g.clone(), hexes));
+                                }
                             }
                         }
                     }
@@ -1448,9 +1465,38 @@ fn fits(sc: &Scenario, st: &State, us: &[UnitIx], hexes: &[HexId], side: u8) -> 
     for &u in us {
         tmp.units[usize::from(u)].hexes = Hexes::from(hexes);
     }
-    hexes
+    // 10.8d: the units left behind contract at once; they too must be a legal stack.
+    let mut check: Vec<HexId> = hexes.to_vec();
+    if let Some((rest, short)) = remainder(sc, st, us) {
+        check.extend(st.units[usize::from(us[0])].hexes.iter().copied());
+        for &r in &rest {
+            tmp.units[usize::from(r)].hexes = short.as_slice().into();
+        }
+    }
+    check
         .iter()
         .all(|h| crate::stacking::legal_at(sc, &tmp, *h).is_ok())
+}
+
+/// 10.8d: the units of the stack `us` leave (their side's units on exactly the same hexes, top
+/// first, the guns last so that the infantry's formation sets the length) and the hexes they
+/// contract to at once, if they must (`stacking::after_separation`).
+fn remainder(sc: &Scenario, st: &State, us: &[UnitIx]) -> Option<(Vec<UnitIx>, Vec<HexId>)> {
+    let top = *us.first()?;
+    let from = &st.units[usize::from(top)].hexes;
+    let side = sc.units[usize::from(top)].side;
+    let mut rest: Vec<UnitIx> = super::units_in(sc, st, side, from)
+        .into_iter()
+        .filter(|&u| !us.contains(&u) && st.units[usize::from(u)].hexes == *from)
+        .collect();
+    rest.sort_by_key(|&u| {
+        (
+            sc.units[usize::from(u)].arm == Arm::Artillery,
+            st.units[usize::from(u)].order,
+        )
+    });
+    let short = crate::stacking::after_separation(sc, st, &rest)?;
+    Some((rest, short))
 }
 
 /// Make an advance (15.1): the units move with their facing and formation (15.1f; a general order
@@ -1470,11 +1516,44 @@ pub(super) fn advance(
     let left_behind = super::units_in(sc, st, side, &from)
         .into_iter()
         .any(|u| !us.contains(&u));
+    let separation = remainder(sc, st, us);
     for &u in us {
         st.units[usize::from(u)].hexes = Hexes::from(hexes);
     }
+    // 10.8d: the remainder of a multi-hex stack contracts at the instant the advancing units
+    // leave, free; the leaders on a hex it gives up stay with it.
+    let separated = match separation {
+        Some((rest, short)) => {
+            for &r in &rest {
+                st.units[usize::from(r)].hexes = short.as_slice().into();
+            }
+            for (i, l) in st.leaders.iter_mut().enumerate() {
+                if sc.leaders[i].side == side
+                    && l.status == LeaderStatus::Present
+                    && l.hex
+                        .is_some_and(|h| from.contains(&h) && !short.contains(&h))
+                {
+                    l.hex = short.first().copied();
+                }
+            }
+            let label = |hs: &[HexId]| {
+                hs.iter()
+                    .map(|h| sc.board.label(*h))
+                    .collect::<Vec<_>>()
+                    .join("-")
+            };
+            format!(
+                "; {} left behind contract{} at once from {} to {} (10.8d)",
+                names(sc, &rest),
+                if rest.len() == 1 { "s" } else { "" },
+                label(&from),
+                label(&short)
+            )
+        }
+        None => String::new(),
+    };
     // 15.1e: a multi-hex line that advances onto fewer hexes contracts at no cost.
-    let contracted = if hexes.len() < from.len() && !left_behind {
+    let contracted = if hexes.len() < from.len() {
         format!(
             " (the line contracts from {} to {} hex{}, 15.1e)",
             from.iter()
@@ -1523,7 +1602,7 @@ pub(super) fn advance(
             } else {
                 ""
             }
-        ),
+        ) + &separated,
     );
 }
 
