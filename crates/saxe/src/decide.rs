@@ -205,11 +205,10 @@ impl Saxe {
                 v
             }
             Phase::Combat => {
-                let attacks = self.legal_attacks(s);
+                let (attacks, may_end) = self.attacks_and_may_end(s);
                 if attacks.is_empty() {
                     return Vec::new();
                 }
-                let may_end = self.combat_may_end(s, &attacks);
                 let mut v: Vec<Action> = attacks
                     .into_iter()
                     .map(|(attackers, defenders)| Action::Attack {
@@ -799,8 +798,13 @@ impl Saxe {
             let Some(gh) = s.units[usize::from(g)].hex else {
                 continue;
             };
+            let range = self.gun_range(g);
             for &(_, from, to) in &r.movers {
                 for aim in [from, to] {
+                    // Out of range: `can_aim` would refuse it (the cheapest test first).
+                    if !(1..=range).contains(&gh.distance(aim)) {
+                        continue;
+                    }
                     // 9.3: only a shot that can hit a combat unit (the hex entered holds one, or a
                     // unit that is not a gun moved out of the hex left).
                     let hits = if aim == to {
@@ -842,13 +846,15 @@ impl Saxe {
             let Some(h) = s.units[usize::from(u)].hex else {
                 continue;
             };
-            if self.combat_units_at(s, h).first() != Some(&u) || self.in_zoc_of(s, h, enemy) {
+            // The distance first: the cheapest test.
+            let reach = self.edition.reaction_distance();
+            if !r.movers.iter().any(|&(_, _, to)| to.distance(h) <= reach)
+                || self.combat_units_at(s, h).first() != Some(&u)
+                || self.in_zoc_of(s, h, enemy)
+            {
                 continue;
             }
-            let reach = self.edition.reaction_distance();
-            if r.movers.iter().any(|&(_, _, to)| to.distance(h) <= reach) {
-                v.push(u);
-            }
+            v.push(u);
         }
         v
     }
@@ -926,12 +932,14 @@ impl Saxe {
         hexes.sort();
         hexes.dedup();
         hexes.into_iter().any(|h| {
+            if !r.movers.iter().any(|&(_, _, to)| to.distance(h) <= reach) {
+                return false; // the cheapest test first
+            }
             let here = self.units_at(s, h);
             here.len() >= 2
                 && here.first().is_some_and(|&top| self.kind(top).is_guns())
                 && !self.combat_units_at(s, h).is_empty()
                 && !self.in_zoc_of(s, h, r.side.other())
-                && r.movers.iter().any(|&(_, _, to)| to.distance(h) <= reach)
         })
     }
 

@@ -221,7 +221,7 @@ impl Saxe {
         let Some(d) = h.direction_to(to) else {
             return us.facing.arc_of(h, to);
         };
-        if self.front_dirs(s, u).contains(&d) {
+        if self.front_mask(s, u) & (1 << d.index()) != 0 {
             Arc::Front
         } else if us.facing.flank().contains(&d) {
             Arc::Flank
@@ -242,7 +242,7 @@ impl Saxe {
         let Some(d) = h.direction_to(to) else {
             return false;
         };
-        if !self.front_dirs(s, u).contains(&d) || !self.sc.map.contains(to) {
+        if self.front_mask(s, u) & (1 << d.index()) == 0 || !self.sc.map.contains(to) {
             return false;
         }
         let t = self.sc.map.terrain(to);
@@ -311,10 +311,12 @@ impl Saxe {
             return false;
         };
         let enemy = self.side_of(u).other();
-        self.front_dirs(s, u).into_iter().any(|d| {
-            h.neighbour(d)
-                .map(|n| self.side_at(s, n) == Some(enemy) && self.zoc_reaches(s, u, n))
-                .unwrap_or(false)
+        let m = self.front_mask(s, u);
+        Dir::ALL.into_iter().any(|d| {
+            m & (1 << d.index()) != 0
+                && h.neighbour(d)
+                    .map(|n| self.side_at(s, n) == Some(enemy) && self.zoc_reaches(s, u, n))
+                    .unwrap_or(false)
         })
     }
 
@@ -415,17 +417,50 @@ impl Saxe {
     /// Hexes reachable by a command radius from `from` (6.1: a line of hexes unaffected by terrain,
     /// not through an enemy unit nor an enemy front or flank hex not occupied by a friend).
     pub fn command_reach(&self, s: &State, from: HexId, radius: u8, side: Side) -> Vec<HexId> {
+        let mut seen = Vec::new();
+        self.command_search(s, from, radius, side, |h| {
+            seen.push(h);
+            false
+        });
+        seen
+    }
+
+    /// Whether `to` is within a command radius from `from` (6.1): [`Saxe::command_reach`]
+    /// stopping at `to`.
+    pub fn command_reaches(
+        &self,
+        s: &State,
+        from: HexId,
+        radius: u8,
+        side: Side,
+        to: HexId,
+    ) -> bool {
+        self.command_search(s, from, radius, side, |h| h == to)
+    }
+
+    /// The search of [`Saxe::command_reach`]: calls `found` on each hex reached, `from` first,
+    /// in breadth-first order, until it returns true (then true).
+    fn command_search(
+        &self,
+        s: &State,
+        from: HexId,
+        radius: u8,
+        side: Side,
+        mut found: impl FnMut(HexId) -> bool,
+    ) -> bool {
+        if found(from) {
+            return true;
+        }
         let map = &self.sc.map;
         let hostile = self.hostile_map(s, side);
         let mut seen_ix = vec![false; map.len()];
         if let Some(i) = map.index(from) {
             seen_ix[i] = true;
         }
-        let mut seen = vec![from];
         let mut frontier = vec![from];
+        let mut next = Vec::new();
         for _ in 0..radius {
-            let mut next = Vec::new();
-            for h in frontier {
+            for &h in &frontier {
                 for (_, n) in h.neighbours() {
                     let Some(i) = map.index(n) else { continue };
                     if seen_ix[i] {
@@ -435,7 +470,9 @@ impl Saxe {
                     if hostile[i] == 1 {
                         continue; // an enemy unit: not even reached
                     }
-                    seen.push(n);
+                    if found(n) {
+                        return true;
+                    }
                     // A hostile hex can be reached (a commander may stand in it) but not traced
                     // through.
                     if hostile[i] == 0 {
@@ -443,9 +480,10 @@ impl Saxe {
                     }
                 }
             }
-            frontier = next;
+            std::mem::swap(&mut frontier, &mut next);
+            next.clear();
         }
-        seen
+        false
     }
 
     /// Per map hex (row-major, [`crate::scenario::Map::index`]): 1 enemy unit, 2 enemy front or
@@ -511,7 +549,7 @@ impl Saxe {
             return false;
         };
         let r = self.sc.commanders[usize::from(c)].radius;
-        self.command_reach(s, ah, r, side).contains(&h)
+        self.command_reaches(s, ah, r, side, h)
     }
 
     /// Units of a formation on the map.
