@@ -5,6 +5,12 @@ use crate::scenario::{CommanderIx, FormationIx, Kind, Side, Terrain, UnitIx, sid
 use crate::state::{State, flag};
 use hexmap::{Arc, Dir, HexId, LosStep, Vertex, los_path};
 
+/// The two flank hexsides of a facing (2.1) as a bit mask over [`Dir::index`].
+fn flank_mask(f: Vertex) -> u8 {
+    let [a, b] = f.flank();
+    (1 << a.index()) | (1 << b.index())
+}
+
 /// Who is moving, for costs.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Mover {
@@ -22,11 +28,19 @@ impl Saxe {
 
     /// Units in a hex, top first (all kinds).
     pub fn units_at(&self, s: &State, h: HexId) -> Vec<UnitIx> {
-        let mut v: Vec<UnitIx> = (0..s.units.len() as UnitIx)
-            .filter(|&u| s.units[usize::from(u)].hex == Some(h))
-            .collect();
-        // 3.5.3: the artillery is placed on top of the stack.
-        v.sort_by_key(|&u| (!self.kind(u).is_guns(), s.units[usize::from(u)].order, u));
+        let mut v: Vec<UnitIx> = Vec::with_capacity(4);
+        for (i, us) in s.units.iter().enumerate() {
+            if us.hex == Some(h) {
+                v.push(i as UnitIx);
+            }
+        }
+        // 3.5.3: the artillery is placed on top of the stack. (The key ends with the unit, so
+        // no two keys are equal and an unstable sort gives the same order.)
+        if v.len() > 1 {
+            v.sort_unstable_by_key(|&u| {
+                (!self.kind(u).is_guns(), s.units[usize::from(u)].order, u)
+            });
+        }
         v
     }
 
@@ -223,7 +237,7 @@ impl Saxe {
         };
         if self.front_mask(s, u) & (1 << d.index()) != 0 {
             Arc::Front
-        } else if us.facing.flank().contains(&d) {
+        } else if flank_mask(us.facing) & (1 << d.index()) != 0 {
             Arc::Flank
         } else {
             Arc::Rear
@@ -402,11 +416,10 @@ impl Saxe {
 
     /// Whether hex `h` is an enemy front or flank hex not occupied by a friend (6.1, 8.5).
     pub fn hostile_for_commander(&self, s: &State, h: HexId, side: Side) -> bool {
-        if self.side_at(s, h) == Some(side) {
-            return false;
-        }
-        if self.side_at(s, h) == Some(side.other()) {
-            return true;
+        match self.side_at(s, h) {
+            Some(x) if x == side => return false,
+            Some(_) => return true,
+            None => {}
         }
         matches!(
             self.enemy_arc_at(s, h, side.other()),
@@ -507,13 +520,15 @@ impl Saxe {
             if self.side_of(u) == side || us.has(flag::ROUTED) {
                 continue;
             }
-            for (_, n) in h.neighbours() {
+            // As enemy_arc_at: front if its ZoC reaches the hex, else the geometric arc; a ZoC
+            // reaches only front hexes, so this is every hex not in its rear.
+            let not_rear = self.front_mask(s, u) | flank_mask(us.facing);
+            for (d, n) in h.neighbours() {
                 let Some(ix) = map.index(n) else { continue };
                 if m[ix] != 0 || friendly[ix] {
                     continue;
                 }
-                // As enemy_arc_at: front if its ZoC reaches the hex, else the geometric arc.
-                if self.zoc_reaches(s, u, n) || self.arc_toward(s, u, n) != Arc::Rear {
+                if not_rear & (1 << d.index()) != 0 {
                     m[ix] = 2;
                 }
             }
