@@ -4,7 +4,7 @@ use crate::Saxe;
 use crate::event::Event;
 use crate::scenario::{Kind, Side, Terrain, UnitIx, side_bits};
 use crate::state::*;
-use hexmap::{Arc, HexId};
+use hexmap::{Arc, Dir, HexId};
 
 /// An attack declaration (10.1): the attacking hexes and the defending hexes.
 pub type Declaration = (Vec<HexId>, Vec<HexId>);
@@ -45,9 +45,10 @@ impl Saxe {
         };
         let side = self.side_of(top);
         let cav = units.iter().any(|&u| self.kind(u).is_cavalry());
-        let mut out: Vec<HexId> = self
-            .front_dirs(s, top)
+        let front = self.front_mask(s, top);
+        let mut out: Vec<HexId> = Dir::ALL
             .into_iter()
+            .filter(|d| front & (1 << d.index()) != 0)
             .filter_map(|d| a.neighbour(d))
             .filter(|&h| {
                 self.side_at(s, h) == Some(side.other())
@@ -129,9 +130,16 @@ impl Saxe {
     /// Every stack of the active side (attacked or not) with its attack targets and its mandatory
     /// targets (10.1).
     fn stack_targets(&self, s: &State) -> Vec<(HexId, Vec<HexId>, Vec<HexId>)> {
+        // A stack with no enemy unit next to it has no target (10.1: targets are adjacent enemy
+        // hexes), so it is not looked at further (unless an enemy unit shares its hex).
+        let enemy = self.occupied_hexes(s, s.active.other());
+        let near_enemy = |h: HexId| enemy.binary_search(&h).is_ok();
         self.all_stack_hexes(s)
             .into_iter()
             .map(|a| {
+                if !near_enemy(a) && !a.neighbours().any(|(_, n)| near_enemy(n)) {
+                    return (a, Vec::new(), Vec::new());
+                }
                 let t = self.attack_targets(s, a);
                 let m = self.mandatory_among(s, a, &t);
                 (a, t, m)

@@ -517,8 +517,12 @@ impl Saxe {
             if cost > m.mp[i] {
                 return None;
             }
-            let lone_guns =
-                self.side_at(s, to) == Some(enemy) && self.combat_units_at(s, to).is_empty();
+            let enemy_there = self.side_at(s, to) == Some(enemy);
+            let enemy_combat_there = enemy_there && !self.combat_units_at(s, to).is_empty();
+            if enemy_combat_there {
+                return None;
+            }
+            let lone_guns = enemy_there;
             if lone_guns && self.edition.lone_guns_destroyed_by_attack() {
                 return None; // F/L 11.5: a lone gun is attacked, not overrun
             }
@@ -530,9 +534,6 @@ impl Saxe {
                 // 7.1, 8.4: leave a ZoC only by retreating. Entering the hex of lone enemy guns
                 // destroys them (11.5) and lifts their own ZoC, no other: the unit must not be
                 // held by other enemies, nor go from the guns' ZoC into another enemy ZoC.
-                return None;
-            }
-            if self.side_at(s, to) == Some(enemy) && !self.combat_units_at(s, to).is_empty() {
                 return None;
             }
             if self.demoralised(s, u) && self.in_zoc_of(s, to, enemy) {

@@ -1621,11 +1621,11 @@ impl Saxe {
         let mut out = Vec::new();
         for (_, n) in from.neighbours() {
             // 8.5: not an enemy unit, nor an enemy front or flank hex without a friend.
-            if !self.sc.map.contains(n) || self.hostile_for_commander(s, n, side) {
-                continue;
-            }
+            // The cost first: it looks at no unit.
             if let Some(c) = self.move_cost(s, Mover::Commander, from, n)
                 && c <= mp
+                && self.sc.map.contains(n)
+                && !self.hostile_for_commander(s, n, side)
             {
                 out.push((n, c));
             }
