@@ -4,7 +4,13 @@ use crate::Saxe;
 use crate::event::Event;
 use crate::scenario::{Kind, Side, Terrain, UnitIx, side_bits};
 use crate::state::*;
-use hexmap::{Arc, HexId};
+use hexmap::{Arc, Dir, HexId};
+
+/// An attack declaration (10.1): the attacking hexes and the defending hexes.
+pub type Declaration = (Vec<HexId>, Vec<HexId>);
+
+/// A stack of the active side with its attack targets and its mandatory targets (10.1).
+type StackTargets = (HexId, Vec<HexId>, Vec<HexId>);
 
 impl Saxe {
     /// Stacks of the active side that may attack: hexes with unrouted infantry or cavalry that have
@@ -39,9 +45,10 @@ impl Saxe {
         };
         let side = self.side_of(top);
         let cav = units.iter().any(|&u| self.kind(u).is_cavalry());
-        let mut out: Vec<HexId> = self
-            .front_dirs(s, top)
+        let front = self.front_mask(s, top);
+        let mut out: Vec<HexId> = Dir::ALL
             .into_iter()
+            .filter(|d| front & (1 << d.index()) != 0)
             .filter_map(|d| a.neighbour(d))
             .filter(|&h| {
                 self.side_at(s, h) == Some(side.other())
@@ -78,18 +85,26 @@ impl Saxe {
         if !self.edition.mandatory_attacks() || self.sc.map.terrain(a) != Terrain::Clear {
             return Vec::new();
         }
+        self.mandatory_among(s, a, &self.attack_targets(s, a))
+    }
+
+    /// [`Saxe::mandatory_targets`] given the stack's attack targets.
+    fn mandatory_among(&self, s: &State, a: HexId, targets: &[HexId]) -> Vec<HexId> {
+        if !self.edition.mandatory_attacks() || self.sc.map.terrain(a) != Terrain::Clear {
+            return Vec::new();
+        }
         let units = self.combat_units_at(s, a);
         let inf_only = units.iter().all(|&u| self.kind(u).is_infantry());
-        self.attack_targets(s, a)
-            .into_iter()
+        targets
+            .iter()
+            .copied()
             .filter(|&h| {
-                self.sc.map.terrain(h) == Terrain::Clear
-                    && !(inf_only
-                        && self
-                            .combat_units_at(s, h)
-                            .iter()
-                            .any(|&u| self.kind(u).is_cavalry()))
-                    && !self.combat_units_at(s, h).is_empty()
+                if self.sc.map.terrain(h) != Terrain::Clear {
+                    return false;
+                }
+                let there = self.combat_units_at(s, h);
+                let inf_on_cav = inf_only && there.iter().any(|&u| self.kind(u).is_cavalry());
+                !there.is_empty() && !inf_on_cav
             })
             .collect()
     }
@@ -115,9 +130,20 @@ impl Saxe {
     /// Every stack of the active side (attacked or not) with its attack targets and its mandatory
     /// targets (10.1).
     fn stack_targets(&self, s: &State) -> Vec<(HexId, Vec<HexId>, Vec<HexId>)> {
+        // A stack with no enemy unit next to it has no target (10.1: targets are adjacent enemy
+        // hexes), so it is not looked at further (unless an enemy unit shares its hex).
+        let enemy = self.occupied_hexes(s, s.active.other());
+        let near_enemy = |h: HexId| enemy.binary_search(&h).is_ok();
         self.all_stack_hexes(s)
             .into_iter()
-            .map(|a| (a, self.attack_targets(s, a), self.mandatory_targets(s, a)))
+            .map(|a| {
+                if !near_enemy(a) && !a.neighbours().any(|(_, n)| near_enemy(n)) {
+                    return (a, Vec::new(), Vec::new());
+                }
+                let t = self.attack_targets(s, a);
+                let m = self.mandatory_among(s, a, &t);
+                (a, t, m)
+            })
             .collect()
     }
 
@@ -144,18 +170,35 @@ impl Saxe {
     /// that is the only enemy in each one's front.
     pub fn legal_attacks(&self, s: &State) -> Vec<(Vec<HexId>, Vec<HexId>)> {
         let att = self.attacker_hexes(s);
-        let mut out = Vec::new();
         if att.is_empty() {
-            return out;
+            return Vec::new();
+        }
+        Self::attacks_of(&att, &self.stack_targets(s))
+    }
+
+    /// The legal attacks and whether the combat phase may end now (10.1): [`Saxe::legal_attacks`]
+    /// and [`Saxe::combat_may_end`] sharing one look at every stack.
+    pub fn attacks_and_may_end(&self, s: &State) -> (Vec<Declaration>, bool) {
+        let att = self.attacker_hexes(s);
+        if att.is_empty() {
+            return (Vec::new(), true);
         }
         let all = self.stack_targets(s);
+        let attacks = Self::attacks_of(&att, &all);
+        let may_end = Self::may_end_of(s, &attacks, &att, &all);
+        (attacks, may_end)
+    }
+
+    /// [`Saxe::legal_attacks`] from the attacker hexes and [`Saxe::stack_targets`].
+    fn attacks_of(att: &[HexId], all: &[StackTargets]) -> Vec<Declaration> {
+        let mut out = Vec::new();
         let targets: Vec<(HexId, Vec<HexId>)> = all
             .iter()
             .filter(|(a, t, _)| att.contains(a) && !t.is_empty())
             .map(|(a, t, _)| (*a, t.clone()))
             .collect();
         for (a, t) in &targets {
-            let sole = Self::sole_of(&all, *a);
+            let sole = Self::sole_of(all, *a);
             let n = t.len().min(6);
             for mask in 1u32..(1 << n) {
                 let d: Vec<HexId> = (0..n)
@@ -200,11 +243,14 @@ impl Saxe {
     /// attacked, and every enemy hex some stack is obliged to attack has been attacked, as far as
     /// any attack is still possible.
     pub fn combat_may_end(&self, s: &State, attacks: &[(Vec<HexId>, Vec<HexId>)]) -> bool {
-        let att = self.attacker_hexes(s);
-        let all = self.stack_targets(s);
+        Self::may_end_of(s, attacks, &self.attacker_hexes(s), &self.stack_targets(s))
+    }
+
+    /// [`Saxe::combat_may_end`] from the attacker hexes and [`Saxe::stack_targets`].
+    fn may_end_of(s: &State, attacks: &[Declaration], att: &[HexId], all: &[StackTargets]) -> bool {
         // A stack that is the only one facing one of its mandatory targets must attack.
         if att.iter().any(|&a| {
-            !Self::sole_of(&all, a).is_empty() && attacks.iter().any(|(x, _)| x.contains(&a))
+            !Self::sole_of(all, a).is_empty() && attacks.iter().any(|(x, _)| x.contains(&a))
         }) {
             return false;
         }

@@ -205,11 +205,10 @@ impl Saxe {
                 v
             }
             Phase::Combat => {
-                let attacks = self.legal_attacks(s);
+                let (attacks, may_end) = self.attacks_and_may_end(s);
                 if attacks.is_empty() {
                     return Vec::new();
                 }
-                let may_end = self.combat_may_end(s, &attacks);
                 let mut v: Vec<Action> = attacks
                     .into_iter()
                     .map(|(attackers, defenders)| Action::Attack {
@@ -518,8 +517,12 @@ impl Saxe {
             if cost > m.mp[i] {
                 return None;
             }
-            let lone_guns =
-                self.side_at(s, to) == Some(enemy) && self.combat_units_at(s, to).is_empty();
+            let enemy_there = self.side_at(s, to) == Some(enemy);
+            let enemy_combat_there = enemy_there && !self.combat_units_at(s, to).is_empty();
+            if enemy_combat_there {
+                return None;
+            }
+            let lone_guns = enemy_there;
             if lone_guns && self.edition.lone_guns_destroyed_by_attack() {
                 return None; // F/L 11.5: a lone gun is attacked, not overrun
             }
@@ -531,9 +534,6 @@ impl Saxe {
                 // 7.1, 8.4: leave a ZoC only by retreating. Entering the hex of lone enemy guns
                 // destroys them (11.5) and lifts their own ZoC, no other: the unit must not be
                 // held by other enemies, nor go from the guns' ZoC into another enemy ZoC.
-                return None;
-            }
-            if self.side_at(s, to) == Some(enemy) && !self.combat_units_at(s, to).is_empty() {
                 return None;
             }
             if self.demoralised(s, u) && self.in_zoc_of(s, to, enemy) {
@@ -799,8 +799,13 @@ impl Saxe {
             let Some(gh) = s.units[usize::from(g)].hex else {
                 continue;
             };
+            let range = self.gun_range(g);
             for &(_, from, to) in &r.movers {
                 for aim in [from, to] {
+                    // Out of range: `can_aim` would refuse it (the cheapest test first).
+                    if !(1..=range).contains(&gh.distance(aim)) {
+                        continue;
+                    }
                     // 9.3: only a shot that can hit a combat unit (the hex entered holds one, or a
                     // unit that is not a gun moved out of the hex left).
                     let hits = if aim == to {
@@ -842,13 +847,15 @@ impl Saxe {
             let Some(h) = s.units[usize::from(u)].hex else {
                 continue;
             };
-            if self.combat_units_at(s, h).first() != Some(&u) || self.in_zoc_of(s, h, enemy) {
+            // The distance first: the cheapest test.
+            let reach = self.edition.reaction_distance();
+            if !r.movers.iter().any(|&(_, _, to)| to.distance(h) <= reach)
+                || self.combat_units_at(s, h).first() != Some(&u)
+                || self.in_zoc_of(s, h, enemy)
+            {
                 continue;
             }
-            let reach = self.edition.reaction_distance();
-            if r.movers.iter().any(|&(_, _, to)| to.distance(h) <= reach) {
-                v.push(u);
-            }
+            v.push(u);
         }
         v
     }
@@ -926,12 +933,14 @@ impl Saxe {
         hexes.sort();
         hexes.dedup();
         hexes.into_iter().any(|h| {
+            if !r.movers.iter().any(|&(_, _, to)| to.distance(h) <= reach) {
+                return false; // the cheapest test first
+            }
             let here = self.units_at(s, h);
             here.len() >= 2
                 && here.first().is_some_and(|&top| self.kind(top).is_guns())
                 && !self.combat_units_at(s, h).is_empty()
                 && !self.in_zoc_of(s, h, r.side.other())
-                && r.movers.iter().any(|&(_, _, to)| to.distance(h) <= reach)
         })
     }
 

@@ -846,21 +846,32 @@ impl Saxe {
             return Vec::new();
         };
         let enemy = self.side_of(gun).other();
+        let range = self.gun_range(gun);
         let mut out: Vec<HexId> = self
             .occupied_hexes(s, enemy)
             .into_iter()
-            .filter(|&h| !self.result_units_at(s, h).is_empty() && self.can_aim(s, gun, from, h))
+            .filter(|&h| {
+                // The range first: it is the cheapest part of `can_aim`.
+                (1..=range).contains(&from.distance(h))
+                    && !self.result_units_at(s, h).is_empty()
+                    && self.can_aim(s, gun, from, h)
+            })
             .collect();
         out.sort();
         out
     }
 
-    /// Whether a gun at `from` may aim at `aim` (9.1 range and fire arc, 9.4 line of sight).
-    pub fn can_aim(&self, s: &State, gun: UnitIx, from: HexId, aim: HexId) -> bool {
-        let range = self.edition.artillery_range(
+    /// A gun's range in hexes (9.1).
+    pub(crate) fn gun_range(&self, gun: UnitIx) -> u32 {
+        self.edition.artillery_range(
             self.sc.units[usize::from(gun)].calibre,
             self.sc.tables.raw.artillery.max_range,
-        );
+        )
+    }
+
+    /// Whether a gun at `from` may aim at `aim` (9.1 range and fire arc, 9.4 line of sight).
+    pub fn can_aim(&self, s: &State, gun: UnitIx, from: HexId, aim: HexId) -> bool {
+        let range = self.gun_range(gun);
         let d = from.distance(aim);
         let facing = s.units[usize::from(gun)].facing;
         // F/L 9.6: a redoubt fires through its four front hexes (its flank wedges too).

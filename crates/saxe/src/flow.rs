@@ -1567,16 +1567,9 @@ impl Saxe {
                     .copied()
                     .filter(|&u| !self.has(s, u, flag::ROUTED))
                     .collect();
-                // Each unit's line, computed once; a line is a line only over two hexes or more.
-                let lines: Vec<Vec<UnitIx>> = pool
-                    .iter()
-                    .map(|&u| {
-                        let line = self.line_of(s, u, &pool);
-                        let first = line.first().and_then(|&x| s.units[usize::from(x)].hex);
-                        let spans = line.iter().any(|&x| s.units[usize::from(x)].hex != first);
-                        if spans { line } else { Vec::new() }
-                    })
-                    .collect();
+                // Each unit's line, computed once when first needed; a line is a line only over
+                // two hexes or more.
+                let mut lines: Vec<Option<Vec<UnitIx>>> = vec![None; pool.len()];
                 loop {
                     let mut added = false;
                     for (i, &u) in pool.iter().enumerate() {
@@ -1591,7 +1584,17 @@ impl Saxe {
                                 matches!((uh, xh), (Some(a), Some(b)) if a.distance(b) <= 2)
                             })
                         } else {
-                            lines[i].iter().any(|x| inc.contains(x))
+                            lines[i]
+                                .get_or_insert_with(|| {
+                                    let line = self.line_of(s, u, &pool);
+                                    let first =
+                                        line.first().and_then(|&x| s.units[usize::from(x)].hex);
+                                    let spans =
+                                        line.iter().any(|&x| s.units[usize::from(x)].hex != first);
+                                    if spans { line } else { Vec::new() }
+                                })
+                                .iter()
+                                .any(|x| inc.contains(x))
                         };
                         if ok {
                             inc.push(u);
@@ -1618,11 +1621,11 @@ impl Saxe {
         let mut out = Vec::new();
         for (_, n) in from.neighbours() {
             // 8.5: not an enemy unit, nor an enemy front or flank hex without a friend.
-            if !self.sc.map.contains(n) || self.hostile_for_commander(s, n, side) {
-                continue;
-            }
+            // The cost first: it looks at no unit.
             if let Some(c) = self.move_cost(s, Mover::Commander, from, n)
                 && c <= mp
+                && self.sc.map.contains(n)
+                && !self.hostile_for_commander(s, n, side)
             {
                 out.push((n, c));
             }

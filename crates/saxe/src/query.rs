@@ -5,6 +5,12 @@ use crate::scenario::{CommanderIx, FormationIx, Kind, Side, Terrain, UnitIx, sid
 use crate::state::{State, flag};
 use hexmap::{Arc, Dir, HexId, LosStep, Vertex, los_path};
 
+/// The two flank hexsides of a facing (2.1) as a bit mask over [`Dir::index`].
+fn flank_mask(f: Vertex) -> u8 {
+    let [a, b] = f.flank();
+    (1 << a.index()) | (1 << b.index())
+}
+
 /// Who is moving, for costs.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Mover {
@@ -22,11 +28,19 @@ impl Saxe {
 
     /// Units in a hex, top first (all kinds).
     pub fn units_at(&self, s: &State, h: HexId) -> Vec<UnitIx> {
-        let mut v: Vec<UnitIx> = (0..s.units.len() as UnitIx)
-            .filter(|&u| s.units[usize::from(u)].hex == Some(h))
-            .collect();
-        // 3.5.3: the artillery is placed on top of the stack.
-        v.sort_by_key(|&u| (!self.kind(u).is_guns(), s.units[usize::from(u)].order, u));
+        let mut v: Vec<UnitIx> = Vec::with_capacity(4);
+        for (i, us) in s.units.iter().enumerate() {
+            if us.hex == Some(h) {
+                v.push(i as UnitIx);
+            }
+        }
+        // 3.5.3: the artillery is placed on top of the stack. (The key ends with the unit, so
+        // no two keys are equal and an unstable sort gives the same order.)
+        if v.len() > 1 {
+            v.sort_unstable_by_key(|&u| {
+                (!self.kind(u).is_guns(), s.units[usize::from(u)].order, u)
+            });
+        }
         v
     }
 
@@ -221,9 +235,9 @@ impl Saxe {
         let Some(d) = h.direction_to(to) else {
             return us.facing.arc_of(h, to);
         };
-        if self.front_dirs(s, u).contains(&d) {
+        if self.front_mask(s, u) & (1 << d.index()) != 0 {
             Arc::Front
-        } else if us.facing.flank().contains(&d) {
+        } else if flank_mask(us.facing) & (1 << d.index()) != 0 {
             Arc::Flank
         } else {
             Arc::Rear
@@ -242,7 +256,7 @@ impl Saxe {
         let Some(d) = h.direction_to(to) else {
             return false;
         };
-        if !self.front_dirs(s, u).contains(&d) || !self.sc.map.contains(to) {
+        if self.front_mask(s, u) & (1 << d.index()) == 0 || !self.sc.map.contains(to) {
             return false;
         }
         let t = self.sc.map.terrain(to);
@@ -311,10 +325,12 @@ impl Saxe {
             return false;
         };
         let enemy = self.side_of(u).other();
-        self.front_dirs(s, u).into_iter().any(|d| {
-            h.neighbour(d)
-                .map(|n| self.side_at(s, n) == Some(enemy) && self.zoc_reaches(s, u, n))
-                .unwrap_or(false)
+        let m = self.front_mask(s, u);
+        Dir::ALL.into_iter().any(|d| {
+            m & (1 << d.index()) != 0
+                && h.neighbour(d)
+                    .map(|n| self.side_at(s, n) == Some(enemy) && self.zoc_reaches(s, u, n))
+                    .unwrap_or(false)
         })
     }
 
@@ -400,11 +416,10 @@ impl Saxe {
 
     /// Whether hex `h` is an enemy front or flank hex not occupied by a friend (6.1, 8.5).
     pub fn hostile_for_commander(&self, s: &State, h: HexId, side: Side) -> bool {
-        if self.side_at(s, h) == Some(side) {
-            return false;
-        }
-        if self.side_at(s, h) == Some(side.other()) {
-            return true;
+        match self.side_at(s, h) {
+            Some(x) if x == side => return false,
+            Some(_) => return true,
+            None => {}
         }
         matches!(
             self.enemy_arc_at(s, h, side.other()),
@@ -415,17 +430,50 @@ impl Saxe {
     /// Hexes reachable by a command radius from `from` (6.1: a line of hexes unaffected by terrain,
     /// not through an enemy unit nor an enemy front or flank hex not occupied by a friend).
     pub fn command_reach(&self, s: &State, from: HexId, radius: u8, side: Side) -> Vec<HexId> {
+        let mut seen = Vec::new();
+        self.command_search(s, from, radius, side, |h| {
+            seen.push(h);
+            false
+        });
+        seen
+    }
+
+    /// Whether `to` is within a command radius from `from` (6.1): [`Saxe::command_reach`]
+    /// stopping at `to`.
+    pub fn command_reaches(
+        &self,
+        s: &State,
+        from: HexId,
+        radius: u8,
+        side: Side,
+        to: HexId,
+    ) -> bool {
+        self.command_search(s, from, radius, side, |h| h == to)
+    }
+
+    /// The search of [`Saxe::command_reach`]: calls `found` on each hex reached, `from` first,
+    /// in breadth-first order, until it returns true (then true).
+    fn command_search(
+        &self,
+        s: &State,
+        from: HexId,
+        radius: u8,
+        side: Side,
+        mut found: impl FnMut(HexId) -> bool,
+    ) -> bool {
+        if found(from) {
+            return true;
+        }
         let map = &self.sc.map;
         let hostile = self.hostile_map(s, side);
         let mut seen_ix = vec![false; map.len()];
         if let Some(i) = map.index(from) {
             seen_ix[i] = true;
         }
-        let mut seen = vec![from];
         let mut frontier = vec![from];
+        let mut next = Vec::new();
         for _ in 0..radius {
-            let mut next = Vec::new();
-            for h in frontier {
+            for &h in &frontier {
                 for (_, n) in h.neighbours() {
                     let Some(i) = map.index(n) else { continue };
                     if seen_ix[i] {
@@ -435,7 +483,9 @@ impl Saxe {
                     if hostile[i] == 1 {
                         continue; // an enemy unit: not even reached
                     }
-                    seen.push(n);
+                    if found(n) {
+                        return true;
+                    }
                     // A hostile hex can be reached (a commander may stand in it) but not traced
                     // through.
                     if hostile[i] == 0 {
@@ -443,9 +493,10 @@ impl Saxe {
                     }
                 }
             }
-            frontier = next;
+            std::mem::swap(&mut frontier, &mut next);
+            next.clear();
         }
-        seen
+        false
     }
 
     /// Per map hex (row-major, [`crate::scenario::Map::index`]): 1 enemy unit, 2 enemy front or
@@ -469,13 +520,15 @@ impl Saxe {
             if self.side_of(u) == side || us.has(flag::ROUTED) {
                 continue;
             }
-            for (_, n) in h.neighbours() {
+            // As enemy_arc_at: front if its ZoC reaches the hex, else the geometric arc; a ZoC
+            // reaches only front hexes, so this is every hex not in its rear.
+            let not_rear = self.front_mask(s, u) | flank_mask(us.facing);
+            for (d, n) in h.neighbours() {
                 let Some(ix) = map.index(n) else { continue };
                 if m[ix] != 0 || friendly[ix] {
                     continue;
                 }
-                // As enemy_arc_at: front if its ZoC reaches the hex, else the geometric arc.
-                if self.zoc_reaches(s, u, n) || self.arc_toward(s, u, n) != Arc::Rear {
+                if not_rear & (1 << d.index()) != 0 {
                     m[ix] = 2;
                 }
             }
@@ -511,7 +564,7 @@ impl Saxe {
             return false;
         };
         let r = self.sc.commanders[usize::from(c)].radius;
-        self.command_reach(s, ah, r, side).contains(&h)
+        self.command_reaches(s, ah, r, side, h)
     }
 
     /// Units of a formation on the map.

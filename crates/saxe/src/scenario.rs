@@ -358,6 +358,9 @@ pub struct Map {
     terrain: Vec<Terrain>,
     level: Vec<u8>,
     sides: HashMap<Hexside, u8>,
+    /// The same hexside bits per hex and direction (row-major, [`Map::index`], then
+    /// [`hexmap::Dir::index`]): `side` is asked on every step and ZoC test, so no hashing there.
+    side_bits: Vec<[u8; 6]>,
     /// Named places.
     pub places: Vec<(String, Vec<HexId>)>,
     /// Friendly edges [French, Allies] (a side may have several).
@@ -420,9 +423,12 @@ impl Map {
     }
     /// Hexside feature bits between two adjacent hexes.
     pub fn side(&self, a: HexId, b: HexId) -> u8 {
-        Hexside::between(a, b)
-            .and_then(|s| self.sides.get(&s).copied())
-            .unwrap_or(0)
+        // Every hexside with features lies between two hexes of the map (both are checked
+        // when the map is read), so an off-map hex has none.
+        match (self.index(a), a.direction_to(b)) {
+            (Some(i), Some(d)) => self.side_bits[i][d.index()],
+            _ => 0,
+        }
     }
     /// Distance from a hex to a side's friendly edge, in hexes (0 on the edge row/column).
     pub fn edge_distance(&self, side: Side, h: HexId) -> u32 {
@@ -877,6 +883,7 @@ impl Scenario {
             terrain: vec![default_t; n],
             level: vec![0; n],
             sides: HashMap::new(),
+            side_bits: vec![[0; 6]; n],
             places: Vec::new(),
             edges: [vec![Edge::South], vec![Edge::North]],
             fortified: Vec::new(),
@@ -951,6 +958,11 @@ impl Scenario {
                 };
             }
             *map.sides.entry(key).or_insert(0) |= bits;
+            for (x, y) in [(a, b), (b, a)] {
+                if let (Some(i), Some(d)) = (map.index(x), x.direction_to(y)) {
+                    map.side_bits[i][d.index()] |= bits;
+                }
+            }
         }
         for (i, p) in mf.places.iter().enumerate() {
             let ctx = format!("map.toml [[places]] #{} {}", i + 1, p.name);
