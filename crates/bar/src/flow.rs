@@ -49,7 +49,7 @@ pub fn start(sc: &Scenario, seed: u64, ev: &mut Vec<Event>) -> State {
                 ooc: false,
                 recovered: false,
                 order: 0,
-                arrives: arrival.map(|r| r.turn),
+                arrives: arrival.and_then(|r| std::num::NonZeroU16::new(r.turn.max(1))),
                 entry: arrival.map(|r| r.hex),
             },
         };

@@ -17,7 +17,7 @@ pub fn available(sc: &Scenario, st: &State, b: BrigadeIx) -> bool {
         let s = &st.units[usize::from(u)];
         !s.eliminated
             && !s.activated
-            && ((!s.hexes.is_empty() && !s.routed) || s.arrives.is_some_and(|t| t <= st.turn))
+            && ((!s.hexes.is_empty() && !s.routed) || s.arrives.is_some_and(|t| t.get() <= st.turn))
     })
 }
 

@@ -167,8 +167,9 @@ pub struct UnitState {
     pub recovered: bool,
     /// Stacking order: lower is higher in the stack (10.6).
     pub order: u16,
-    /// Turn on which it arrives (22.1), while it has not.
-    pub arrives: Option<u16>,
+    /// Turn on which it arrives (22.1), while it has not (turns count from 1; two bytes, not
+    /// four, for the whole battle's state to fit in 16 KiB).
+    pub arrives: Option<std::num::NonZeroU16>,
     /// Its entry hex (22.4).
     pub entry: Option<HexId>,
 }
