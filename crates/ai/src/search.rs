@@ -32,7 +32,8 @@ pub struct SearchConfig {
     pub exploration: f64,
     /// A decision's work limit: no further playout once the playouts of this decision have
     /// applied this many actions in all (every candidate tried once first). Deterministic, unlike
-    /// `time_limit`; bounds the longest decisions (long moves, combat phases).
+    /// `time_limit`; bounds the longest decisions (long moves, combat phases). A ruleset may
+    /// set a lower one of its own ([`engine::AgentHooks::search_work_limit`]: BAR).
     pub max_actions: usize,
     /// Optional wall-clock limit per decision, on top of `iterations`. Off by default: with it the
     /// same seed may give a different game on a slower machine.
@@ -139,9 +140,13 @@ impl Agent for SearchAgent {
         let start = Instant::now();
         let mut done = 0u32;
         let mut work = 0usize;
+        // The ruleset's own bound (costly actions) and the configuration's, whichever is less.
+        let max_actions = game
+            .search_work_limit()
+            .map_or(self.config.max_actions, |w| w.min(self.config.max_actions));
         for _ in 0..self.config.iterations.max(k as u32) {
             if done >= k as u32
-                && (work >= self.config.max_actions
+                && (work >= max_actions
                     || self.config.time_limit.is_some_and(|l| start.elapsed() > l))
             {
                 break;

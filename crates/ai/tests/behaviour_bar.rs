@@ -195,3 +195,57 @@ fn r6_1a_the_side_ahead_hands_the_initiative_over_and_the_side_behind_takes_it()
     let s = bar.action_scores(&st, &[Action::Opponent, Action::ActivateOwn(b)]);
     assert!(s[0] > s[1], "ahead: opponent {} against own {}", s[0], s[1]);
 }
+
+/// How many times the policy of a search's playouts (`DynGame::apply_best`: the heuristic with
+/// its look ahead only at a stop and near the enemy), playing `seat` against random play, ended a
+/// move of its own in an illegal stack (10.13b) in a whole game of Schwerin's attack.
+fn playout_illegal_stacks(seat: u8, seed: u64) -> usize {
+    let (mut g, _) = catalog::open("prague-schwerin", &[], None, seed).expect("the scenario opens");
+    let mut r = ai::agent("random", seed + 100).expect("a known agent");
+    let mut count = 0;
+    for n in 0..50_000u64 {
+        let Some(who) = g.decider() else { break };
+        let i = if who == Seat(seat) {
+            // The playout's choice, read on a copy so that the game's own events can be seen.
+            let mut copy = g.boxed_clone();
+            copy.apply_best(seed ^ n).expect("a legal action")
+        } else {
+            r.choose(g.as_ref())
+        };
+        let id = g.action_info(i).expect("a legal index").id;
+        let lines = g.apply(&id).expect("a legal action");
+        if who == Seat(seat) && lines.iter().any(|l| l.contains("routed: an illegal stack")) {
+            count += 1;
+        }
+    }
+    count
+}
+
+#[test]
+fn r10_13b_the_search_playouts_do_not_end_moves_in_illegal_stacks() {
+    // 10.13b: the playouts of a search look ahead only at a stop and near the enemy (the look
+    // ahead at every choice is most of the heuristic's time); their moves must still not rout
+    // themselves in illegal stacks, or the search would judge its plans by blunders.
+    for seed in [4, 5] {
+        let n = playout_illegal_stacks(0, seed);
+        assert!(
+            n <= 1,
+            "seed {seed}: the Prussian playouts routed {n} moves"
+        );
+    }
+}
+
+#[test]
+fn bar_bounds_the_work_of_a_searched_decision() {
+    // Every candidate is tried once, then no new playout once the decision's playouts applied
+    // the ruleset's limit: a deterministic bound on BAR's slowest decisions (no wall clock).
+    let (g, _) = catalog::open("prague-schwerin", &[], None, 1).expect("the scenario opens");
+    let limit = g.search_work_limit().expect("BAR bounds its searches");
+    assert!((1_000..=5_000).contains(&limit), "limit {limit}");
+    let (fr, _) = catalog::open("hastenbeck", &[], None, 1).expect("the scenario opens");
+    assert_eq!(
+        fr.search_work_limit(),
+        None,
+        "the French series is unbounded"
+    );
+}

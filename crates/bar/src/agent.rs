@@ -19,6 +19,24 @@ mod odds;
 /// A side attacks while its margin is short of this share of its smallest victory margin.
 const ATTACK_SHARE: f64 = 0.0;
 
+/// Within this distance of the enemy a search's playouts look ahead at every choice of a move;
+/// farther off only at a stop (`playout_scores`).
+const PLAYOUT_PEEK: u32 = 3;
+
+/// The most playout actions a searched decision applies (`search_work_limit`): about 1.5 s at
+/// the slowest on a loaded core at Schwerin, where the longest of 1,481 searched decisions (4
+/// games) applied 2,793 and the mean 413.
+const SEARCH_WORK: usize = 3_000;
+
+/// Where the heuristic looks one action ahead at a move.
+#[derive(Clone, Copy)]
+enum Peek {
+    /// At every choice (the heuristic's own decisions).
+    Always,
+    /// At a stop, and at every choice near the enemy (a search's playouts).
+    Near,
+}
+
 /// The distance within which limbered guns unlimber to fire (the shorter artillery ranges of the
 /// fire chart).
 const GUN_REACH: u32 = 8;
@@ -269,6 +287,57 @@ impl Bar {
         -0.2 * f64::from(far) - if far > u32::from(me.range) { 2.0 } else { 0.0 }
     }
 
+    /// The heuristic's score of every action, with the look ahead at a move where `peek` says.
+    fn scores(&self, st: &State, actions: &[Action], peek: Peek) -> Vec<f64> {
+        let sc = &self.sc;
+        let moving = match &st.phase {
+            Phase::Moving(m) => Some(m.as_ref()),
+            _ => None,
+        };
+        let side = crate::flow::decider(sc, st).unwrap_or(0);
+        // A side short of its smallest victory (and a little to spare) must go and get it; a
+        // side safely above it holds its ground and lets the enemy come into its fire.
+        let attacking = self.margin(st, usize::from(side)) < self.win_margin(side) * ATTACK_SHARE;
+        let here = moving.map(|m| {
+            let u = m.units[0];
+            self.enemy_distance(st, m.side, &st.units[usize::from(u)].hexes)
+        });
+        // Look one action ahead at each choice of a move (10.13b, 12.8) when there is a choice.
+        let look = moving.is_some() && actions.len() > 1;
+        let near = match peek {
+            Peek::Always => true,
+            Peek::Near => here.is_some_and(|d| d <= PLAYOUT_PEEK),
+        };
+        actions
+            .iter()
+            .map(|a| {
+                let base = self.score(st, a, side, attacking, moving, here);
+                let lookahead = look
+                    && (near || matches!(a, Action::Stop))
+                    && matches!(
+                        a,
+                        Action::Step(_)
+                            | Action::Back(_)
+                            | Action::Stop
+                            | Action::Turn(_)
+                            | Action::Wheel(..)
+                            | Action::ColumnTurn(_)
+                            | Action::Reverse
+                            | Action::Form(..)
+                            | Action::Adopt(..)
+                            | Action::Extend(_)
+                            | Action::Contract(_)
+                            | Action::Rapid
+                    );
+                if lookahead {
+                    base - odds::move_cost(self, st, a, side)
+                } else {
+                    base
+                }
+            })
+            .collect()
+    }
+
     /// The nearest enemy's distance from a set of hexes.
     fn enemy_distance(&self, st: &State, side: u8, hexes: &[hexmap::HexId]) -> u32 {
         st.units
@@ -310,48 +379,23 @@ impl AgentHooks for Bar {
     }
 
     fn action_scores(&self, st: &State, actions: &[Action]) -> Vec<f64> {
-        let sc = &self.sc;
-        let moving = match &st.phase {
-            Phase::Moving(m) => Some(m.as_ref()),
-            _ => None,
-        };
-        let side = crate::flow::decider(sc, st).unwrap_or(0);
-        // A side short of its smallest victory (and a little to spare) must go and get it; a
-        // side safely above it holds its ground and lets the enemy come into its fire.
-        let attacking = self.margin(st, usize::from(side)) < self.win_margin(side) * ATTACK_SHARE;
-        let here = moving.map(|m| {
-            let u = m.units[0];
-            self.enemy_distance(st, m.side, &st.units[usize::from(u)].hexes)
-        });
-        // Look one action ahead at each choice of a move (10.13b, 12.8) when there is a choice.
-        let look = moving.is_some() && actions.len() > 1;
-        actions
-            .iter()
-            .map(|a| {
-                let base = self.score(st, a, side, attacking, moving, here);
-                let lookahead = look
-                    && matches!(
-                        a,
-                        Action::Step(_)
-                            | Action::Back(_)
-                            | Action::Stop
-                            | Action::Turn(_)
-                            | Action::Wheel(..)
-                            | Action::ColumnTurn(_)
-                            | Action::Reverse
-                            | Action::Form(..)
-                            | Action::Adopt(..)
-                            | Action::Extend(_)
-                            | Action::Contract(_)
-                            | Action::Rapid
-                    );
-                if lookahead {
-                    base - odds::move_cost(self, st, a, side)
-                } else {
-                    base
-                }
-            })
-            .collect()
+        self.scores(st, actions, Peek::Always)
+    }
+
+    /// The heuristic's scores with its look ahead at a move only where it is likely to find a
+    /// cost: a stop (10.13b: ending in an illegal stack routs the mover) and any choice of a move
+    /// within [`PLAYOUT_PEEK`] hexes of the enemy (opportunity fire and charges, 12.8, 17). The
+    /// look ahead applies each choice on a copy of the position and is most of the heuristic's
+    /// time; the playouts of a search apply thousands of actions a decision.
+    fn playout_scores(&self, st: &State, actions: &[Action]) -> Vec<f64> {
+        self.scores(st, actions, Peek::Near)
+    }
+
+    /// At most [`SEARCH_WORK`] playout actions a searched decision (every candidate tried once):
+    /// BAR's actions are costly (a step is checked against stacking, zones and the enemy's
+    /// reactions, 10.13, 12.8, 17), and the whole battle's activations are long.
+    fn search_work_limit(&self) -> Option<usize> {
+        Some(SEARCH_WORK)
     }
 
     /// Search the big decisions: the initiative, which brigade, the army morale spend, what to

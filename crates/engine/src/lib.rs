@@ -281,6 +281,21 @@ pub trait AgentHooks: Ruleset {
         vec![0.0; actions.len()]
     }
 
+    /// The scores a search's playouts choose by ([`DynGame::apply_best`]): a ruleset whose
+    /// `action_scores` are costly (a look ahead at every choice) may play its playouts with a
+    /// cheaper policy. Default: `action_scores`.
+    fn playout_scores(&self, state: &Self::State, actions: &[Self::Action]) -> Vec<f64> {
+        self.action_scores(state, actions)
+    }
+
+    /// The most actions the playouts of one searched decision should apply in all (every
+    /// candidate is still tried once): a ruleset whose actions are costly bounds its searches so
+    /// that the slowest decision stays within a player's patience, deterministically (no wall
+    /// clock). The search takes the smaller of this and its own limit. Default: none.
+    fn search_work_limit(&self) -> Option<usize> {
+        None
+    }
+
     /// A copy of the state as `seat` could imagine it: what the rules hide from that seat (hidden
     /// stacks, future dice) replaced by a guess drawn from `seed`, consistent with what the seat
     /// sees. Search plays on such copies so that it never reads what it may not know. Default: a
@@ -371,6 +386,8 @@ pub trait DynGame: Send {
     fn determinized(&self, seat: Seat, seed: u64) -> Box<dyn DynGame>;
     /// [`AgentHooks::worth_searching`] now.
     fn worth_searching(&self) -> bool;
+    /// [`AgentHooks::search_work_limit`].
+    fn search_work_limit(&self) -> Option<usize>;
     /// [`AgentHooks::progress`] now.
     fn progress(&self) -> u32;
     /// [`AgentHooks::intent`] of the `i`-th legal action, for everyone who may read everything.
@@ -394,7 +411,7 @@ pub trait DynGame: Send {
     fn policy_answer(&self) -> Option<ActionInfo>;
     /// [`Ruleset::odds`] of the `i`-th legal action.
     fn odds(&self, i: usize) -> Option<serde_json::Value>;
-    /// Apply the legal action with the best [`AgentHooks::action_scores`] (ties broken by `salt`),
+    /// Apply the legal action with the best [`AgentHooks::playout_scores`] (ties broken by `salt`),
     /// without rendering events; its index. One pass over the legal actions: a search's playouts.
     fn apply_best(&mut self, salt: u64) -> Result<usize, ApplyError>;
 }
@@ -609,6 +626,9 @@ where
         let legal = self.rules.legal_actions(&self.state);
         self.rules.worth_searching(&self.state, &legal)
     }
+    fn search_work_limit(&self) -> Option<usize> {
+        self.rules.search_work_limit()
+    }
     fn progress(&self) -> u32 {
         self.rules.progress(&self.state)
     }
@@ -653,7 +673,7 @@ where
                 "a decider without legal actions".into(),
             ));
         }
-        let scores = self.rules.action_scores(&self.state, &legal);
+        let scores = self.rules.playout_scores(&self.state, &legal);
         let best = best_index(&scores, salt);
         let mut ev = Vec::new();
         self.rules
