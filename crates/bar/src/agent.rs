@@ -114,6 +114,14 @@ impl Bar {
     ) -> f64 {
         let sc = &self.sc;
         match a {
+            // A rallied unit's formation and facing (19.5e).
+            Action::Face(x) | Action::Adopt(_, x) if let Phase::RallyFacing { unit } = st.phase => {
+                let f = match a {
+                    Action::Adopt(f, _) => *f,
+                    _ => st.units[usize::from(unit)].formation,
+                };
+                self.rally_score(st, unit, f, *x, side)
+            }
             // Fire whenever it is allowed: a declared fire is offered only at 1:3 or better.
             Action::FireResolve | Action::OppFire(..) | Action::ReturnFire(_) => 3.0,
             Action::FireWith(_) => 2.5,
@@ -336,6 +344,39 @@ impl Bar {
                 }
             })
             .collect()
+    }
+
+    /// A rallied unit's choice (19.5e): a line (or unlimbered guns) facing the nearest enemy
+    /// when he is within five hexes, a march column farther off; facing him either way.
+    fn rally_score(
+        &self,
+        st: &State,
+        u: crate::scenario::UnitIx,
+        f: Formation,
+        x: crate::geom::Facing,
+        side: u8,
+    ) -> f64 {
+        let Some(&h) = st.units[usize::from(u)].hexes.first() else {
+            return 0.0;
+        };
+        let nearest = st
+            .units
+            .iter()
+            .enumerate()
+            .filter(|(i, s)| self.sc.units[*i].side != side && !s.eliminated && !s.routed)
+            .flat_map(|(_, s)| s.hexes.iter().copied())
+            .min_by_key(|e| h.distance(*e));
+        let Some(e) = nearest else { return 0.0 };
+        let near = h.distance(e) <= 5;
+        let facing_him = x.arc_of(h, e) == Some(hexmap::Arc::Front);
+        let form = match (near, f) {
+            (true, Formation::Line | Formation::Unlimbered | Formation::Skirmish) => 1.0,
+            (true, Formation::AttackColumn | Formation::GeneralOrder) => 0.5,
+            (true, _) => -1.0,
+            (false, Formation::MarchColumn) => 0.5,
+            (false, _) => 0.0,
+        };
+        form + if facing_him { 0.5 } else { 0.0 }
     }
 
     /// The nearest enemy's distance from a set of hexes.

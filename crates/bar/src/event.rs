@@ -347,10 +347,12 @@ pub enum Event {
         /// The rule.
         rule: &'static str,
     },
-    /// A rallied unit's facing (19.5e).
+    /// A rallied unit's formation and facing (19.5e, 8.4k).
     Faces {
         /// Unit.
         unit: String,
+        /// Formation adopted.
+        formation: String,
         /// Facing.
         facing: String,
     },
@@ -692,7 +694,14 @@ impl fmt::Display for Event {
                     list(units)
                 )
             }
-            Event::Faces { unit, facing } => write!(f, "{unit} rallied, faces {facing} (19.5e)"),
+            Event::Faces {
+                unit,
+                formation,
+                facing,
+            } => write!(
+                f,
+                "{unit} rallied: {formation}, faces {facing} (19.5e, 8.4k)"
+            ),
             Event::Reintegrated { detachment } => {
                 write!(f, "Detachment {detachment} rejoins the main army (24.3)")
             }

@@ -2,7 +2,6 @@
 use crate::action::Action;
 use crate::event::Event;
 use crate::geom::Facing;
-use crate::geom::FacingExt as _;
 use crate::scenario::{LeaderIx, Scenario, UnitIx};
 use crate::state::Hexes;
 use crate::state::{
@@ -411,31 +410,7 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
             .filter(|&u| !st.units[usize::from(u)].eliminated)
             .map(Action::Lose)
             .collect(),
-        Phase::RallyFacing { unit } => {
-            // 10.1d: a rallied unit stacked with steady friends in its formation takes their
-            // facing.
-            let me = &st.units[usize::from(*unit)];
-            let theirs: Vec<Facing> = st
-                .units
-                .iter()
-                .enumerate()
-                .filter(|&(i, s)| {
-                    i != usize::from(*unit)
-                        && !s.eliminated
-                        && !s.routed
-                        && s.hexes == me.hexes
-                        && s.formation == me.formation
-                })
-                .map(|(_, s)| s.facing)
-                .collect();
-            match theirs.first() {
-                Some(&f) => vec![Action::Face(f)],
-                None => facings(me.formation)
-                    .into_iter()
-                    .map(Action::Face)
-                    .collect(),
-            }
-        }
+        Phase::RallyFacing { unit } => rally::choices(sc, st, *unit),
         Phase::Reintegrate { .. } => vec![Action::Reintegrate, Action::KeepDetached],
         // fire (12)
         Phase::Fire(f) => crate::fire::legal(sc, st, f),
@@ -535,11 +510,12 @@ pub fn apply(sc: &Scenario, st: &mut State, a: &Action, ev: &mut Vec<Event>) {
             }
         }
         (Phase::RallyFacing { unit }, Action::Face(f)) => {
-            st.units[usize::from(unit)].facing = *f;
-            ev.push(Event::Faces {
-                unit: sc.units[usize::from(unit)].name.clone(),
-                facing: f.name().to_string(),
-            });
+            let formation = st.units[usize::from(unit)].formation;
+            rally::adopt(sc, st, unit, formation, *f, ev);
+            Phase::Idle
+        }
+        (Phase::RallyFacing { unit }, Action::Adopt(formation, f)) => {
+            rally::adopt(sc, st, unit, *formation, *f, ev);
             Phase::Idle
         }
         (Phase::Reintegrate { side, detachment }, Action::Reintegrate) => {

@@ -52,14 +52,15 @@ fn r19_5c_example_routed_er_32_loses_1_sp_below_32_fails_below_47() {
         assert_eq!(st.units[f].lost, loss, "{dice:?}");
         if pass {
             assert!(!st.units[f].routed && st.units[f].shaken && st.units[f].disordered);
-            // 19.5e: the rallied unit takes any facing.
+            // 19.5e: the rallied unit takes any single-hex formation and facing (the next
+            // test counts them).
             assert_eq!(
                 st.phase,
                 Phase::RallyFacing {
                     unit: unit(&bar, "for1")
                 }
             );
-            assert_eq!(legal(&bar, &st).len(), 6);
+            assert_eq!(legal(&bar, &st).len(), 19);
         } else {
             assert_logged(&log, "Rout retreat (20.2): FOR 1");
             assert!(st.units[f].routed);
@@ -317,15 +318,142 @@ fn r19_5e_8_4k_a_road_column_rallies_in_a_single_hex_formation() {
     st.units[f].routed = true;
     st.units[f].formation = Formation::RoadColumn;
     st.units[f].facing = bar::geom::Facing::Side(hexmap::Dir::E);
-    let mut log = rally(&bar, &mut st, &[9, 9]);
-    finish(&bar, &mut st, &mut log);
+    rally(&bar, &mut st, &[9, 9]);
+    // While its owner chooses it stands as a one-hex march column, a legal stack.
+    assert_eq!(st.units[f].formation, Formation::MarchColumn);
+    assert_eq!(bar.check_invariants(&st), Vec::<String>::new());
+    let offered = legal(&bar, &st);
+    assert!(
+        !offered.iter().any(|a| a.starts_with("adopt:road")),
+        "6 SP: no one-hex road column: {offered:?}"
+    );
+    act(&bar, &mut st, &["face:E"], &[]);
     let f = &st.units[f];
     assert!(!f.routed && f.shaken);
-    assert_eq!(
-        f.formation,
-        Formation::MarchColumn,
-        "6 SP: no one-hex road column"
-    );
+    assert_eq!(f.formation, Formation::MarchColumn);
     assert_eq!(f.hexes.len(), 1);
+    assert_eq!(bar.check_invariants(&st), Vec::<String>::new());
+}
+
+/// The kinds of formation offered to the rallied unit now deciding.
+fn offered_formations(bar: &bar::Bar, st: &bar::State) -> Vec<String> {
+    let Phase::RallyFacing { unit: u } = st.phase else {
+        panic!("not a rallied unit's choice: {:?}", st.phase);
+    };
+    let now = bar::geom::chart_key(st.units[usize::from(u)].formation).to_string();
+    let mut out: Vec<String> = legal(bar, st)
+        .iter()
+        .map(|a| match a.split(':').collect::<Vec<_>>()[..] {
+            ["face", _] => now.clone(),
+            ["adopt", f, _] => f.to_string(),
+            _ => panic!("not a rally choice: {a}"),
+        })
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+#[test]
+fn r19_5e_8_4k_a_rallied_unit_adopts_any_single_hex_formation_of_its_type_and_any_facing() {
+    // 8.4k: "adopts any single-hex formation that is valid for its unit type, i.e. no multi-hex
+    // line, march column, or road column. A rallied unit may adopt any facing valid for its new
+    // formation." FOR 1, 6 infantry SP, routed in line in clear 0406.
+    use engine::Ruleset as _;
+    let bar = mini();
+    let mut st = fresh(&bar);
+    let f = usize::from(unit(&bar, "for1"));
+    st.units[f].routed = true;
+    rally(&bar, &mut st, &[9, 9]);
+    // Line, attack column, march column (6 facings each) and square (one: it fires all round);
+    // no hook (8.4j: formed from a line), no general order (8.4i: only where terrain requires
+    // it), no road column (6 SP is two hexes of road column, 8.1f), no skirmish (not capable).
+    assert_eq!(
+        offered_formations(&bar, &st),
+        ["attack_column", "line", "march_column", "square"]
+    );
+    assert_eq!(legal(&bar, &st).len(), 6 + 6 + 6 + 1);
+    let log = act(&bar, &mut st, &["adopt:march_column:SW"], &[]);
+    assert_logged(&log, "FOR 1 rallied: march column, faces SW (19.5e, 8.4k)");
+    let s = &st.units[f];
+    assert_eq!(s.formation, Formation::MarchColumn);
+    assert_eq!(s.facing, bar::geom::Facing::Side(hexmap::Dir::SW));
+    assert_eq!(s.hexes, [hex("0406")]);
+    assert!(s.shaken && s.disordered && !s.routed);
+    assert_eq!(bar.check_invariants(&st), Vec::<String>::new());
+    // A 4-SP unit may rally into a one-hex road column; a square.
+    let mut st = fresh(&bar);
+    st.units[f].routed = true;
+    st.units[f].lost = 2;
+    rally(&bar, &mut st, &[9, 9]);
+    assert!(offered_formations(&bar, &st).contains(&"road_column".to_string()));
+    act(&bar, &mut st, &["adopt:square:S"], &[]); // its facing kept
+    assert_eq!(st.units[f].formation, Formation::Square);
+}
+
+#[test]
+fn r19_5e_8_4i_infantry_rallied_where_terrain_requires_general_order_adopts_it() {
+    // 8.0: "Certain terrain types will force certain unit types into general order"; 8.4i: a
+    // general order "must change to any single-hex formation and any facing that is valid for
+    // the terrain". A routed battalion in the village 0505 (T1: general order) rallies into
+    // general order, facing any hexside.
+    use engine::Ruleset as _;
+    let bar = mini();
+    let mut st = fresh(&bar);
+    put(&bar, &mut st, "for1", &["0505"]);
+    let f = usize::from(unit(&bar, "for1"));
+    st.units[f].routed = true;
+    rally(&bar, &mut st, &[9, 9]);
+    assert_eq!(offered_formations(&bar, &st), ["general_order"]);
+    let first = legal(&bar, &st)[0].clone();
+    act(&bar, &mut st, &[&first], &[]);
+    assert_eq!(st.units[f].formation, Formation::GeneralOrder);
+    assert_eq!(bar.check_invariants(&st), Vec::<String>::new());
+}
+
+#[test]
+fn r19_5e_10_1d_units_from_a_road_column_and_a_march_column_rally_into_one_stack() {
+    // simulate --check (prague-schwerin, seed 1000695): two routed squadrons in one hex, one
+    // in road column, one in march column, rallied as two formations (10.1d–e). Each rallied
+    // unit takes any single-hex formation (8.4k), and a stack must be one formation and facing
+    // (10.1d): the first choice is the stack's, made once for both.
+    use engine::Ruleset as _;
+    let bar = mini();
+    let mut st = fresh(&bar);
+    let (x1, x2) = (usize::from(unit(&bar, "x1")), usize::from(unit(&bar, "x2")));
+    put(&bar, &mut st, "x1", &["0406"]);
+    put(&bar, &mut st, "x2", &["0406"]);
+    put(&bar, &mut st, "for1", &["0208"]);
+    st.units[x1].formation = Formation::RoadColumn;
+    st.units[x1].facing = bar::geom::Facing::Side(hexmap::Dir::E);
+    st.units[x2].formation = Formation::MarchColumn;
+    st.units[x2].facing = bar::geom::Facing::Side(hexmap::Dir::W);
+    for u in [x1, x2] {
+        st.units[u].routed = true;
+    }
+    let mut log = rally(&bar, &mut st, &[9, 9, 9, 9]);
+    // Both rallied: one legal stack while the owner chooses.
+    assert!(!st.units[x1].routed && !st.units[x2].routed);
+    assert_eq!(bar.check_invariants(&st), Vec::<String>::new());
+    assert!(matches!(st.phase, Phase::RallyFacing { .. }));
+    // No road column for a stack (10.11); cavalry: no square.
+    assert_eq!(
+        offered_formations(&bar, &st),
+        ["attack_column", "line", "march_column"]
+    );
+    log.extend(act(&bar, &mut st, &["adopt:line:N"], &[]));
+    assert_logged(&log, "X 1 rallied: line, faces N (19.5e, 8.4k)");
+    assert_logged(&log, "X 2 rallied: line, faces N (19.5e, 8.4k)");
+    for u in [x1, x2] {
+        assert_eq!(st.units[u].formation, Formation::Line);
+        assert_eq!(
+            st.units[u].facing,
+            bar::geom::Facing::Point(hexmap::Vertex::N)
+        );
+    }
+    assert!(
+        !matches!(st.phase, Phase::RallyFacing { .. }),
+        "asked once for the stack"
+    );
     assert_eq!(bar.check_invariants(&st), Vec::<String>::new());
 }
