@@ -314,7 +314,10 @@ impl Bar {
         let look = moving.is_some() && actions.len() > 1;
         let near = match peek {
             Peek::Always => true,
-            Peek::Near => here.is_some_and(|d| d <= PLAYOUT_PEEK),
+            Peek::Near => {
+                here.is_some_and(|d| d <= PLAYOUT_PEEK)
+                    || moving.is_some_and(|m| self.among_friends(st, m))
+            }
         };
         actions
             .iter()
@@ -377,6 +380,20 @@ impl Bar {
             (false, _) => 0.0,
         };
         form + if facing_him { 0.5 } else { 0.0 }
+    }
+
+    /// Whether a friend that is not moving stands in or next to the mover's hexes: where a step,
+    /// a turn or a stop may end in an illegal stack (10.13), so the playouts look ahead there too.
+    fn among_friends(&self, st: &State, m: &crate::movement::Mover) -> bool {
+        let mine = &st.units[usize::from(m.units[0])].hexes;
+        st.units.iter().enumerate().any(|(i, s)| {
+            self.sc.units[i].side == m.side
+                && !s.eliminated
+                && !m.units.contains(&(i as crate::scenario::UnitIx))
+                && s.hexes
+                    .iter()
+                    .any(|h| mine.iter().any(|x| x.distance(*h) <= 1))
+        })
     }
 
     /// The nearest enemy's distance from a set of hexes.
