@@ -9,25 +9,15 @@ mod common;
 use cc::*;
 use common::*;
 
-/// `ids` (top first) stacked in a 2-hex line from 0707 (its right-hand hex) facing N; r2 (2 SP) in
-/// 0607, in the front of the right-hand hex only; the attack eliminates r2. Returns the line's
-/// hexes and the legal advances.
+/// `ids` (top first) stacked in a 2-hex line from 0707 facing N, beaten in front of it (r2
+/// eliminated in 0607, `cc::beaten_in_front_of_a_line`). Returns the line's hexes and the legal
+/// advances.
 fn beaten(bar: &bar::Bar, st: &mut bar::state::State, ids: &[&str]) -> (Vec<String>, Vec<String>) {
     for (i, id) in ids.iter().enumerate() {
-        line(bar, st, id, "0707", "N", 2);
         st.units[usize::from(unit(bar, id))].order = i as u16;
     }
-    place(bar, st, "r2", "0607", "S");
-    activate(bar, st, ids);
-    close_combat(bar, st, &[]);
-    let attack = format!("attack:{}", ids[0]);
-    let mut log = fight(bar, st, &[attack.as_str(), "cc-done"], &[9, 9, 9, 9, 9, 1]);
-    settle(bar, st, &mut log);
-    assert!(
-        hexes_of(bar, st, "r2").iter().all(|h| h != "0607"),
-        "{log:?}"
-    );
-    (hexes_of(bar, st, ids[0]), legal(bar, st))
+    let l = beaten_in_front_of_a_line(bar, st, ids, 2);
+    (hexes_of(bar, st, ids[0]), l)
 }
 
 #[test]

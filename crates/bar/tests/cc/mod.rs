@@ -187,3 +187,27 @@ pub fn ground_with(ground: &str, file: &str, edit: impl Fn(String) -> String) ->
     }
     Bar::from_dir(&dir.join(ground), &dir).unwrap() // the edited fixture is valid
 }
+
+/// `ids` stacked in a line of `len` hexes from 0707 facing N; r2 (2 SP) in 0607, in the front of
+/// the right-hand hex only; the attack eliminates r2. Returns the legal advances.
+pub fn beaten_in_front_of_a_line(
+    bar: &Bar,
+    st: &mut State,
+    ids: &[&str],
+    len: usize,
+) -> Vec<String> {
+    for id in ids {
+        line(bar, st, id, "0707", "N", len);
+    }
+    place(bar, st, "r2", "0607", "S");
+    activate(bar, st, ids);
+    close_combat(bar, st, &[]);
+    let attack = format!("attack:{}", ids[0]);
+    let mut log = fight(bar, st, &[attack.as_str(), "cc-done"], &[9, 9, 9, 9, 9, 1]);
+    settle(bar, st, &mut log);
+    assert!(
+        hexes_of(bar, st, "r2").iter().all(|h| h != "0607"),
+        "{log:?}"
+    );
+    legal(bar, st)
+}
