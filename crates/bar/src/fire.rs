@@ -1155,6 +1155,7 @@ fn resolve_inner(
                 "18.1a",
                 ev,
             );
+            contract(sc, st, &alive, ev);
         }
         if !o.passed {
             out.failed_dc = true;
@@ -1216,6 +1217,7 @@ pub fn morale_result(
             "19.1a",
             ev,
         );
+        contract(sc, st, stack, ev);
     }
     if o.leader_check
         && let Some(&u) = stack.iter().find(|&&u| st.on_map(u))
@@ -1350,8 +1352,10 @@ fn distribute(
 }
 
 /// 12.9j, 11.5i: involuntary contraction of a multi-hex formation that its SPs no longer fill;
-/// 8.4g: a square below 3 SP becomes a disordered line whose owner then picks its facing.
-fn contract(sc: &Scenario, st: &mut State, target: &[UnitIx], ev: &mut Vec<Event>) {
+/// 8.4g: a square below 3 SP becomes a disordered line whose owner then picks its facing. Also
+/// after the SP a morale check's special result takes (19.1a): a formation its SPs no longer fill
+/// cannot stand (8.1a, 8.1d; docs/bar-formations.md).
+pub(crate) fn contract(sc: &Scenario, st: &mut State, target: &[UnitIx], ev: &mut Vec<Event>) {
     let alive: Vec<UnitIx> = target.iter().copied().filter(|&u| st.on_map(u)).collect();
     let Some(&u0) = alive.first() else { return };
     let s0 = st.units[usize::from(u0)].clone();

@@ -611,6 +611,38 @@ impl Ruleset for Bar {
             if !movement::at_rest_straight(u) {
                 bad.push(format!("{name}: a bent march column at rest (9.4)"));
             }
+            // 8.1a, 8.1d, 8.1f: a stack at rest as long as its SPs allow (checked once, on its
+            // first unit), in a box with its Infantry Line SP chart (T5; the package-1 test box
+            // has none, so its lines' lengths are geometry only).
+            let stack: Vec<scenario::UnitIx> = state
+                .units
+                .iter()
+                .enumerate()
+                .filter(|(j, v)| {
+                    !v.eliminated
+                        && !v.routed
+                        && !moving.contains(&(*j as u16))
+                        && v.hexes == u.hexes
+                        && sc.units[*j].side == sc.units[i].side
+                })
+                .map(|(j, _)| j as scenario::UnitIx)
+                .collect();
+            if !u.routed
+                && sc.charts.fire.is_some()
+                && stack.first() == Some(&(i as scenario::UnitIx))
+                && !is_mid_procedure(state)
+                && !formation::lengths(sc, state, &stack, u.formation).contains(&len)
+            {
+                bad.push(format!(
+                    "{name}: a {} of {} SP over {len} hex{} (8.1)",
+                    u.formation.name(),
+                    stack
+                        .iter()
+                        .map(|&v| u32::from(checks::current_sp(sc, state, v)))
+                        .sum::<u32>(),
+                    if len == 1 { "" } else { "es" }
+                ));
+            }
             for (j, v) in state.units.iter().enumerate().skip(i + 1) {
                 if v.eliminated
                     || moving.contains(&(j as u16))

@@ -228,6 +228,74 @@ fn begins(m: &Mover) -> String {
 }
 
 /// Start moving `units` (one stack).
+/// 10.8d: a multi-hex line or march column whose units move apart adjusts its length "at the
+/// instant the moving unit(s) leave", free: the `moving` units and the ones they leave behind each
+/// contract to the longest footprint their own SPs fill (keeping the line's right end, the
+/// column's head: `stacking::after_separation`). Done when the moving units are chosen (10.8a:
+/// the separation is decided then), so that the mover's moves are listed from the footprint it
+/// moves with; a mover that then does not move stays contracted with the others in one hex (10.8
+/// example: "each unit will adapt automatically and immediately", docs/bar-formations.md).
+fn separate(sc: &Scenario, st: &mut State, moving: &[UnitIx], ev: &mut Vec<Event>) {
+    let Some(&u0) = moving.first() else { return };
+    let hexes = st.units[usize::from(u0)].hexes;
+    let side = sc.units[usize::from(u0)].side;
+    if hexes.len() < 2 {
+        return;
+    }
+    let rest: Vec<UnitIx> = st
+        .units
+        .iter()
+        .enumerate()
+        .filter(|&(i, s)| {
+            !s.eliminated
+                && s.hexes == hexes
+                && sc.units[i].side == side
+                && !moving.contains(&(i as UnitIx))
+        })
+        .map(|(i, _)| i as UnitIx)
+        .collect();
+    if rest.is_empty() {
+        return;
+    }
+    let mut moved = Vec::new();
+    for group in [moving.to_vec(), rest] {
+        if let Some(short) = crate::stacking::after_separation(sc, st, &group) {
+            for &u in &group {
+                st.units[usize::from(u)].hexes = Hexes::from(&short[..]);
+            }
+            moved.push((group, short));
+        }
+    }
+    for (group, short) in moved {
+        ev.push(Event::Movement {
+            army: sc.armies[usize::from(side)].name.clone(),
+            text: format!(
+                "{} separate{} from {}: contract{} at once, free, from {} to {}",
+                names(sc, &group).join(", "),
+                if group.len() == 1 { "s" } else { "" },
+                if group.iter().any(|u| moving.contains(u)) {
+                    "the units staying"
+                } else {
+                    "the moving units"
+                },
+                if group.len() == 1 { "s" } else { "" },
+                hex_list(sc, &hexes),
+                hex_list(sc, &short)
+            ),
+            rule: "10.8d".into(),
+        });
+    }
+}
+
+/// Hexes for people: `0606-0605`.
+fn hex_list(sc: &Scenario, hexes: &[HexId]) -> String {
+    hexes
+        .iter()
+        .map(|&h| sc.board.label(h))
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
 fn start(sc: &Scenario, st: &State, units: Vec<UnitIx>) -> Mover {
     let side = sc.units[usize::from(units[0])].side;
     let ma = u32::from(printed_ma(sc, &units));
@@ -1762,6 +1830,7 @@ pub fn apply(
             Phase::AfterMovement
         }
         (Phase::Movement, Action::MoveUnit(u)) => {
+            separate(sc, st, &[*u], ev);
             let m = start(sc, st, vec![*u]);
             ev.push(Event::Movement {
                 army: sc.armies[usize::from(m.side)].name.clone(),
@@ -1776,6 +1845,7 @@ pub fn apply(
         }
         (Phase::Movement, Action::MoveStack(u)) => {
             let units = stack_of(sc, st, *u);
+            separate(sc, st, &units, ev);
             let m = start(sc, st, units);
             ev.push(Event::Movement {
                 army: sc.armies[usize::from(m.side)].name.clone(),
@@ -1943,6 +2013,8 @@ fn opportunity_fire(
     if old_aspect.is_some() {
         let alive: Vec<UnitIx> = m.units.iter().copied().filter(|&u| st.on_map(u)).collect();
         set_aspect(st, &alive, &new_aspect);
+        // 12.9j: the losses contract the new aspect too, if its SPs no longer fill it.
+        crate::fire::contract(sc, st, &alive, ev);
     }
     m.units
         .retain(|&u| st.on_map(u) && !st.units[usize::from(u)].routed);
@@ -2726,6 +2798,7 @@ fn dc_a(sc: &Scenario, st: &mut State, units: &[UnitIx], extra: &[&str], ev: &mu
             "18.1a",
             ev,
         );
+        crate::fire::contract(sc, st, units, ev);
     }
     if !passed {
         disorder(sc, st, units, "18.2b", ev);

@@ -467,6 +467,7 @@ pub fn morale_f(sc: &Scenario, st: &mut State, units: Vec<UnitIx>, ev: &mut Vec<
                 "19.1a",
                 ev,
             );
+            crate::fire::contract(sc, st, &stack, ev);
         }
         if o.leader_check {
             let side = sc.units[usize::from(stack[0])].side;

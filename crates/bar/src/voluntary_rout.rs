@@ -284,6 +284,7 @@ pub fn morale_j(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
                 "19.1a",
                 ev,
             );
+            crate::fire::contract(sc, st, &stack, ev);
         }
         if o.leader_check {
             // 21.4a, d: the leaders stacked with it roll on the Leader Loss Table.

@@ -137,3 +137,49 @@ fn r10_1e_the_invariants_catch_a_stack_of_two_formations_at_rest() {
         ["cavalry stacked with infantry or artillery in 0406 (10.2a)"]
     );
 }
+
+#[test]
+fn r8_1a_8_1f_the_invariants_catch_a_footprint_its_sps_do_not_fill() {
+    // 8.1a: an infantry line holds two hexes only with T5's minimum (the drill ground's 3 ranks:
+    // 5 SP); a cavalry line needs 4 SP a hex; 8.1f: a road column holds 4 SP a hex. Drill ground
+    // `tests/data/move` (its charts have T5).
+    let bar = bar::Bar::from_dir(&common::data().join("move"), &common::data())
+        .expect("the fixture is valid");
+    let breaks = |id: &str, hexes: &[&str], facing: &str, form: &str, lost: u8| {
+        let mut ev = Vec::new();
+        let mut st = bar.start(1, &mut ev);
+        let f = bar::geom::Formation::parse(form).expect("a formation");
+        let u = usize::from(common::unit(&bar, id));
+        st.units[u].hexes = hexes.iter().map(|h| common::hex(h)).collect();
+        st.units[u].formation = f;
+        st.units[u].facing = bar::scenario::parse_facing(facing, f).expect("a facing");
+        st.units[u].lost = lost;
+        bar.check_invariants(&st)
+            .into_iter()
+            .filter(|b| b.contains("SP over"))
+            .collect::<Vec<_>>()
+    };
+    // IR 1/I, 6 SP: fills two hexes of line; with 2 lost it does not.
+    assert_eq!(
+        breaks("i1", &["1205", "1206"], "N", "line", 0),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        breaks("i1", &["1205", "1206"], "N", "line", 2),
+        ["IR 1/I: a line of 4 SP over 2 hexes (8.1)"]
+    );
+    // 12 cavalry SP hold three hexes of line, not with 5 lost.
+    assert_eq!(
+        breaks("k1", &["1205", "1206", "1207"], "N", "line", 0),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        breaks("k1", &["1205", "1206", "1207"], "N", "line", 5),
+        ["KR 1: a line of 7 SP over 3 hexes (8.1)"]
+    );
+    // A road column of 6 SP is two hexes long (4 + 2), not one.
+    assert_eq!(
+        breaks("i1", &["1205"], "E", "road", 0),
+        ["IR 1/I: a road column of 6 SP over 1 hex (8.1)"]
+    );
+}

@@ -347,3 +347,62 @@ fn r10_6f_the_stacking_order_changes_between_moves_not_while_a_unit_moves() {
     // Each unit once in the phase: that is enough for any order.
     assert_eq!(ids(&bar, &st, "top:"), ["top:i1"]);
 }
+
+/// The line of `ids` (top first) over 1205-1206 facing north, its right end 1205, in the
+/// movement phase; `lost` SP taken from i1.
+fn two_hex_stack(bar: &Bar, ids: &[&str], i1_lost: u8) -> State {
+    let mut st = fresh(bar);
+    for (i, id) in ids.iter().enumerate() {
+        set(bar, &mut st, id, &["1205", "1206"], "N", "line");
+        st.units[usize::from(unit(bar, id))].order = i as u16;
+    }
+    st.units[usize::from(unit(bar, "i1"))].lost = i1_lost;
+    movement(bar, &mut st, ids);
+    st
+}
+
+#[test]
+fn r10_8d_example_two_4_sp_units_of_a_2_hex_line_each_adapt_to_1_hex_when_one_moves() {
+    // 10.8d example: "Two 4-SP infantry units make up a 2-hex line. One unit moves while the
+    // other remains stationary. If a 2-hex line requires at least 5 SPs then each unit will adapt
+    // automatically and immediately change from 2 hexes to 1 hex." (T5 here: 5 SP.) IR 1/I has
+    // lost 2 of its 6 SP; the grenadiers have 4.
+    let bar = field();
+    let mut st = two_hex_stack(&bar, &["gr", "i1"], 2);
+    assert_eq!(bar.check_invariants(&st), Vec::<String>::new());
+    let log = act(&bar, &mut st, &["move:gr"], &[]);
+    assert_logged(&log, "10.8d");
+    assert_eq!(
+        hexes_of(&bar, &st, "gr"),
+        ["1205"],
+        "the mover, the right end"
+    );
+    assert_eq!(hexes_of(&bar, &st, "i1"), ["1205"], "the one staying");
+    // "This automatic contraction costs no MP": the grenadiers' whole MA is left.
+    assert_eq!(left(&st), "4");
+    act(&bar, &mut st, &["stop"], &[]);
+    assert_eq!(bar.check_invariants(&st), Vec::<String>::new());
+}
+
+#[test]
+fn r10_8d_only_the_part_too_weak_for_two_hexes_contracts() {
+    // 10.8d: "required to adjust its length if enough SPs leave the original stack". IR 1/I
+    // (6 SP) still fills two hexes alone; the grenadiers (4) do not.
+    let bar = field();
+    // The grenadiers move: they contract, IR 1/I keeps the line's two hexes.
+    let mut st = two_hex_stack(&bar, &["gr", "i1"], 0);
+    act(&bar, &mut st, &["move:gr"], &[]);
+    assert_eq!(hexes_of(&bar, &st, "gr"), ["1205"]);
+    assert_eq!(hexes_of(&bar, &st, "i1"), ["1205", "1206"]);
+    // IR 1/I moves: it keeps its two hexes; the grenadiers left behind contract at once.
+    let mut st = two_hex_stack(&bar, &["i1", "gr"], 0);
+    let log = act(&bar, &mut st, &["move:i1"], &[]);
+    assert_logged(&log, "10.8d");
+    assert_eq!(hexes_of(&bar, &st, "i1"), ["1205", "1206"]);
+    assert_eq!(hexes_of(&bar, &st, "gr"), ["1205"]);
+    // The whole stack moving together does not separate.
+    let mut st = two_hex_stack(&bar, &["i1", "gr"], 0);
+    let log = act(&bar, &mut st, &["move-stack:i1"], &[]);
+    assert_not_logged(&log, "10.8d");
+    assert_eq!(hexes_of(&bar, &st, "gr"), ["1205", "1206"]);
+}

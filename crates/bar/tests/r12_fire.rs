@@ -116,12 +116,25 @@ fn r12_1_example_1_a_grenadier_on_fusiliers_fires_4_sp_for_14_at_one_hex_and_9_a
 
 /// The drill ground with its order of battle edited.
 fn drill_with(tag: &str, edit: impl Fn(String) -> String) -> Bar {
+    drill_with_setup(tag, edit, |t| t)
+}
+
+/// The drill ground with its order of battle and its set-up edited.
+fn drill_with_setup(
+    tag: &str,
+    edit: impl Fn(String) -> String,
+    setup: impl Fn(String) -> String,
+) -> Bar {
     let dir = std::env::temp_dir().join(format!("bar-fire-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("move")).unwrap(); // test set-up
     for f in ["map.toml", "scenario.toml", "oob.toml"] {
         let text = std::fs::read_to_string(data().join("move").join(f)).unwrap(); // fixture
-        let text = if f == "oob.toml" { edit(text) } else { text };
+        let text = match f {
+            "oob.toml" => edit(text),
+            "scenario.toml" => setup(text),
+            _ => text,
+        };
         std::fs::write(dir.join("move").join(f), text).unwrap(); // test set-up
     }
     Bar::from_dir(&dir.join("move"), &data()).unwrap() // the edited fixture is valid
@@ -629,7 +642,13 @@ fn red_guns(t: String) -> String {
 #[test]
 fn r12_9f_example_guns_fired_on_only_by_guns_beyond_their_minimum_range_lose_half_dropping_fractions()
  {
-    let bar = drill_with("guns", red_guns);
+    // The horse made a battery stands unlimbered at the set-up (guns form no line, 8.1a).
+    let bar = drill_with_setup("guns", red_guns, |t| {
+        t.replace(
+            "unit = \"h1\"\nhexes = [\"1408\"]\nfacing = \"S\"\nformation = \"line\"",
+            "unit = \"h1\"\nhexes = [\"1408\"]\nfacing = \"S\"\nformation = \"unlimbered\"",
+        )
+    });
     assert_eq!(bar.sc.units[usize::from(unit(&bar, "h1"))].sub, "6pdr");
     let mut st = fresh(&bar);
     set(&bar, &mut st, "g1", &["0707"], "N", "unlimbered", 0);

@@ -1223,6 +1223,15 @@ pub(super) fn end_combat(sc: &Scenario, st: &mut State, cc: &mut Cc, ev: &mut Ve
         "14.1",
         format!("combat over after {} round(s)", c.round),
     );
+    // 11.5i, 12.9j, 8.4g: the losses contract a line or column its SPs no longer fill, and a
+    // square below 3 SP becomes a line, before any advance.
+    for stack in c.attackers.iter().chain(c.defenders.iter()) {
+        let alive: Vec<UnitIx> = living(st, stack)
+            .into_iter()
+            .filter(|&u| !st.units[usize::from(u)].routed)
+            .collect();
+        crate::fire::contract(sc, st, &alive, ev);
+    }
     // 13.7e: every defending hex vacated: the attacker advances; 15.1b: the attackers gone,
     // defending cavalry in line or attack column advances.
     let def_gone = c
