@@ -1884,6 +1884,16 @@ pub fn apply(
             if let Some(act) = st.activation.as_mut() {
                 act.moved_leaders.push(leader);
             }
+            let d = &sc.leaders[usize::from(leader)];
+            let place = st.leaders[usize::from(leader)].hex.map_or_else(
+                || "off the map".to_string(),
+                |h| format!("in {}", sc.board.label(h)),
+            );
+            ev.push(Event::Movement {
+                army: sc.armies[usize::from(d.side)].name.clone(),
+                text: format!("{} stays {place}", d.name),
+                rule: "21.1a".into(),
+            });
             Phase::Movement
         }
         (Phase::LeaderMoving { .. }, Action::LeaderTo(l, h)) => {
