@@ -11,8 +11,10 @@ use std::path::Path;
 
 /// The drill ground, with `woods` (hex ids) turned into woods in a copy of its map.
 fn field_with_woods(woods: &[HexId]) -> Bar {
-    let dir =
-        std::env::temp_dir().join(format!("bar-r21-1-{}-{}", std::process::id(), woods.len()));
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let n = N.fetch_add(1, Ordering::SeqCst);
+    let dir = std::env::temp_dir().join(format!("bar-r21-1-{}-{n}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap(); // test set-up
     let src = data().join("move");
