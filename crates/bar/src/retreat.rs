@@ -144,6 +144,9 @@ pub fn begin(
     from: Vec<HexId>,
     ev: &mut Vec<Event>,
 ) -> Option<Phase> {
+    // 21.2c, 10.8d: friends of a multi-hex stack that do not rout with it stay; once the routers
+    // are gone they contract to what their own SPs fill.
+    let stayers = left_by_rout(sc, st, &units);
     let mut movers = Vec::new();
     for u in units {
         if st.units[usize::from(u)].eliminated {
@@ -160,6 +163,7 @@ pub fn begin(
         s.hexes.truncate(1);
         movers.push(u);
     }
+    contract_stayers(sc, st, stayers, ev);
     if movers.is_empty() {
         return None;
     }
@@ -190,6 +194,73 @@ pub fn begin(
         passed: Vec::new(),
         losses: 0,
     })
+}
+
+/// 21.2c, 10.8d: contract each group [`left_by_rout`] found to what its own SPs fill, once the
+/// routers have left its footprint (or kept one of its hexes, 19.7e).
+pub(crate) fn contract_stayers(
+    sc: &Scenario,
+    st: &mut State,
+    stayers: Vec<Vec<UnitIx>>,
+    ev: &mut Vec<Event>,
+) {
+    for group in stayers {
+        if let Some(short) = crate::stacking::after_separation(sc, st, &group) {
+            let was = st.units[usize::from(group[0])].hexes;
+            for &u in &group {
+                st.units[usize::from(u)].hexes = Hexes::from(&short[..]);
+            }
+            let label = |hs: &[HexId]| {
+                hs.iter()
+                    .map(|&h| sc.board.label(h))
+                    .collect::<Vec<_>>()
+                    .join("-")
+            };
+            ev.push(Event::State {
+                units: group
+                    .iter()
+                    .map(|&u| sc.units[usize::from(u)].name.clone())
+                    .collect(),
+                state: format!(
+                    "left by friends who rout: contract{} at once, free, from {} to {}",
+                    if group.len() == 1 { "s" } else { "" },
+                    label(&was),
+                    label(&short)
+                ),
+                rule: "21.2c, 10.8d",
+            });
+        }
+    }
+}
+
+/// The friends sharing a multi-hex footprint with some of `routers` who do not rout with them
+/// (part of a stack routs, the rest stays: 21.2c), one group per footprint, in stacking order.
+pub(crate) fn left_by_rout(sc: &Scenario, st: &State, routers: &[UnitIx]) -> Vec<Vec<UnitIx>> {
+    let mut groups: Vec<Vec<UnitIx>> = Vec::new();
+    let mut seen: Vec<Hexes> = Vec::new();
+    for &r in routers {
+        let s = &st.units[usize::from(r)];
+        if s.eliminated || s.hexes.len() < 2 || seen.contains(&s.hexes) {
+            continue;
+        }
+        seen.push(s.hexes);
+        let side = sc.units[usize::from(r)].side;
+        let mut rest: Vec<UnitIx> = (0..st.units.len() as UnitIx)
+            .filter(|&u| {
+                let o = &st.units[usize::from(u)];
+                !o.eliminated
+                    && !o.routed
+                    && o.hexes == s.hexes
+                    && sc.units[usize::from(u)].side == side
+                    && !routers.contains(&u)
+            })
+            .collect();
+        rest.sort_by_key(|&u| st.units[usize::from(u)].order);
+        if !rest.is_empty() {
+            groups.push(rest);
+        }
+    }
+    groups
 }
 
 /// The hexes a routing stack may enter next under 20.2a–b and 20.2g (A56): on the map, not entered

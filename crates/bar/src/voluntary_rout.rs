@@ -345,9 +345,11 @@ pub fn keep_hex(
     h: hexmap::HexId,
     ev: &mut Vec<Event>,
 ) -> Phase {
+    let stayers = crate::retreat::left_by_rout(sc, st, &units);
     for &u in &units {
         st.units[usize::from(u)].hexes = Hexes::one(h);
     }
+    crate::retreat::contract_stayers(sc, st, stayers, ev);
     if let Some(&u) = units.first() {
         ev.push(Event::Movement {
             army: sc.armies[usize::from(sc.units[usize::from(u)].side)]

@@ -406,3 +406,41 @@ fn r10_8d_only_the_part_too_weak_for_two_hexes_contracts() {
     assert_not_logged(&log, "10.8d");
     assert_eq!(hexes_of(&bar, &st, "gr"), ["1205", "1206"]);
 }
+
+/// Part of a 2-hex line routs (the grenadiers, 4 SP), IR 1/I (4 SP after losses) stays: the
+/// routers leave through the owner's choice of hex (19.7e, `rout-hex`).
+fn partial_rout(bar: &Bar, i1_lost: u8, keep: &str) -> (State, Vec<String>) {
+    let mut st = two_hex_stack(bar, &["gr", "i1"], i1_lost);
+    st.activation = None;
+    st.jobs.push(bar::state::Job::Rout {
+        units: vec![unit(bar, "gr")],
+        from: vec![hex("1005")],
+    });
+    let mut log = run(bar, &mut st, Phase::Idle, &[5, 5, 5, 5]);
+    assert!(
+        matches!(st.phase, Phase::RoutHex { .. }),
+        "19.7e: the owner picks the hex the routers keep: {:?}",
+        st.phase
+    );
+    log.extend(act(bar, &mut st, &[&format!("rout-hex:{keep}")], &[5, 5, 5, 5]));
+    (st, log)
+}
+
+#[test]
+fn r21_2c_10_8d_friends_left_by_a_partial_rout_contract_to_what_they_fill() {
+    // 21.2c: "part of a stack routs and the other part stays in place"; the part staying is a
+    // line again whose SPs (4; T5 here: 5 for two hexes) no longer fill its two hexes: it adapts
+    // at once and free as 10.8d's units left by a separation do, to its right end.
+    let bar = field();
+    for keep in ["1205", "1206"] {
+        let (st, log) = partial_rout(&bar, 2, keep);
+        assert_logged(&log, "left by friends who rout: contracts at once, free, from");
+        assert_eq!(hexes_of(&bar, &st, "i1"), ["1205"], "{log:#?}");
+        assert!(st.units[usize::from(unit(&bar, "gr"))].routed);
+        assert!(!st.units[usize::from(unit(&bar, "i1"))].routed);
+    }
+    // IR 1/I at full strength (6 SP) still fills the two hexes alone: it keeps them.
+    let (st, log) = partial_rout(&bar, 0, "1206");
+    assert_not_logged(&log, "left by friends who rout");
+    assert_eq!(hexes_of(&bar, &st, "i1"), ["1205", "1206"]);
+}
