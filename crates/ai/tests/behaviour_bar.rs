@@ -130,7 +130,18 @@ fn r13_11_the_heuristic_attacks_at_good_odds_and_not_at_bad() {
 fn illegal_stacks(
     seat: u8,
     seed: u64,
+    choose: impl FnMut(&mut dyn engine::DynGame, u64) -> usize,
+) -> usize {
+    own_lines(seat, seed, choose, &["routed: an illegal stack"])
+}
+
+/// One game of Schwerin's attack, `seat` chosen by `choose` and the other side by random play:
+/// how many of `seat`'s actions log a line containing one of `needles`.
+fn own_lines(
+    seat: u8,
+    seed: u64,
     mut choose: impl FnMut(&mut dyn engine::DynGame, u64) -> usize,
+    needles: &[&str],
 ) -> usize {
     let (mut g, _) = catalog::open("prague-schwerin", &[], None, seed).expect("the scenario opens");
     let mut r = ai::agent("random", seed + 100).expect("a known agent");
@@ -144,11 +155,30 @@ fn illegal_stacks(
         };
         let id = g.action_info(i).expect("a legal index").id;
         let lines = g.apply(&id).expect("a legal action");
-        if who == Seat(seat) && lines.iter().any(|l| l.contains("routed: an illegal stack")) {
+        if who == Seat(seat) && lines.iter().any(|l| needles.iter().any(|x| l.contains(x))) {
             count += 1;
         }
     }
     count
+}
+
+#[test]
+fn r8_4a_b_the_heuristic_does_not_march_from_one_column_into_another() {
+    // 8.4a–b: march column to road column and back costs MP and gains nothing the heuristic
+    // can use (it does not plan road marches); an earlier heuristic scored every marching
+    // formation alike far from the enemy and changed back and forth.
+    let needles = ["march column → road column", "road column → march column"];
+    let n: usize = [3, 7]
+        .into_iter()
+        .map(|seed| {
+            let mut h = ai::agent("heuristic", seed).expect("a known agent");
+            own_lines(0, seed, |g, _| h.choose(g), &needles)
+        })
+        .sum();
+    assert!(
+        n <= 1,
+        "the Prussian heuristic changed columns {n} times in 2 games"
+    );
 }
 
 #[test]

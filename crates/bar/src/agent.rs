@@ -172,6 +172,17 @@ impl Bar {
                 let fighting = fs
                     .iter()
                     .all(|f| matches!(f, Formation::Line | Formation::Unlimbered));
+                // From one marching formation to another (march and road column back and
+                // forth) only spends MP (8.4a–b).
+                let already_marching = moving.is_some_and(|m| {
+                    matches!(
+                        st.units[usize::from(m.units[0])].formation,
+                        Formation::MarchColumn | Formation::RoadColumn | Formation::Limbered
+                    )
+                });
+                if marching && already_marching {
+                    return -0.4;
+                }
                 match (near, marching, fighting) {
                     (true, true, _) => -1.5,
                     (true, _, true) => 0.3,
@@ -179,8 +190,9 @@ impl Bar {
                     _ => -0.2,
                 }
             }
+            // A rapid march (11.4: a DC at the end) only to close a long distance.
             Action::Rapid => match here {
-                Some(d) if d > 8 => 0.1,
+                Some(d) if d > 8 && attacking => 0.1,
                 _ => -0.5,
             },
             // Limbered guns within reach of the enemy go and unlimber, holding or not.

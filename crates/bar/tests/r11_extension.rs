@@ -422,7 +422,12 @@ fn partial_rout(bar: &Bar, i1_lost: u8, keep: &str) -> (State, Vec<String>) {
         "19.7e: the owner picks the hex the routers keep: {:?}",
         st.phase
     );
-    log.extend(act(bar, &mut st, &[&format!("rout-hex:{keep}")], &[5, 5, 5, 5]));
+    log.extend(act(
+        bar,
+        &mut st,
+        &[&format!("rout-hex:{keep}")],
+        &[5, 5, 5, 5],
+    ));
     (st, log)
 }
 
@@ -434,7 +439,10 @@ fn r21_2c_10_8d_friends_left_by_a_partial_rout_contract_to_what_they_fill() {
     let bar = field();
     for keep in ["1205", "1206"] {
         let (st, log) = partial_rout(&bar, 2, keep);
-        assert_logged(&log, "left by friends who rout: contracts at once, free, from");
+        assert_logged(
+            &log,
+            "left by friends who rout: contracts at once, free, from",
+        );
         assert_eq!(hexes_of(&bar, &st, "i1"), ["1205"], "{log:#?}");
         assert!(st.units[usize::from(unit(&bar, "gr"))].routed);
         assert!(!st.units[usize::from(unit(&bar, "i1"))].routed);
