@@ -625,36 +625,41 @@ pub fn command_control(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
             }
         }
     }
-    // Independent units (7.0, 7.4c).
-    let mut givers: Vec<(LeaderIx, Style)> = Vec::new();
-    for &b in &act.brigades {
-        if let Some(bl) = holder(st, sc.brigades[usize::from(b)].leader)
-            && brigade_leader_ok.get(&bl).copied().unwrap_or(false)
-        {
-            givers.push((bl, Style::Brigade));
+    // Independent units (7.0, 7.4c): the LOCs of the leaders who may give them command, found
+    // only when an independent unit on the map asks (before any of their rolls: the board is as
+    // it was here).
+    let givers_maps = |st: &State| {
+        let mut givers: Vec<(LeaderIx, Style)> = Vec::new();
+        for &b in &act.brigades {
+            if let Some(bl) = holder(st, sc.brigades[usize::from(b)].leader)
+                && brigade_leader_ok.get(&bl).copied().unwrap_or(false)
+            {
+                givers.push((bl, Style::Brigade));
+            }
         }
-    }
-    for (i, l) in sc.leaders.iter().enumerate() {
-        let li = i as LeaderIx;
-        if l.side != side || st.leaders[i].status != LeaderStatus::Present {
-            continue;
+        for (i, l) in sc.leaders.iter().enumerate() {
+            let li = i as LeaderIx;
+            if l.side != side || st.leaders[i].status != LeaderStatus::Present {
+                continue;
+            }
+            let ok = match l.kind {
+                LeaderKind::Army => true,
+                LeaderKind::Wing => l
+                    .wing
+                    .is_some_and(|w| wing_loc_in(sc, st, &field, w).is_some()),
+                LeaderKind::Special => act.leaders.contains(&li),
+                LeaderKind::Brigade => false,
+            } || l.detachment.is_some();
+            if ok {
+                givers.push((li, Style::ArmyWing));
+            }
         }
-        let ok = match l.kind {
-            LeaderKind::Army => true,
-            LeaderKind::Wing => l
-                .wing
-                .is_some_and(|w| wing_loc_in(sc, st, &field, w).is_some()),
-            LeaderKind::Special => act.leaders.contains(&li),
-            LeaderKind::Brigade => false,
-        } || l.detachment.is_some();
-        if ok {
-            givers.push((li, Style::ArmyWing));
-        }
-    }
-    let maps: Vec<LocMap<'_>> = givers
-        .iter()
-        .map(|&(l, s)| loc_map_in(sc, st, &field, l, s, sc.leaders[usize::from(l)].range))
-        .collect();
+        givers
+            .iter()
+            .map(|&(l, s)| loc_map_in(sc, st, &field, l, s, sc.leaders[usize::from(l)].range))
+            .collect::<Vec<LocMap<'_>>>()
+    };
+    let mut maps: Option<Vec<LocMap<'_>>> = None;
     let mut rolled: Vec<(Vec<HexId>, bool)> = Vec::new();
     let mut indep = act.independents.clone();
     indep.sort_by_key(|&u| st.units[usize::from(u)].order);
@@ -664,7 +669,10 @@ pub fn command_control(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
             continue;
         }
         let hexes = s.hexes;
-        let by_loc = maps.iter().any(|m| hexes.iter().any(|h| m.contains_key(h)));
+        let by_loc = maps
+            .get_or_insert_with(|| givers_maps(st))
+            .iter()
+            .any(|m| hexes.iter().any(|h| m.contains_key(h)));
         let ok = if by_loc {
             true
         } else if let Some((_, r)) = rolled.iter().find(|(h, _)| *h == hexes) {

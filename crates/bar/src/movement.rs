@@ -1127,6 +1127,30 @@ fn full_cost(
 /// backward into an EZOC (11.7d, 11.8b), the command restrictions (7.6c), and an occupied hex
 /// only when it could stop there or go on (10.1a).
 fn open_moves(sc: &Scenario, st: &State, m: &Mover) -> Vec<(Move, Half)> {
+    open_moves_where(sc, st, m, None, false)
+}
+
+/// Whether the mover has any move open now ([`open_moves`], stopping at the first).
+fn any_open_move(sc: &Scenario, st: &State, m: &Mover) -> bool {
+    !open_moves_where(sc, st, m, None, true).is_empty()
+}
+
+/// The first open move that makes `a`, with its full cost ([`open_moves`]).
+fn open_move_of(sc: &Scenario, st: &State, m: &Mover, a: &Action) -> Option<(Move, Half)> {
+    open_moves_where(sc, st, m, Some(a), true)
+        .into_iter()
+        .next()
+}
+
+/// [`open_moves`], only those making `want` (if given), stopping at the first (if `first`): the
+/// same moves in the same order, fewer of them checked.
+fn open_moves_where(
+    sc: &Scenario,
+    st: &State,
+    m: &Mover,
+    want: Option<&Action>,
+    first: bool,
+) -> Vec<(Move, Half)> {
     if m.must_stop || m.adopt {
         return Vec::new();
     }
@@ -1136,6 +1160,9 @@ fn open_moves(sc: &Scenario, st: &State, m: &Mover) -> Vec<(Move, Half)> {
     let now_in = in_ezoc(&z, &lead(st, m).hexes);
     let mut out = Vec::new();
     for mv in moves(sc, st, m) {
+        if want.is_some_and(|w| mv.action != *w) {
+            continue;
+        }
         let cost = full_cost(&mv, m, &lead(st, m).hexes, now_in, &z, a);
         if cost > m.left {
             continue;
@@ -1188,6 +1215,9 @@ fn open_moves(sc: &Scenario, st: &State, m: &Mover) -> Vec<(Move, Half)> {
             }
         }
         out.push((mv, cost));
+        if first {
+            break;
+        }
     }
     out
 }
@@ -1211,6 +1241,31 @@ pub fn stack_legal(sc: &Scenario, st: &State, m: &Mover) -> Result<(), String> {
 
 /// The formation changes open to the mover (8.4, `formation::changes`), EZOC included there.
 fn open_changes(sc: &Scenario, st: &State, m: &Mover) -> Vec<formation::Change> {
+    open_changes_where(sc, st, m, None, false)
+}
+
+/// Whether the mover has any formation change open now ([`open_changes`], stopping at the
+/// first).
+fn any_open_change(sc: &Scenario, st: &State, m: &Mover) -> bool {
+    !open_changes_where(sc, st, m, None, true).is_empty()
+}
+
+/// The first open change that makes `a` ([`open_changes`]).
+fn open_change_of(sc: &Scenario, st: &State, m: &Mover, a: &Action) -> Option<formation::Change> {
+    open_changes_where(sc, st, m, Some(a), true)
+        .into_iter()
+        .next()
+}
+
+/// [`open_changes`], only those making `want` (if given), stopping at the first (if `first`):
+/// the same changes in the same order, fewer of them checked.
+fn open_changes_where(
+    sc: &Scenario,
+    st: &State,
+    m: &Mover,
+    want: Option<&Action>,
+    first: bool,
+) -> Vec<formation::Change> {
     if m.must_stop || m.adopt {
         return Vec::new();
     }
@@ -1224,14 +1279,19 @@ fn open_changes(sc: &Scenario, st: &State, m: &Mover) -> Vec<formation::Change> 
         fired: false,
     };
     let mut all = formation::changes(sc, st, &m.units, &b);
-    all.retain(|c| c.cost <= m.left);
+    all.retain(|c| c.cost <= m.left && want.is_none_or(|w| form_action(c) == *w));
     if all.is_empty() {
         return all;
     }
     let mut scratch = st.clone();
-    all.into_iter()
-        .filter(|c| change_may_end(sc, &mut scratch, m, c))
-        .collect()
+    let open = all
+        .into_iter()
+        .filter(|c| change_may_end(sc, &mut scratch, m, c));
+    if first {
+        open.take(1).collect()
+    } else {
+        open.collect()
+    }
 }
 
 /// 10.1a for a change among stationary friends: afterwards the units must make a legal stack or
@@ -2157,10 +2217,7 @@ fn moving(sc: &Scenario, st: &mut State, mut m: Mover, a: &Action, ev: &mut Vec<
 fn execute(sc: &Scenario, st: &mut State, mut m: Mover, a: &Action, ev: &mut Vec<Event>) -> Phase {
     let army = sc.armies[usize::from(m.side)].name.clone();
     if let Action::Form(..) = a {
-        let Some(c) = open_changes(sc, st, &m)
-            .into_iter()
-            .find(|c| form_action(c) == *a)
-        else {
+        let Some(c) = open_change_of(sc, st, &m, a) else {
             return Phase::Moving(Box::new(m));
         };
         let before = lead(st, &m).formation;
@@ -2228,8 +2285,7 @@ fn execute(sc: &Scenario, st: &mut State, mut m: Mover, a: &Action, ev: &mut Vec
         });
         return change_trigger(sc, st, m, ev);
     }
-    let open = open_moves(sc, st, &m);
-    let Some((mv, cost)) = open.into_iter().find(|(x, _)| x.action == *a) else {
+    let Some((mv, cost)) = open_move_of(sc, st, &m, a) else {
         return Phase::Moving(Box::new(m));
     };
     let us = lead(st, &m).clone();
@@ -2624,7 +2680,7 @@ fn after_action(sc: &Scenario, st: &mut State, m: Mover, ev: &mut Vec<Event>) ->
         let why = m.stop_why.clone();
         return finish(sc, st, m, &why, ev);
     }
-    if open_moves(sc, st, &m).is_empty() && open_changes(sc, st, &m).is_empty() {
+    if !any_open_move(sc, st, &m) && !any_open_change(sc, st, &m) {
         return finish(sc, st, m, "has no move left", ev);
     }
     Phase::Moving(Box::new(m))
