@@ -8,7 +8,7 @@ use crate::scenario::{LeaderIx, Scenario, UnitIx};
 use crate::state::{LeaderStatus, State};
 use hexmap::HexId;
 use rustc_hash::FxHashMap;
-use std::collections::{BTreeMap, BinaryHeap};
+use std::collections::BTreeMap;
 
 /// How a LOC is counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -308,14 +308,24 @@ fn loc_search<'a>(
     let (flags, group) = (&field.flags, &field.group);
     let cap = u16::from(range) * 2;
     let mut best = vec![u16::MAX; n];
-    let mut heap = BinaryHeap::new();
+    // Dijkstra on a bucket queue: a step costs 0 to 4 half points, so the hexes waiting are
+    // within 4 of the cost being settled, in a ring of 5 buckets (the same costs as a heap).
+    let mut ring: [Vec<u32>; 5] = Default::default();
+    let mut waiting = 0usize;
     for s in sources_in(sc, st, l, style, &field.groups) {
         if let Some(x) = d.ix(s) {
             best[x as usize] = 0;
-            heap.push(std::cmp::Reverse((0u16, x)));
+            ring[0].push(x);
+            waiting += 1;
         }
     }
-    while let Some(std::cmp::Reverse((c, g))) = heap.pop() {
+    let mut c: u16 = 0;
+    while waiting > 0 {
+        let Some(g) = ring[usize::from(c % 5)].pop() else {
+            c += 1;
+            continue;
+        };
+        waiting -= 1;
         let g = g as usize;
         if best[g] < c {
             continue;
@@ -365,8 +375,10 @@ fn loc_search<'a>(
             if nc > cap || nc >= best[hu] {
                 continue;
             }
+            debug_assert!(nc - c <= 4, "a LOC step costs at most 4 half points");
             best[hu] = nc;
-            heap.push(std::cmp::Reverse((nc, h)));
+            ring[usize::from(nc % 5)].push(h);
+            waiting += 1;
         }
     }
     (LocMap { d, best }, None)

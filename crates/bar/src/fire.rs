@@ -130,13 +130,20 @@ pub fn weapon(sc: &Scenario, u: UnitIx) -> Option<&WeaponRow> {
 /// Whether the unit may fire at all (12.2a): infantry in a firing formation or unlimbered
 /// artillery, on the map, not routed.
 pub fn may_fire(sc: &Scenario, st: &State, u: UnitIx) -> bool {
+    firing_weapon(sc, st, u).is_some()
+}
+
+/// The weapon of a unit that may fire ([`may_fire`]), found once.
+fn firing_weapon<'a>(sc: &'a Scenario, st: &State, u: UnitIx) -> Option<&'a WeaponRow> {
     let s = &st.units[usize::from(u)];
-    if !st.on_map(u) || s.routed || arm(sc, u) == Arm::Cavalry || weapon(sc, u).is_none() {
-        return false;
+    if !st.on_map(u) || s.routed || arm(sc, u) == Arm::Cavalry {
+        return None;
     }
+    let w = weapon(sc, u)?;
     charts(sc)
         .and_then(|c| c.formation.get(crate::geom::chart_key(s.formation)))
         .is_some_and(|r| r.fires)
+        .then_some(w)
 }
 
 /// The stack a unit is in: the units of its side with the same hexes, top first (10.6).
@@ -529,11 +536,14 @@ pub fn groups_at(
     };
     let thexes = &st.units[usize::from(t0)].hexes;
     for u in 0..st.units.len() as UnitIx {
-        if sc.units[usize::from(u)].side != side || !may_fire(sc, st, u) {
+        if sc.units[usize::from(u)].side != side {
             continue;
         }
+        let Some(w) = firing_weapon(sc, st, u) else {
+            continue;
+        };
         // Out of reach of every target hex: no need to trace lines of sight.
-        let reach = weapon(sc, u).map_or(0, |w| u32::from(w.max_range()));
+        let reach = u32::from(w.max_range());
         if !st.units[usize::from(u)]
             .hexes
             .iter()
