@@ -18,7 +18,7 @@ use crate::state::Hexes;
 use crate::state::{Phase, State};
 use engine::{Half, drop_fraction, round_half_up};
 use hexmap::{Arc, Dir, End, Footprint, FootprintKind, HexId, Printed};
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BinaryHeap, HashSet};
 
@@ -1626,35 +1626,44 @@ pub fn leader_reach(sc: &Scenario, st: &State, l: LeaderIx) -> Vec<HexId> {
     leader_steps(sc, st, l, false)
 }
 
-/// Who stands where for one side's leaders (21.1a): the enemies' ZOC, the friendly and the enemy
-/// hexes; built once for every leader of a decision.
+/// Who stands where for one side's leaders (21.1a), by the board's dense index: the enemies'
+/// ZOC, the friendly and the enemy hexes; built once for every leader of a decision.
 struct LeaderField {
     side: u8,
-    z: FxHashSet<HexId>,
-    friends: FxHashSet<HexId>,
-    enemies: FxHashSet<HexId>,
+    flags: Vec<u8>,
 }
+
+/// [`LeaderField`]: an enemy's ZOC, a friendly unit, an enemy unit in the hex.
+const L_ZOC: u8 = 1;
+const L_FRIEND: u8 = 2;
+const L_ENEMY: u8 = 4;
 
 impl LeaderField {
     fn new(sc: &Scenario, st: &State, side: u8) -> LeaderField {
-        let mut f = LeaderField {
-            side,
-            z: crate::command::ezoc_set(sc, st, side),
-            friends: FxHashSet::default(),
-            enemies: FxHashSet::default(),
+        let d = &sc.board.dense;
+        let mut flags = vec![0u8; d.ids.len()];
+        let mut mark = |h: HexId, bit: u8| {
+            if let Some(i) = d.ix(h) {
+                flags[i as usize] |= bit;
+            }
         };
+        for h in crate::command::ezoc_set(sc, st, side) {
+            mark(h, L_ZOC);
+        }
         for (i, s) in st.units.iter().enumerate() {
             if s.eliminated {
                 continue;
             }
-            let set = if sc.units[i].side == side {
-                &mut f.friends
+            let bit = if sc.units[i].side == side {
+                L_FRIEND
             } else {
-                &mut f.enemies
+                L_ENEMY
             };
-            set.extend(s.hexes.iter().copied());
+            for &h in &s.hexes {
+                mark(h, bit);
+            }
         }
-        f
+        LeaderField { side, flags }
     }
 }
 
@@ -1677,25 +1686,24 @@ fn leader_steps_in(
     };
     debug_assert_eq!(field.side, sc.leaders[usize::from(l)].side);
     let ma = Half::whole(u16::from(sc.leaders[usize::from(l)].ma));
-    let (z, friends, enemies) = (&field.z, &field.friends, &field.enemies);
-    let friendly = |h: HexId| friends.contains(&h);
+    let flags = &field.flags;
     let d = &sc.board.dense;
     let Some(start) = d.ix(from) else {
         return Vec::new();
     };
     let road_cost = sc.charts.tec.road.loc.max(Half::HALF);
     // Dijkstra over the dense board in leader MP (half points).
-    let mut best: FxHashMap<u32, Half> = FxHashMap::default();
+    let mut best: Vec<Option<Half>> = vec![None; d.ids.len()];
     let mut heap = BinaryHeap::new();
-    best.insert(start, Half::ZERO);
+    best[start as usize] = Some(Half::ZERO);
     heap.push(std::cmp::Reverse((Half::ZERO, start)));
     while let Some(std::cmp::Reverse((c, g))) = heap.pop() {
-        if best.get(&g).is_some_and(|&b| b < c) {
+        let gi = g as usize;
+        if best[gi].is_some_and(|b| b < c) {
             continue;
         }
-        let gi = g as usize;
         // A leader stops on entering an EZOC hex (it may only be entered with friends there).
-        if g != start && z.contains(&d.ids[gi]) {
+        if g != start && flags[gi] & L_ZOC != 0 {
             continue;
         }
         for k in 0..6 {
@@ -1703,13 +1711,14 @@ fn leader_steps_in(
             if nx == u32::MAX {
                 continue;
             }
-            if !d.leader_enter[nx as usize] {
+            let ni = nx as usize;
+            if !d.leader_enter[ni] {
                 continue;
             }
             let step = if d.road[gi][k] {
                 road_cost
             } else {
-                match (d.leader_mp[nx as usize], d.leader_side_mp[gi][k]) {
+                match (d.leader_mp[ni], d.leader_side_mp[gi][k]) {
                     (Some(enter), Some(side)) => enter + side,
                     _ => continue,
                 }
@@ -1718,24 +1727,29 @@ fn leader_steps_in(
             if nc > ma {
                 continue;
             }
-            let n = d.ids[nx as usize];
-            if z.contains(&n) && !friendly(n) {
+            let f = flags[ni];
+            if f & L_ZOC != 0 && f & L_FRIEND == 0 {
                 continue;
             }
-            if enemies.contains(&n) {
+            if f & L_ENEMY != 0 {
                 continue;
             }
-            if best.get(&nx).is_none_or(|&b| nc < b) {
-                best.insert(nx, nc);
+            if best[ni].is_none_or(|b| nc < b) {
+                best[ni] = Some(nc);
                 if first {
-                    return vec![n];
+                    return vec![d.ids[ni]];
                 }
                 heap.push(std::cmp::Reverse((nc, nx)));
             }
         }
     }
-    best.remove(&start);
-    let mut out: Vec<HexId> = best.into_keys().map(|x| d.ids[x as usize]).collect();
+    best[start as usize] = None;
+    let mut out: Vec<HexId> = best
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.is_some())
+        .map(|(x, _)| d.ids[x])
+        .collect();
     // The board's order (the dense index is sorted by hex id).
     out.sort_unstable();
     out
