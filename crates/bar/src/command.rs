@@ -37,7 +37,16 @@ pub fn ezoc_set(sc: &Scenario, st: &State, side: u8) -> rustc_hash::FxHashSet<He
     let mut set = rustc_hash::FxHashSet::default();
     for (i, u) in st.units.iter().enumerate() {
         if sc.units[i].side != side && !u.eliminated && !u.routed && !u.hexes.is_empty() {
-            set.extend(crate::geom::front_of(&u.hexes, u.facing));
+            // `geom::front_of` without its list: the set drops the repeats.
+            for &h in &u.hexes {
+                for d in u.facing.front_dirs() {
+                    if let Some(n) = h.neighbour(d)
+                        && !u.hexes.contains(&n)
+                    {
+                        set.insert(n);
+                    }
+                }
+            }
         }
     }
     set
