@@ -70,19 +70,29 @@ pub fn occupancy(st: &State) -> FxHashMap<HexId, Vec<UnitIx>> {
 /// regiment, none stacked with a unit of another regiment (an independent unit does not break
 /// it, 6.2c). Maps each unit in a group of two or more to its group number.
 pub fn integrity_groups(sc: &Scenario, st: &State) -> FxHashMap<UnitIx, usize> {
-    let occ = occupancy(st);
+    // Who stands where ([`occupancy`]) as one sorted list: a hex's occupants are a run of it.
+    let mut occ: Vec<(HexId, UnitIx)> = Vec::with_capacity(st.units.len() * 2);
+    for (i, u) in st.units.iter().enumerate() {
+        if !u.eliminated {
+            occ.extend(u.hexes.iter().map(|&h| (h, i as UnitIx)));
+        }
+    }
+    occ.sort_unstable();
+    let occupants = |h: HexId| {
+        let from = occ.partition_point(|x| x.0 < h);
+        let to = occ.partition_point(|x| x.0 <= h);
+        occ[from..to].iter().map(|x| x.1)
+    };
     let eligible = |u: usize| -> Option<&str> {
         let s = &st.units[u];
         let reg = sc.units[u].regiment.as_deref()?;
         if s.eliminated || s.routed || s.hexes.is_empty() {
             return None;
         }
-        let clean = s.hexes.iter().all(|h| {
-            occ.get(h).is_none_or(|v| {
-                v.iter().all(|&o| {
-                    let ou = &sc.units[usize::from(o)];
-                    ou.brigade.is_none() || ou.regiment.as_deref() == Some(reg)
-                })
+        let clean = s.hexes.iter().all(|&h| {
+            occupants(h).all(|o| {
+                let ou = &sc.units[usize::from(o)];
+                ou.brigade.is_none() || ou.regiment.as_deref() == Some(reg)
             })
         });
         clean.then_some(reg)
