@@ -162,6 +162,15 @@ fn units_in(st: &State, h: HexId) -> Vec<UnitIx> {
         .collect()
 }
 
+/// Whether a combat unit (either side, not eliminated) for which `pick` holds is in a hex
+/// ([`units_in`] without the list).
+fn any_unit_in(st: &State, h: HexId, pick: impl Fn(UnitIx) -> bool) -> bool {
+    st.units
+        .iter()
+        .enumerate()
+        .any(|(i, s)| !s.eliminated && s.hexes.contains(&h) && pick(i as UnitIx))
+}
+
 /// The phase begins: the active player picks what moves, or nothing can move.
 pub fn begin(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) -> Phase {
     let (units, leaders) = movable(sc, st);
@@ -490,7 +499,7 @@ fn straighten_cost(
             let others = now
                 .hexes()
                 .iter()
-                .any(|&h| units_in(st, h).iter().any(|u| !m.units.contains(u)));
+                .any(|&h| any_unit_in(st, h, |u| !m.units.contains(&u)));
             if !others {
                 return Some(total);
             }
@@ -528,11 +537,9 @@ fn in_ezoc(ezoc: &FxHashSet<HexId>, hexes: &[HexId]) -> bool {
 
 /// Whether the hexes hold an enemy of `side` (10.1b).
 fn enemy_at(sc: &Scenario, st: &State, side: u8, hexes: &[HexId]) -> bool {
-    hexes.iter().any(|&h| {
-        units_in(st, h)
-            .iter()
-            .any(|&u| sc.units[usize::from(u)].side != side)
-    })
+    hexes
+        .iter()
+        .any(|&h| any_unit_in(st, h, |u| sc.units[usize::from(u)].side != side))
 }
 
 /// A candidate move of the footprint: the new hexes and facing, its cost and what it is.
@@ -1195,7 +1202,7 @@ fn open_moves_where(
         if mv
             .hexes
             .iter()
-            .any(|&h| units_in(st, h).iter().any(|u| !m.units.contains(u)))
+            .any(|&h| any_unit_in(st, h, |u| !m.units.contains(&u)))
         {
             let mut t = st.clone();
             let mut m2 = m.clone();
