@@ -132,7 +132,8 @@ pub fn declarations(sc: &Scenario, st: &State) -> Vec<Action> {
         .iter()
         .filter_map(|&l| st.leaders[usize::from(l)].hex)
         .collect();
-    let groups = integrity_groups(sc, st);
+    // The integrity groups, found only when a unit not stacked with a leader asks.
+    let mut groups: Option<_> = None;
     let stacked = |u: usize| st.units[u].hexes.iter().any(|h| hexes.contains(h));
     for (i, u) in sc.units.iter().enumerate() {
         let s = &st.units[i];
@@ -149,12 +150,14 @@ pub fn declarations(sc: &Scenario, st: &State) -> Vec<Action> {
         {
             continue;
         }
-        let ok = stacked(i)
-            || groups.get(&(i as UnitIx)).is_some_and(|g| {
+        let ok = stacked(i) || {
+            let groups = groups.get_or_insert_with(|| integrity_groups(sc, st));
+            groups.get(&(i as UnitIx)).is_some_and(|g| {
                 (0..sc.units.len()).any(|j| {
                     groups.get(&(j as UnitIx)) == Some(g) && stacked(j) && !st.units[j].activated
                 })
-            });
+            })
+        };
         if ok {
             out.push(Action::Attach(i as UnitIx));
         }

@@ -8,7 +8,7 @@ use crate::scenario::{LeaderIx, Scenario, UnitIx};
 use crate::state::{LeaderStatus, State};
 use hexmap::HexId;
 use rustc_hash::FxHashMap;
-use std::collections::{BTreeMap, BinaryHeap};
+use std::collections::BTreeMap;
 
 /// How a LOC is counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,7 +37,16 @@ pub fn ezoc_set(sc: &Scenario, st: &State, side: u8) -> rustc_hash::FxHashSet<He
     let mut set = rustc_hash::FxHashSet::default();
     for (i, u) in st.units.iter().enumerate() {
         if sc.units[i].side != side && !u.eliminated && !u.routed && !u.hexes.is_empty() {
-            set.extend(crate::geom::front_of(&u.hexes, u.facing));
+            // `geom::front_of` without its list: the set drops the repeats.
+            for &h in &u.hexes {
+                for d in u.facing.front_dirs() {
+                    if let Some(n) = h.neighbour(d)
+                        && !u.hexes.contains(&n)
+                    {
+                        set.insert(n);
+                    }
+                }
+            }
         }
     }
     set
@@ -61,19 +70,29 @@ pub fn occupancy(st: &State) -> FxHashMap<HexId, Vec<UnitIx>> {
 /// regiment, none stacked with a unit of another regiment (an independent unit does not break
 /// it, 6.2c). Maps each unit in a group of two or more to its group number.
 pub fn integrity_groups(sc: &Scenario, st: &State) -> FxHashMap<UnitIx, usize> {
-    let occ = occupancy(st);
+    // Who stands where ([`occupancy`]) as one sorted list: a hex's occupants are a run of it.
+    let mut occ: Vec<(HexId, UnitIx)> = Vec::with_capacity(st.units.len() * 2);
+    for (i, u) in st.units.iter().enumerate() {
+        if !u.eliminated {
+            occ.extend(u.hexes.iter().map(|&h| (h, i as UnitIx)));
+        }
+    }
+    occ.sort_unstable();
+    let occupants = |h: HexId| {
+        let from = occ.partition_point(|x| x.0 < h);
+        let to = occ.partition_point(|x| x.0 <= h);
+        occ[from..to].iter().map(|x| x.1)
+    };
     let eligible = |u: usize| -> Option<&str> {
         let s = &st.units[u];
         let reg = sc.units[u].regiment.as_deref()?;
         if s.eliminated || s.routed || s.hexes.is_empty() {
             return None;
         }
-        let clean = s.hexes.iter().all(|h| {
-            occ.get(h).is_none_or(|v| {
-                v.iter().all(|&o| {
-                    let ou = &sc.units[usize::from(o)];
-                    ou.brigade.is_none() || ou.regiment.as_deref() == Some(reg)
-                })
+        let clean = s.hexes.iter().all(|&h| {
+            occupants(h).all(|o| {
+                let ou = &sc.units[usize::from(o)];
+                ou.brigade.is_none() || ou.regiment.as_deref() == Some(reg)
             })
         });
         clean.then_some(reg)
@@ -308,14 +327,24 @@ fn loc_search<'a>(
     let (flags, group) = (&field.flags, &field.group);
     let cap = u16::from(range) * 2;
     let mut best = vec![u16::MAX; n];
-    let mut heap = BinaryHeap::new();
+    // Dijkstra on a bucket queue: a step costs 0 to 4 half points, so the hexes waiting are
+    // within 4 of the cost being settled, in a ring of 5 buckets (the same costs as a heap).
+    let mut ring: [Vec<u32>; 5] = Default::default();
+    let mut waiting = 0usize;
     for s in sources_in(sc, st, l, style, &field.groups) {
         if let Some(x) = d.ix(s) {
             best[x as usize] = 0;
-            heap.push(std::cmp::Reverse((0u16, x)));
+            ring[0].push(x);
+            waiting += 1;
         }
     }
-    while let Some(std::cmp::Reverse((c, g))) = heap.pop() {
+    let mut c: u16 = 0;
+    while waiting > 0 {
+        let Some(g) = ring[usize::from(c % 5)].pop() else {
+            c += 1;
+            continue;
+        };
+        waiting -= 1;
         let g = g as usize;
         if best[g] < c {
             continue;
@@ -365,8 +394,10 @@ fn loc_search<'a>(
             if nc > cap || nc >= best[hu] {
                 continue;
             }
+            debug_assert!(nc - c <= 4, "a LOC step costs at most 4 half points");
             best[hu] = nc;
-            heap.push(std::cmp::Reverse((nc, h)));
+            ring[usize::from(nc % 5)].push(h);
+            waiting += 1;
         }
     }
     (LocMap { d, best }, None)
@@ -625,36 +656,41 @@ pub fn command_control(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
             }
         }
     }
-    // Independent units (7.0, 7.4c).
-    let mut givers: Vec<(LeaderIx, Style)> = Vec::new();
-    for &b in &act.brigades {
-        if let Some(bl) = holder(st, sc.brigades[usize::from(b)].leader)
-            && brigade_leader_ok.get(&bl).copied().unwrap_or(false)
-        {
-            givers.push((bl, Style::Brigade));
+    // Independent units (7.0, 7.4c): the LOCs of the leaders who may give them command, found
+    // only when an independent unit on the map asks (before any of their rolls: the board is as
+    // it was here).
+    let givers_maps = |st: &State| {
+        let mut givers: Vec<(LeaderIx, Style)> = Vec::new();
+        for &b in &act.brigades {
+            if let Some(bl) = holder(st, sc.brigades[usize::from(b)].leader)
+                && brigade_leader_ok.get(&bl).copied().unwrap_or(false)
+            {
+                givers.push((bl, Style::Brigade));
+            }
         }
-    }
-    for (i, l) in sc.leaders.iter().enumerate() {
-        let li = i as LeaderIx;
-        if l.side != side || st.leaders[i].status != LeaderStatus::Present {
-            continue;
+        for (i, l) in sc.leaders.iter().enumerate() {
+            let li = i as LeaderIx;
+            if l.side != side || st.leaders[i].status != LeaderStatus::Present {
+                continue;
+            }
+            let ok = match l.kind {
+                LeaderKind::Army => true,
+                LeaderKind::Wing => l
+                    .wing
+                    .is_some_and(|w| wing_loc_in(sc, st, &field, w).is_some()),
+                LeaderKind::Special => act.leaders.contains(&li),
+                LeaderKind::Brigade => false,
+            } || l.detachment.is_some();
+            if ok {
+                givers.push((li, Style::ArmyWing));
+            }
         }
-        let ok = match l.kind {
-            LeaderKind::Army => true,
-            LeaderKind::Wing => l
-                .wing
-                .is_some_and(|w| wing_loc_in(sc, st, &field, w).is_some()),
-            LeaderKind::Special => act.leaders.contains(&li),
-            LeaderKind::Brigade => false,
-        } || l.detachment.is_some();
-        if ok {
-            givers.push((li, Style::ArmyWing));
-        }
-    }
-    let maps: Vec<LocMap<'_>> = givers
-        .iter()
-        .map(|&(l, s)| loc_map_in(sc, st, &field, l, s, sc.leaders[usize::from(l)].range))
-        .collect();
+        givers
+            .iter()
+            .map(|&(l, s)| loc_map_in(sc, st, &field, l, s, sc.leaders[usize::from(l)].range))
+            .collect::<Vec<LocMap<'_>>>()
+    };
+    let mut maps: Option<Vec<LocMap<'_>>> = None;
     let mut rolled: Vec<(Vec<HexId>, bool)> = Vec::new();
     let mut indep = act.independents.clone();
     indep.sort_by_key(|&u| st.units[usize::from(u)].order);
@@ -664,7 +700,10 @@ pub fn command_control(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
             continue;
         }
         let hexes = s.hexes;
-        let by_loc = maps.iter().any(|m| hexes.iter().any(|h| m.contains_key(h)));
+        let by_loc = maps
+            .get_or_insert_with(|| givers_maps(st))
+            .iter()
+            .any(|m| hexes.iter().any(|h| m.contains_key(h)));
         let ok = if by_loc {
             true
         } else if let Some((_, r)) = rolled.iter().find(|(h, _)| *h == hexes) {

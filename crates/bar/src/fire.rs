@@ -130,13 +130,20 @@ pub fn weapon(sc: &Scenario, u: UnitIx) -> Option<&WeaponRow> {
 /// Whether the unit may fire at all (12.2a): infantry in a firing formation or unlimbered
 /// artillery, on the map, not routed.
 pub fn may_fire(sc: &Scenario, st: &State, u: UnitIx) -> bool {
+    firing_weapon(sc, st, u).is_some()
+}
+
+/// The weapon of a unit that may fire ([`may_fire`]), found once.
+fn firing_weapon<'a>(sc: &'a Scenario, st: &State, u: UnitIx) -> Option<&'a WeaponRow> {
     let s = &st.units[usize::from(u)];
-    if !st.on_map(u) || s.routed || arm(sc, u) == Arm::Cavalry || weapon(sc, u).is_none() {
-        return false;
+    if !st.on_map(u) || s.routed || arm(sc, u) == Arm::Cavalry {
+        return None;
     }
+    let w = weapon(sc, u)?;
     charts(sc)
         .and_then(|c| c.formation.get(crate::geom::chart_key(s.formation)))
         .is_some_and(|r| r.fires)
+        .then_some(w)
 }
 
 /// The stack a unit is in: the units of its side with the same hexes, top first (10.6).
@@ -523,17 +530,36 @@ pub fn groups_at(
     target: &[UnitIx],
     kind: FireKind,
 ) -> Vec<Group> {
+    if target.is_empty() {
+        return Vec::new();
+    }
+    groups_among(sc, st, &firers(sc, st, side), target, kind)
+}
+
+/// The units of `side` that may fire now ([`may_fire`]), in unit order, with their weapons.
+fn firers<'a>(sc: &'a Scenario, st: &State, side: u8) -> Vec<(UnitIx, &'a WeaponRow)> {
+    (0..st.units.len() as UnitIx)
+        .filter(|&u| sc.units[usize::from(u)].side == side)
+        .filter_map(|u| firing_weapon(sc, st, u).map(|w| (u, w)))
+        .collect()
+}
+
+/// [`groups_at`] among the side's [`firers`], found once for many targets.
+fn groups_among(
+    sc: &Scenario,
+    st: &State,
+    firers: &[(UnitIx, &WeaponRow)],
+    target: &[UnitIx],
+    kind: FireKind,
+) -> Vec<Group> {
     let mut out: Vec<Group> = Vec::new();
     let Some(&t0) = target.first() else {
         return out;
     };
     let thexes = &st.units[usize::from(t0)].hexes;
-    for u in 0..st.units.len() as UnitIx {
-        if sc.units[usize::from(u)].side != side || !may_fire(sc, st, u) {
-            continue;
-        }
+    for &(u, w) in firers {
         // Out of reach of every target hex: no need to trace lines of sight.
-        let reach = weapon(sc, u).map_or(0, |w| u32::from(w.max_range()));
+        let reach = u32::from(w.max_range());
         if !st.units[usize::from(u)]
             .hexes
             .iter()
@@ -1519,6 +1545,8 @@ fn targets_upto(sc: &Scenario, st: &State, f: &FirePhase, enough: usize) -> Vec<
     };
     let mut seen: Vec<Hexes> = Vec::new();
     let mut out = Vec::new();
+    // The activated side's firers, found once for every target stack (none fires before the end).
+    let mut shooters: Option<Vec<(UnitIx, &WeaponRow)>> = None;
     for u in 0..st.units.len() as UnitIx {
         if sc.units[usize::from(u)].side == side || !st.on_map(u) {
             continue;
@@ -1538,7 +1566,10 @@ fn targets_upto(sc: &Scenario, st: &State, f: &FirePhase, enough: usize) -> Vec<
                 continue;
             }
             let g = groups
-                .get_or_insert_with(|| groups_at(sc, st, side, &tstack, FireKind::Regular))
+                .get_or_insert_with(|| {
+                    let shooters = shooters.get_or_insert_with(|| firers(sc, st, side));
+                    groups_among(sc, st, shooters, &tstack, FireKind::Regular)
+                })
                 .clone();
             if !candidates_of(sc, st, f, act, g, art).is_empty() {
                 out.push((top, art));

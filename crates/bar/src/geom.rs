@@ -188,11 +188,10 @@ pub fn arcs_of(hexes: &[HexId], facing: Facing) -> (Vec<HexId>, Vec<HexId>, Vec<
 
 /// The front hexes of a footprint ([`arcs_of`]'s first part, without the flank and rear).
 pub fn front_of(hexes: &[HexId], facing: Facing) -> Vec<HexId> {
-    let fd = facing.dirs(Arc::Front);
-    let mut front = Vec::with_capacity(hexes.len() * fd.len());
+    let mut front = Vec::with_capacity(hexes.len() * 2);
     for &h in hexes {
-        for d in &fd {
-            if let Some(n) = h.neighbour(*d)
+        for d in facing.front_dirs() {
+            if let Some(n) = h.neighbour(d)
                 && !hexes.contains(&n)
                 && !front.contains(&n)
             {
@@ -208,9 +207,8 @@ pub fn in_front_of(hexes: &[HexId], facing: Facing, h: HexId) -> bool {
     !hexes.contains(&h)
         && hexes.iter().any(|x| x.is_adjacent(h))
         && facing
-            .dirs(Arc::Front)
-            .iter()
-            .any(|d| hexes.iter().any(|x| x.neighbour(*d) == Some(h)))
+            .front_dirs()
+            .any(|d| hexes.iter().any(|x| x.neighbour(d) == Some(h)))
 }
 
 /// The footprint shape a formation takes (C6): columns facing a hexside are march or road

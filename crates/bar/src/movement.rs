@@ -18,7 +18,7 @@ use crate::state::Hexes;
 use crate::state::{Phase, State};
 use engine::{Half, drop_fraction, round_half_up};
 use hexmap::{Arc, Dir, End, Footprint, FootprintKind, HexId, Printed};
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BinaryHeap, HashSet};
 
@@ -160,6 +160,15 @@ fn units_in(st: &State, h: HexId) -> Vec<UnitIx> {
         .filter(|(_, s)| !s.eliminated && s.hexes.contains(&h))
         .map(|(i, _)| i as UnitIx)
         .collect()
+}
+
+/// Whether a combat unit (either side, not eliminated) for which `pick` holds is in a hex
+/// ([`units_in`] without the list).
+fn any_unit_in(st: &State, h: HexId, pick: impl Fn(UnitIx) -> bool) -> bool {
+    st.units
+        .iter()
+        .enumerate()
+        .any(|(i, s)| !s.eliminated && s.hexes.contains(&h) && pick(i as UnitIx))
 }
 
 /// The phase begins: the active player picks what moves, or nothing can move.
@@ -490,7 +499,7 @@ fn straighten_cost(
             let others = now
                 .hexes()
                 .iter()
-                .any(|&h| units_in(st, h).iter().any(|u| !m.units.contains(u)));
+                .any(|&h| any_unit_in(st, h, |u| !m.units.contains(&u)));
             if !others {
                 return Some(total);
             }
@@ -528,11 +537,9 @@ fn in_ezoc(ezoc: &FxHashSet<HexId>, hexes: &[HexId]) -> bool {
 
 /// Whether the hexes hold an enemy of `side` (10.1b).
 fn enemy_at(sc: &Scenario, st: &State, side: u8, hexes: &[HexId]) -> bool {
-    hexes.iter().any(|&h| {
-        units_in(st, h)
-            .iter()
-            .any(|&u| sc.units[usize::from(u)].side != side)
-    })
+    hexes
+        .iter()
+        .any(|&h| any_unit_in(st, h, |u| sc.units[usize::from(u)].side != side))
 }
 
 /// A candidate move of the footprint: the new hexes and facing, its cost and what it is.
@@ -1127,6 +1134,30 @@ fn full_cost(
 /// backward into an EZOC (11.7d, 11.8b), the command restrictions (7.6c), and an occupied hex
 /// only when it could stop there or go on (10.1a).
 fn open_moves(sc: &Scenario, st: &State, m: &Mover) -> Vec<(Move, Half)> {
+    open_moves_where(sc, st, m, None, false)
+}
+
+/// Whether the mover has any move open now ([`open_moves`], stopping at the first).
+fn any_open_move(sc: &Scenario, st: &State, m: &Mover) -> bool {
+    !open_moves_where(sc, st, m, None, true).is_empty()
+}
+
+/// The first open move that makes `a`, with its full cost ([`open_moves`]).
+fn open_move_of(sc: &Scenario, st: &State, m: &Mover, a: &Action) -> Option<(Move, Half)> {
+    open_moves_where(sc, st, m, Some(a), true)
+        .into_iter()
+        .next()
+}
+
+/// [`open_moves`], only those making `want` (if given), stopping at the first (if `first`): the
+/// same moves in the same order, fewer of them checked.
+fn open_moves_where(
+    sc: &Scenario,
+    st: &State,
+    m: &Mover,
+    want: Option<&Action>,
+    first: bool,
+) -> Vec<(Move, Half)> {
     if m.must_stop || m.adopt {
         return Vec::new();
     }
@@ -1136,6 +1167,9 @@ fn open_moves(sc: &Scenario, st: &State, m: &Mover) -> Vec<(Move, Half)> {
     let now_in = in_ezoc(&z, &lead(st, m).hexes);
     let mut out = Vec::new();
     for mv in moves(sc, st, m) {
+        if want.is_some_and(|w| mv.action != *w) {
+            continue;
+        }
         let cost = full_cost(&mv, m, &lead(st, m).hexes, now_in, &z, a);
         if cost > m.left {
             continue;
@@ -1168,7 +1202,7 @@ fn open_moves(sc: &Scenario, st: &State, m: &Mover) -> Vec<(Move, Half)> {
         if mv
             .hexes
             .iter()
-            .any(|&h| units_in(st, h).iter().any(|u| !m.units.contains(u)))
+            .any(|&h| any_unit_in(st, h, |u| !m.units.contains(&u)))
         {
             let mut t = st.clone();
             let mut m2 = m.clone();
@@ -1188,6 +1222,9 @@ fn open_moves(sc: &Scenario, st: &State, m: &Mover) -> Vec<(Move, Half)> {
             }
         }
         out.push((mv, cost));
+        if first {
+            break;
+        }
     }
     out
 }
@@ -1211,6 +1248,31 @@ pub fn stack_legal(sc: &Scenario, st: &State, m: &Mover) -> Result<(), String> {
 
 /// The formation changes open to the mover (8.4, `formation::changes`), EZOC included there.
 fn open_changes(sc: &Scenario, st: &State, m: &Mover) -> Vec<formation::Change> {
+    open_changes_where(sc, st, m, None, false)
+}
+
+/// Whether the mover has any formation change open now ([`open_changes`], stopping at the
+/// first).
+fn any_open_change(sc: &Scenario, st: &State, m: &Mover) -> bool {
+    !open_changes_where(sc, st, m, None, true).is_empty()
+}
+
+/// The first open change that makes `a` ([`open_changes`]).
+fn open_change_of(sc: &Scenario, st: &State, m: &Mover, a: &Action) -> Option<formation::Change> {
+    open_changes_where(sc, st, m, Some(a), true)
+        .into_iter()
+        .next()
+}
+
+/// [`open_changes`], only those making `want` (if given), stopping at the first (if `first`):
+/// the same changes in the same order, fewer of them checked.
+fn open_changes_where(
+    sc: &Scenario,
+    st: &State,
+    m: &Mover,
+    want: Option<&Action>,
+    first: bool,
+) -> Vec<formation::Change> {
     if m.must_stop || m.adopt {
         return Vec::new();
     }
@@ -1224,14 +1286,19 @@ fn open_changes(sc: &Scenario, st: &State, m: &Mover) -> Vec<formation::Change> 
         fired: false,
     };
     let mut all = formation::changes(sc, st, &m.units, &b);
-    all.retain(|c| c.cost <= m.left);
+    all.retain(|c| c.cost <= m.left && want.is_none_or(|w| form_action(c) == *w));
     if all.is_empty() {
         return all;
     }
     let mut scratch = st.clone();
-    all.into_iter()
-        .filter(|c| change_may_end(sc, &mut scratch, m, c))
-        .collect()
+    let open = all
+        .into_iter()
+        .filter(|c| change_may_end(sc, &mut scratch, m, c));
+    if first {
+        open.take(1).collect()
+    } else {
+        open.collect()
+    }
 }
 
 /// 10.1a for a change among stationary friends: afterwards the units must make a legal stack or
@@ -1566,35 +1633,44 @@ pub fn leader_reach(sc: &Scenario, st: &State, l: LeaderIx) -> Vec<HexId> {
     leader_steps(sc, st, l, false)
 }
 
-/// Who stands where for one side's leaders (21.1a): the enemies' ZOC, the friendly and the enemy
-/// hexes; built once for every leader of a decision.
+/// Who stands where for one side's leaders (21.1a), by the board's dense index: the enemies'
+/// ZOC, the friendly and the enemy hexes; built once for every leader of a decision.
 struct LeaderField {
     side: u8,
-    z: FxHashSet<HexId>,
-    friends: FxHashSet<HexId>,
-    enemies: FxHashSet<HexId>,
+    flags: Vec<u8>,
 }
+
+/// [`LeaderField`]: an enemy's ZOC, a friendly unit, an enemy unit in the hex.
+const L_ZOC: u8 = 1;
+const L_FRIEND: u8 = 2;
+const L_ENEMY: u8 = 4;
 
 impl LeaderField {
     fn new(sc: &Scenario, st: &State, side: u8) -> LeaderField {
-        let mut f = LeaderField {
-            side,
-            z: crate::command::ezoc_set(sc, st, side),
-            friends: FxHashSet::default(),
-            enemies: FxHashSet::default(),
+        let d = &sc.board.dense;
+        let mut flags = vec![0u8; d.ids.len()];
+        let mut mark = |h: HexId, bit: u8| {
+            if let Some(i) = d.ix(h) {
+                flags[i as usize] |= bit;
+            }
         };
+        for h in crate::command::ezoc_set(sc, st, side) {
+            mark(h, L_ZOC);
+        }
         for (i, s) in st.units.iter().enumerate() {
             if s.eliminated {
                 continue;
             }
-            let set = if sc.units[i].side == side {
-                &mut f.friends
+            let bit = if sc.units[i].side == side {
+                L_FRIEND
             } else {
-                &mut f.enemies
+                L_ENEMY
             };
-            set.extend(s.hexes.iter().copied());
+            for &h in &s.hexes {
+                mark(h, bit);
+            }
         }
-        f
+        LeaderField { side, flags }
     }
 }
 
@@ -1617,25 +1693,24 @@ fn leader_steps_in(
     };
     debug_assert_eq!(field.side, sc.leaders[usize::from(l)].side);
     let ma = Half::whole(u16::from(sc.leaders[usize::from(l)].ma));
-    let (z, friends, enemies) = (&field.z, &field.friends, &field.enemies);
-    let friendly = |h: HexId| friends.contains(&h);
+    let flags = &field.flags;
     let d = &sc.board.dense;
     let Some(start) = d.ix(from) else {
         return Vec::new();
     };
     let road_cost = sc.charts.tec.road.loc.max(Half::HALF);
     // Dijkstra over the dense board in leader MP (half points).
-    let mut best: FxHashMap<u32, Half> = FxHashMap::default();
+    let mut best: Vec<Option<Half>> = vec![None; d.ids.len()];
     let mut heap = BinaryHeap::new();
-    best.insert(start, Half::ZERO);
+    best[start as usize] = Some(Half::ZERO);
     heap.push(std::cmp::Reverse((Half::ZERO, start)));
     while let Some(std::cmp::Reverse((c, g))) = heap.pop() {
-        if best.get(&g).is_some_and(|&b| b < c) {
+        let gi = g as usize;
+        if best[gi].is_some_and(|b| b < c) {
             continue;
         }
-        let gi = g as usize;
         // A leader stops on entering an EZOC hex (it may only be entered with friends there).
-        if g != start && z.contains(&d.ids[gi]) {
+        if g != start && flags[gi] & L_ZOC != 0 {
             continue;
         }
         for k in 0..6 {
@@ -1643,13 +1718,14 @@ fn leader_steps_in(
             if nx == u32::MAX {
                 continue;
             }
-            if !d.leader_enter[nx as usize] {
+            let ni = nx as usize;
+            if !d.leader_enter[ni] {
                 continue;
             }
             let step = if d.road[gi][k] {
                 road_cost
             } else {
-                match (d.leader_mp[nx as usize], d.leader_side_mp[gi][k]) {
+                match (d.leader_mp[ni], d.leader_side_mp[gi][k]) {
                     (Some(enter), Some(side)) => enter + side,
                     _ => continue,
                 }
@@ -1658,24 +1734,29 @@ fn leader_steps_in(
             if nc > ma {
                 continue;
             }
-            let n = d.ids[nx as usize];
-            if z.contains(&n) && !friendly(n) {
+            let f = flags[ni];
+            if f & L_ZOC != 0 && f & L_FRIEND == 0 {
                 continue;
             }
-            if enemies.contains(&n) {
+            if f & L_ENEMY != 0 {
                 continue;
             }
-            if best.get(&nx).is_none_or(|&b| nc < b) {
-                best.insert(nx, nc);
+            if best[ni].is_none_or(|b| nc < b) {
+                best[ni] = Some(nc);
                 if first {
-                    return vec![n];
+                    return vec![d.ids[ni]];
                 }
                 heap.push(std::cmp::Reverse((nc, nx)));
             }
         }
     }
-    best.remove(&start);
-    let mut out: Vec<HexId> = best.into_keys().map(|x| d.ids[x as usize]).collect();
+    best[start as usize] = None;
+    let mut out: Vec<HexId> = best
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.is_some())
+        .map(|(x, _)| d.ids[x])
+        .collect();
     // The board's order (the dense index is sorted by hex id).
     out.sort_unstable();
     out
@@ -2167,10 +2248,7 @@ fn moving(sc: &Scenario, st: &mut State, mut m: Mover, a: &Action, ev: &mut Vec<
 fn execute(sc: &Scenario, st: &mut State, mut m: Mover, a: &Action, ev: &mut Vec<Event>) -> Phase {
     let army = sc.armies[usize::from(m.side)].name.clone();
     if let Action::Form(..) = a {
-        let Some(c) = open_changes(sc, st, &m)
-            .into_iter()
-            .find(|c| form_action(c) == *a)
-        else {
+        let Some(c) = open_change_of(sc, st, &m, a) else {
             return Phase::Moving(Box::new(m));
         };
         let before = lead(st, &m).formation;
@@ -2238,8 +2316,7 @@ fn execute(sc: &Scenario, st: &mut State, mut m: Mover, a: &Action, ev: &mut Vec
         });
         return change_trigger(sc, st, m, ev);
     }
-    let open = open_moves(sc, st, &m);
-    let Some((mv, cost)) = open.into_iter().find(|(x, _)| x.action == *a) else {
+    let Some((mv, cost)) = open_move_of(sc, st, &m, a) else {
         return Phase::Moving(Box::new(m));
     };
     let us = lead(st, &m).clone();
@@ -2634,7 +2711,7 @@ fn after_action(sc: &Scenario, st: &mut State, m: Mover, ev: &mut Vec<Event>) ->
         let why = m.stop_why.clone();
         return finish(sc, st, m, &why, ev);
     }
-    if open_moves(sc, st, &m).is_empty() && open_changes(sc, st, &m).is_empty() {
+    if !any_open_move(sc, st, &m) && !any_open_change(sc, st, &m) {
         return finish(sc, st, m, "has no move left", ev);
     }
     Phase::Moving(Box::new(m))

@@ -5,7 +5,7 @@
 //! MC (F) (19.10d, 19.9e); other units passed through test (F) as usual (19.10e).
 use crate::action::Action;
 use crate::checks::{self, Spec};
-use crate::command::{Style, holder, loc_map};
+use crate::command::{LocField, LocMap, Style, holder, loc_map_in};
 use crate::data::Arm;
 use crate::event::Event;
 use crate::scenario::{BrigadeIx, Scenario, UnitIx};
@@ -24,6 +24,9 @@ pub fn entitled(sc: &Scenario, st: &State) -> Vec<UnitIx> {
         return Vec::new();
     };
     let mut out: Vec<UnitIx> = Vec::new();
+    // One field of the board per side for every leader's LOC, each LOC traced only when a unit
+    // still asks for it.
+    let mut fields: [Option<LocField<'_>>; 2] = [None, None];
     for &b in &act.brigades {
         let Some(bl) = holder(st, sc.brigades[usize::from(b)].leader) else {
             continue;
@@ -31,13 +34,23 @@ pub fn entitled(sc: &Scenario, st: &State) -> Vec<UnitIx> {
         if st.leaders[usize::from(bl)].hex.is_none() {
             continue;
         }
-        let map = loc_map(
-            sc,
-            st,
-            bl,
-            Style::Brigade,
-            sc.leaders[usize::from(bl)].range,
-        );
+        let side = sc.leaders[usize::from(bl)].side;
+        let mut map: Option<LocMap<'_>> = None;
+        let mut within = |h: &hexmap::HexId| {
+            map.get_or_insert_with(|| {
+                let field =
+                    fields[usize::from(side)].get_or_insert_with(|| LocField::new(sc, st, side));
+                loc_map_in(
+                    sc,
+                    st,
+                    field,
+                    bl,
+                    Style::Brigade,
+                    sc.leaders[usize::from(bl)].range,
+                )
+            })
+            .contains_key(h)
+        };
         let leader_ok = !st.leaders[usize::from(bl)].ooc;
         let candidates = act
             .units
@@ -51,8 +64,8 @@ pub fn entitled(sc: &Scenario, st: &State) -> Vec<UnitIx> {
             if ok
                 && st.on_map(u)
                 && !s.routed
-                && s.hexes.iter().any(|h| map.contains_key(h))
                 && !out.contains(&u)
+                && s.hexes.iter().any(&mut within)
             {
                 out.push(u);
             }

@@ -131,6 +131,15 @@ impl Facing {
         }
     }
 
+    /// The front arc's directions, as [`Facing::dirs`] gives them, without allocating.
+    pub fn front_dirs(self) -> impl Iterator<Item = Dir> {
+        let (dirs, n) = match self {
+            Facing::Point(v) => (v.front(), 2),
+            Facing::Side(d) => ([d, d], 1),
+        };
+        dirs.into_iter().take(n)
+    }
+
     /// The arc of the neighbour in direction `d`.
     pub fn arc_of_dir(self, d: Dir) -> Arc {
         match self {
@@ -209,6 +218,17 @@ mod tests {
 
     fn h(s: &str) -> HexId {
         s.parse().unwrap() // test literal
+    }
+
+    #[test]
+    fn r9_0_front_dirs_are_the_front_arc_dirs_in_order() {
+        let all = Dir::ALL
+            .map(Facing::Side)
+            .into_iter()
+            .chain(crate::Vertex::ALL.map(Facing::Point));
+        for f in all {
+            assert_eq!(f.front_dirs().collect::<Vec<_>>(), f.dirs(Arc::Front));
+        }
     }
 
     #[test]
