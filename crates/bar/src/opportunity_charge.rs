@@ -9,8 +9,10 @@
 //! and run by the close combat step machine (`close_combat::Cc` with `opp` set): the defender
 //! morale checks (B) made here (no retreat before combat, 17.2c), defensive fire, rounds, the
 //! advance after combat and pursuit (16.1a). At its end (`after`) the move goes on (17.3c) or
-//! ends: routed or eliminated, disordered by the result (14.3b), advanced after combat (17.3e);
-//! the end of movement makes the stacking test (17.3d, 10.13b) and the DC (A) still owed (17.3f).
+//! ends: routed or eliminated, disordered by the result (14.3b), advanced after combat (17.3e)
+//! unless, active cavalry, it was recalled before spending any pursuit point (then it goes on from
+//! the hex it advanced into); the end of movement makes the stacking test (17.3d, 10.13b) and the
+//! DC (A) still owed (17.3f).
 use crate::action::Action;
 use crate::checks::{self, Spec};
 use crate::close_combat::{Cc, Combat, Step};
@@ -43,6 +45,10 @@ pub struct Resume {
     /// The movers' hexes before the combat.
     #[serde(default)]
     pub at: Vec<HexId>,
+    /// The movers, cavalry that advanced after the combat, were recalled before spending any
+    /// pursuit point (17.3e): their move may go on.
+    #[serde(default)]
+    pub recalled: bool,
 }
 
 /// An opportunity charge waiting for the reactive player's choices.
@@ -560,6 +566,7 @@ pub fn after(sc: &Scenario, st: &mut State, mut cc: Cc, ev: &mut Vec<Event>) -> 
         fired,
         disordered,
         at,
+        recalled,
         ..
     } = *back;
     let all = mover.units.clone();
@@ -585,7 +592,7 @@ pub fn after(sc: &Scenario, st: &mut State, mut cc: Cc, ev: &mut Vec<Event>) -> 
         .units
         .iter()
         .any(|&u| st.units[usize::from(u)].disordered && !disordered.contains(&u));
-    if now != at {
+    if now != at && !recalled {
         return crate::movement::finish_after_charge(
             sc,
             st,
@@ -603,12 +610,50 @@ pub fn after(sc: &Scenario, st: &mut State, mut cc: Cc, ev: &mut Vec<Event>) -> 
             ev,
         );
     }
+    if now != at {
+        // 17.3e: recalled before any pursuit point, not disordered: on from where it stands
+        // (the advance and 16.2a's contraction and facing are not movement).
+        log(
+            ev,
+            "17.3e",
+            format!(
+                "{}: recalled before any pursuit, may go on with its move from {} ({} MP left)",
+                names(sc, &mover.units),
+                now.iter()
+                    .map(|&h| sc.board.label(h))
+                    .collect::<Vec<_>>()
+                    .join("-"),
+                mover.left
+            ),
+        );
+        mover.among = crate::close_combat::units_in(sc, st, mover.side, &now)
+            .into_iter()
+            .filter(|u| !mover.units.contains(u))
+            .collect();
+        mover.last_step = None;
+        mover.turned_here = false;
+        mover.before = None;
+        return crate::movement::go_on_after_charge(sc, st, mover, ev);
+    }
     log(
         ev,
         "17.3c",
         format!("{} may go on with its move", names(sc, &mover.units)),
     );
     crate::movement::back_to_reaction(sc, st, mover, trigger, pending, fired)
+}
+
+/// Active cavalry of an interrupted move was recalled before spending any pursuit point (17.3e):
+/// noted on the close combat of the charge waiting on the phase stack.
+pub(crate) fn note_recall(st: &mut State, units: &[UnitIx]) {
+    for p in st.stack.iter_mut() {
+        if let Phase::CloseCombat(cc) = p
+            && let Some(r) = cc.opp.as_deref_mut()
+            && r.mover.units.iter().any(|u| units.contains(u))
+        {
+            r.recalled = true;
+        }
+    }
 }
 
 /// The units of an interrupted move inside a close combat of an opportunity charge on the phase

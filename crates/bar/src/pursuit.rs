@@ -631,6 +631,10 @@ fn end_movement(
             Recall::AutoFailed
         };
     }
+    if matches!(ch.recall, Recall::Passed | Recall::AutoPassed) && ch.spent == 0 {
+        // 17.3e: a mover of an opportunity charge's combat recalled before any PP.
+        crate::opportunity_charge::note_recall(st, &ch.units);
+    }
     let exploit = may_exploit && ch.spent >= 1 && ch.pp >= 1 && ch.recall != Recall::Passed;
     if exploit {
         log(
