@@ -21,7 +21,6 @@ use crate::event::Event;
 use crate::geom::Formation;
 use crate::movement::{Mover, Trigger};
 use crate::scenario::{Scenario, UnitIx};
-use crate::state::Hexes;
 use crate::state::{Job, Phase, State};
 use hexmap::HexId;
 use serde::{Deserialize, Serialize};
@@ -106,41 +105,50 @@ fn cavalry_stacks(sc: &Scenario, st: &State, side: u8) -> Vec<Vec<UnitIx>> {
 }
 
 /// The hexes a charging stack may enter to reach the trigger (17.2a–b, 11.10b): none needed when
-/// the trigger is in its front (`Some(vec![])`); else the empty front hexes adjacent to it of SCM
-/// cost ≤ 1, for a one-hex stack (a multi-hex line would have to change its shape); `None` if it
+/// the trigger is in its front (`Some(vec![])`); else its footprint one hex ahead into its front
+/// hex(es), empty, of SCM cost ≤ 1 and with a hex adjacent to the trigger, each named by its first
+/// hex (a multi-hex line advances as a whole, 17.2a: "no facing/formation changes"); `None` if it
 /// cannot reach.
-fn approach(sc: &Scenario, st: &State, stack: &[UnitIx], target: &[HexId]) -> Option<Vec<HexId>> {
+fn approach(
+    sc: &Scenario,
+    st: &State,
+    stack: &[UnitIx],
+    target: &[HexId],
+) -> Option<Vec<Vec<HexId>>> {
     let &top = stack.first()?;
-    let me = &st.units[usize::from(top)];
     let front = crate::close_combat::front_of(st, top);
     if front.iter().any(|h| target.contains(h)) {
         return Some(Vec::new());
     }
-    if me.hexes.len() != 1 {
-        return None;
-    }
-    let here = me.hexes[0];
     // 11.10b: one hex of SCM cost 1 at most (the chart's range, checked to be 1).
     let max = sc
         .charts
         .movement
         .as_ref()
         .map_or(1, |m| m.opportunity_charge.max(1));
-    let to: Vec<HexId> = front
-        .into_iter()
-        .filter(|&h| {
-            target.iter().any(|t| t.is_adjacent(h))
-                && crate::stacking::units_at(st, h).is_empty()
-                && crate::pursuit::scm_cost(sc, here, h).is_some_and(|c| c <= max)
-                && sc.board.hexes.get(&h).is_some_and(|i| {
-                    sc.charts.tec.terrain.get(&i.terrain).is_none_or(|t| {
-                        !t.no_formation
-                            .iter()
-                            .any(|f| f == crate::geom::chart_key(me.formation))
+    let me = &st.units[usize::from(top)];
+    let to: Vec<Vec<HexId>> = if let [here] = me.hexes[..] {
+        // One hex (any facing, a column's hexside facing too): an empty front hex beside the
+        // trigger.
+        front
+            .into_iter()
+            .filter(|&h| {
+                target.iter().any(|t| t.is_adjacent(h))
+                    && crate::stacking::units_at(st, h).is_empty()
+                    && crate::pursuit::scm_cost(sc, here, h).is_some_and(|c| c <= max)
+                    && sc.board.hexes.get(&h).is_some_and(|i| {
+                        sc.charts.tec.terrain.get(&i.terrain).is_none_or(|t| {
+                            !t.no_formation
+                                .iter()
+                                .any(|f| f == crate::geom::chart_key(me.formation))
+                        })
                     })
-                })
-        })
-        .collect();
+            })
+            .map(|h| vec![h])
+            .collect()
+    } else {
+        crate::close_combat::charge::one_hex_ahead(sc, st, stack, target, u16::from(max) * 2)
+    };
     (!to.is_empty()).then_some(to)
 }
 
@@ -221,7 +229,7 @@ pub fn declare(
         charger,
         original: back.mover.charge_option,
         ask_option: separating && back.mover.charge_option.is_none(),
-        to: (to.len() == 1).then(|| to[0]),
+        to: (to.len() == 1).then(|| to[0][0]),
         back,
     };
     let oc = OppCharge {
@@ -256,7 +264,7 @@ pub fn legal(sc: &Scenario, st: &State, o: &OppCharge) -> Vec<Action> {
     approach(sc, st, &o.charger, &trigger_hexes(&o.back.trigger))
         .unwrap_or_default()
         .into_iter()
-        .map(Action::OppChargeTo)
+        .map(|nh| Action::OppChargeTo(nh[0]))
         .collect()
 }
 
@@ -287,7 +295,7 @@ pub fn apply(
             if to.len() > 1 {
                 return Phase::OppCharge(Box::new(o));
             }
-            o.to = to.first().copied();
+            o.to = to.first().map(|nh| nh[0]);
         }
         Action::OppChargeTo(h) => o.to = Some(*h),
         _ => return Phase::OppCharge(Box::new(o)),
@@ -326,18 +334,13 @@ fn go(sc: &Scenario, st: &mut State, o: OppCharge, ev: &mut Vec<Event>) -> Phase
         return back_to(sc, st, back);
     }
     if let Some(h) = to {
-        let from = st.units[usize::from(charger[0])].hexes;
-        for &u in &charger {
-            st.units[usize::from(u)].hexes = Hexes::one(h);
-        }
-        for (i, l) in st.leaders.iter_mut().enumerate() {
-            if sc.leaders[i].side == side
-                && l.status == crate::state::LeaderStatus::Present
-                && l.hex.is_some_and(|x| from.contains(&x))
-            {
-                l.hex = Some(h);
-            }
-        }
+        // The footprint named by its first hex (a one-hex stack: the hex itself).
+        let nh = approach(sc, st, &charger, &trigger_hexes(&back.trigger))
+            .unwrap_or_default()
+            .into_iter()
+            .find(|nh| nh.first() == Some(&h))
+            .unwrap_or_else(|| vec![h]);
+        crate::close_combat::charge::move_stack(sc, st, &charger, &nh);
         log(
             ev,
             "17.2a",
@@ -345,7 +348,10 @@ fn go(sc: &Scenario, st: &mut State, o: OppCharge, ev: &mut Vec<Event>) -> Phase
                 "{} charge{} one hex into {}",
                 names(sc, &charger),
                 if charger.len() == 1 { "s" } else { "" },
-                sc.board.label(h)
+                nh.iter()
+                    .map(|&x| sc.board.label(x))
+                    .collect::<Vec<_>>()
+                    .join("-")
             ),
         );
     } else {

@@ -468,3 +468,66 @@ fn r17_3e_the_automatic_recall_with_no_pp_spent_counts_but_a_disorder_stops_the_
     assert!(!matches!(st.phase, Phase::Moving(_)), "{:?}", st.phase);
     sound(&bar, &st);
 }
+
+/// Red IR (6 SP) at 0707 facing N is activated and about to step into 0607 (a trigger, 12.8d);
+/// Blue's Cuirassiers 17 (17 SP) stand in a 2-hex line 0907-0908 facing N (front 0806, 0807,
+/// 0808), two hexes from it; `more` places other units first.
+fn line_two_hexes_away(bar: &Bar, more: impl Fn(&mut State)) -> State {
+    let mut st = fresh(bar);
+    place(bar, &mut st, "e1", "0707", "N");
+    line(bar, &mut st, "c17", "0907", "N", 2);
+    more(&mut st);
+    let u = unit(bar, "e1");
+    st.units[usize::from(u)].activated = true;
+    st.activation = Some(Activation {
+        side: 1,
+        units: vec![u],
+        ..Activation::default()
+    });
+    st.phase = Phase::Movement;
+    act(bar, &mut st, &["move:e1", "step:0607"], &[]);
+    st
+}
+
+#[test]
+fn r17_2a_a_multi_hex_line_charges_one_hex_forward_as_a_whole() {
+    let bar = field();
+    let mut st = line_two_hexes_away(&bar, |_| {});
+    let l = legal(&bar, &st);
+    assert!(l.contains(&"opp-charge:c17".to_string()), "{l:?}");
+    act(&bar, &mut st, &["opp-charge:c17"], &[]);
+    // The line's footprint one hex ahead into its front hexes, each named by its first hex
+    // (A48: the charging player's choice): 0807-0808 or 0806-0807, both beside 0707.
+    assert_eq!(
+        legal(&bar, &st),
+        ["opp-charge-to:0807", "opp-charge-to:0806"]
+    );
+    // MC (H) and the mover's MC (B) pass; round: 9 + 7 − 1 at 2:1: '-/S'.
+    let mut log = act(&bar, &mut st, &["opp-charge-to:0807"], &[9, 9, 9, 9, 9, 1]);
+    settle(&bar, &mut st, &mut log);
+    assert_logged(
+        &log,
+        "Opportunity charge (17.2a): Cuirassiers 17 charges one hex into 0807-0808",
+    );
+    assert_logged(
+        &log,
+        "Opportunity charge (17.3): close combat: Cuirassiers 17 attacks Red IR",
+    );
+    // No facing or formation change (17.2a): a 2-hex line facing N.
+    assert_eq!(hexes_of(&bar, &st, "c17"), ["0807", "0808"]);
+    assert_eq!(facing(&bar, &st, "c17"), "N");
+    sound(&bar, &st);
+}
+
+#[test]
+fn r17_2a_the_hexes_a_line_enters_must_be_unoccupied() {
+    let bar = field();
+    // Blue IR 2 in 0806: only 0807-0808 is open, taken without a choice.
+    let mut st = line_two_hexes_away(&bar, |st| place(&bar, st, "i2", "0806", "N"));
+    act(&bar, &mut st, &["opp-charge:c17"], &[9, 9, 9, 9, 9, 1]);
+    assert!(!matches!(st.phase, Phase::OppCharge(_)), "{:?}", st.phase);
+    assert_eq!(hexes_of(&bar, &st, "c17"), ["0807", "0808"]);
+    // Blue IR 2 in 0807, a hex of both: no charge on offer (17.2b: none could reach).
+    let st = line_two_hexes_away(&bar, |st| place(&bar, st, "i2", "0807", "N"));
+    assert!(!legal(&bar, &st).contains(&"opp-charge:c17".to_string()));
+}

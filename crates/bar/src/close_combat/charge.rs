@@ -440,7 +440,7 @@ pub(super) fn choose(sc: &Scenario, st: &mut State, cc: &mut Cc, a: &Action, ev:
 /// Move a charging or countercharging stack to `to`; a leader whose hex it leaves empty of his
 /// side's units goes with it (the hex of the same rank in the footprint, or its last), so that
 /// he can still give it his CV bonus (21.2b).
-fn move_stack(sc: &Scenario, st: &mut State, units: &[UnitIx], to: &[HexId]) {
+pub(crate) fn move_stack(sc: &Scenario, st: &mut State, units: &[UnitIx], to: &[HexId]) {
     let Some(&t) = units.first() else { return };
     let side = sc.units[usize::from(t)].side;
     let from = st.units[usize::from(t)].hexes;
@@ -943,6 +943,39 @@ fn countercharge_hexes(
         .into_iter()
         .map(|(nh, _, _)| nh)
         .filter(|nh| nh.iter().any(|h| charger.iter().any(|c| c.is_adjacent(*h))))
+        .collect()
+}
+
+/// 17.2a, 11.10b: the footprints a one-hex opportunity charge may take: the stack's footprint
+/// shifted one hex into a front direction (a multi-hex line moves as a whole, "into its front
+/// hex(es)", no facing or formation change), every hex on the board, empty, of SCM cost at most
+/// `budget` half points and allowed to its formation, and a hex of it adjacent to `target`.
+pub(crate) fn one_hex_ahead(
+    sc: &Scenario,
+    st: &State,
+    stack: &[UnitIx],
+    target: &[HexId],
+    budget: u16,
+) -> Vec<Vec<HexId>> {
+    let Some(&t) = stack.first() else {
+        return Vec::new();
+    };
+    let (facing, hexes, form) = aspect(st, t);
+    steps_from(sc, Some(st), stack, facing, form, &hexes, budget)
+        .into_iter()
+        .map(|(nh, _, _)| nh)
+        .filter(|nh| {
+            nh.iter().any(|h| target.iter().any(|c| c.is_adjacent(*h)))
+                && nh.iter().all(|h| {
+                    sc.board.hexes.get(h).is_some_and(|i| {
+                        sc.charts.tec.terrain.get(&i.terrain).is_none_or(|t| {
+                            !t.no_formation
+                                .iter()
+                                .any(|f| f == crate::geom::chart_key(form))
+                        })
+                    })
+                })
+        })
         .collect()
 }
 
