@@ -185,8 +185,13 @@ pub enum Action {
     ReactFace(crate::geom::Facing),
     /// A reaction formation change: the stack's new formations, facing and hexes (13.4a–c).
     ReactForm(Vec<crate::geom::Formation>, crate::geom::Facing, Vec<HexId>),
+    /// Only the units of this arm of a mixed infantry/artillery stack react, with this reaction
+    /// (`ReactFace` or `ReactForm`); the others do not (13.4a).
+    ReactPart(crate::data::Arm, Box<Action>),
     /// Countercharge into this hex (the footprint's first hex) (13.5).
     Countercharge(HexId),
+    /// The stack of this cavalry (top) unit is asked first about a countercharge (13.5, A37).
+    CounterchargeFirst(UnitIx),
     /// The stack of this cavalry (top) unit joins the close combat (13.8a).
     CcCavalryDefend(UnitIx),
 }
@@ -329,7 +334,16 @@ impl Action {
                     .collect::<Vec<_>>()
                     .join("-")
             ),
+            Action::ReactPart(arm, a) => {
+                let inner = a.id(sc);
+                format!(
+                    "react:{}:{}",
+                    crate::close_combat::charge::arm_key(*arm),
+                    inner.strip_prefix("react:").unwrap_or(&inner)
+                )
+            }
             Action::Countercharge(h) => format!("countercharge:{}", sc.board.label(*h)),
+            Action::CounterchargeFirst(x) => format!("countercharge-first:{}", u(x)),
             Action::CcCavalryDefend(x) => format!("cc-cavalry-defend:{}", u(x)),
         }
     }

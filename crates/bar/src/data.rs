@@ -206,6 +206,10 @@ pub struct LeaderEntry {
     /// CV bonus in close combat (21.2b).
     #[serde(default)]
     pub cv_bonus: i8,
+    /// Modifier to the pursuit points roll of cavalry he is stacked with (16.2a); absent: the
+    /// charts' value for his kind (`pursuit_leader`).
+    #[serde(default)]
+    pub pp_modifier: Option<i8>,
     /// Army leader's Command Rating (6.1a).
     #[serde(default)]
     pub cr: u8,

@@ -2040,6 +2040,7 @@ pub fn apply(
                 fired,
                 disordered: Vec::new(),
                 at: Vec::new(),
+                recalled: false,
             },
             *u,
             ev,
@@ -3082,6 +3083,17 @@ pub(crate) fn finish_after_charge(
     ev: &mut Vec<Event>,
 ) -> Phase {
     finish(sc, st, m, why, ev)
+}
+
+/// The move goes on from where an advance after combat put the mover (17.3e: active cavalry
+/// recalled before any pursuit).
+pub(crate) fn go_on_after_charge(
+    sc: &Scenario,
+    st: &mut State,
+    m: Mover,
+    ev: &mut Vec<Event>,
+) -> Phase {
+    after_action(sc, st, m, ev)
 }
 
 /// The move goes on after an opportunity charge the mover survived (17.3c): back to the reactive

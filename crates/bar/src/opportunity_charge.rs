@@ -9,8 +9,10 @@
 //! and run by the close combat step machine (`close_combat::Cc` with `opp` set): the defender
 //! morale checks (B) made here (no retreat before combat, 17.2c), defensive fire, rounds, the
 //! advance after combat and pursuit (16.1a). At its end (`after`) the move goes on (17.3c) or
-//! ends: routed or eliminated, disordered by the result (14.3b), advanced after combat (17.3e);
-//! the end of movement makes the stacking test (17.3d, 10.13b) and the DC (A) still owed (17.3f).
+//! ends: routed or eliminated, disordered by the result (14.3b), advanced after combat (17.3e)
+//! unless, active cavalry, it was recalled before spending any pursuit point (then it goes on from
+//! the hex it advanced into); the end of movement makes the stacking test (17.3d, 10.13b) and the
+//! DC (A) still owed (17.3f).
 use crate::action::Action;
 use crate::checks::{self, Spec};
 use crate::close_combat::{Cc, Combat, Step};
@@ -19,7 +21,6 @@ use crate::event::Event;
 use crate::geom::Formation;
 use crate::movement::{Mover, Trigger};
 use crate::scenario::{Scenario, UnitIx};
-use crate::state::Hexes;
 use crate::state::{Job, Phase, State};
 use hexmap::HexId;
 use serde::{Deserialize, Serialize};
@@ -43,6 +44,10 @@ pub struct Resume {
     /// The movers' hexes before the combat.
     #[serde(default)]
     pub at: Vec<HexId>,
+    /// The movers, cavalry that advanced after the combat, were recalled before spending any
+    /// pursuit point (17.3e): their move may go on.
+    #[serde(default)]
+    pub recalled: bool,
 }
 
 /// An opportunity charge waiting for the reactive player's choices.
@@ -100,41 +105,50 @@ fn cavalry_stacks(sc: &Scenario, st: &State, side: u8) -> Vec<Vec<UnitIx>> {
 }
 
 /// The hexes a charging stack may enter to reach the trigger (17.2a–b, 11.10b): none needed when
-/// the trigger is in its front (`Some(vec![])`); else the empty front hexes adjacent to it of SCM
-/// cost ≤ 1, for a one-hex stack (a multi-hex line would have to change its shape); `None` if it
+/// the trigger is in its front (`Some(vec![])`); else its footprint one hex ahead into its front
+/// hex(es), empty, of SCM cost ≤ 1 and with a hex adjacent to the trigger, each named by its first
+/// hex (a multi-hex line advances as a whole, 17.2a: "no facing/formation changes"); `None` if it
 /// cannot reach.
-fn approach(sc: &Scenario, st: &State, stack: &[UnitIx], target: &[HexId]) -> Option<Vec<HexId>> {
+fn approach(
+    sc: &Scenario,
+    st: &State,
+    stack: &[UnitIx],
+    target: &[HexId],
+) -> Option<Vec<Vec<HexId>>> {
     let &top = stack.first()?;
-    let me = &st.units[usize::from(top)];
     let front = crate::close_combat::front_of(st, top);
     if front.iter().any(|h| target.contains(h)) {
         return Some(Vec::new());
     }
-    if me.hexes.len() != 1 {
-        return None;
-    }
-    let here = me.hexes[0];
     // 11.10b: one hex of SCM cost 1 at most (the chart's range, checked to be 1).
     let max = sc
         .charts
         .movement
         .as_ref()
         .map_or(1, |m| m.opportunity_charge.max(1));
-    let to: Vec<HexId> = front
-        .into_iter()
-        .filter(|&h| {
-            target.iter().any(|t| t.is_adjacent(h))
-                && crate::stacking::units_at(st, h).is_empty()
-                && crate::pursuit::scm_cost(sc, here, h).is_some_and(|c| c <= max)
-                && sc.board.hexes.get(&h).is_some_and(|i| {
-                    sc.charts.tec.terrain.get(&i.terrain).is_none_or(|t| {
-                        !t.no_formation
-                            .iter()
-                            .any(|f| f == crate::geom::chart_key(me.formation))
+    let me = &st.units[usize::from(top)];
+    let to: Vec<Vec<HexId>> = if let [here] = me.hexes[..] {
+        // One hex (any facing, a column's hexside facing too): an empty front hex beside the
+        // trigger.
+        front
+            .into_iter()
+            .filter(|&h| {
+                target.iter().any(|t| t.is_adjacent(h))
+                    && crate::stacking::units_at(st, h).is_empty()
+                    && crate::pursuit::scm_cost(sc, here, h).is_some_and(|c| c <= max)
+                    && sc.board.hexes.get(&h).is_some_and(|i| {
+                        sc.charts.tec.terrain.get(&i.terrain).is_none_or(|t| {
+                            !t.no_formation
+                                .iter()
+                                .any(|f| f == crate::geom::chart_key(me.formation))
+                        })
                     })
-                })
-        })
-        .collect();
+            })
+            .map(|h| vec![h])
+            .collect()
+    } else {
+        crate::close_combat::charge::one_hex_ahead(sc, st, stack, target, u16::from(max) * 2)
+    };
     (!to.is_empty()).then_some(to)
 }
 
@@ -215,7 +229,7 @@ pub fn declare(
         charger,
         original: back.mover.charge_option,
         ask_option: separating && back.mover.charge_option.is_none(),
-        to: (to.len() == 1).then(|| to[0]),
+        to: (to.len() == 1).then(|| to[0][0]),
         back,
     };
     let oc = OppCharge {
@@ -250,7 +264,7 @@ pub fn legal(sc: &Scenario, st: &State, o: &OppCharge) -> Vec<Action> {
     approach(sc, st, &o.charger, &trigger_hexes(&o.back.trigger))
         .unwrap_or_default()
         .into_iter()
-        .map(Action::OppChargeTo)
+        .map(|nh| Action::OppChargeTo(nh[0]))
         .collect()
 }
 
@@ -281,7 +295,7 @@ pub fn apply(
             if to.len() > 1 {
                 return Phase::OppCharge(Box::new(o));
             }
-            o.to = to.first().copied();
+            o.to = to.first().map(|nh| nh[0]);
         }
         Action::OppChargeTo(h) => o.to = Some(*h),
         _ => return Phase::OppCharge(Box::new(o)),
@@ -320,18 +334,13 @@ fn go(sc: &Scenario, st: &mut State, o: OppCharge, ev: &mut Vec<Event>) -> Phase
         return back_to(sc, st, back);
     }
     if let Some(h) = to {
-        let from = st.units[usize::from(charger[0])].hexes;
-        for &u in &charger {
-            st.units[usize::from(u)].hexes = Hexes::one(h);
-        }
-        for (i, l) in st.leaders.iter_mut().enumerate() {
-            if sc.leaders[i].side == side
-                && l.status == crate::state::LeaderStatus::Present
-                && l.hex.is_some_and(|x| from.contains(&x))
-            {
-                l.hex = Some(h);
-            }
-        }
+        // The footprint named by its first hex (a one-hex stack: the hex itself).
+        let nh = approach(sc, st, &charger, &trigger_hexes(&back.trigger))
+            .unwrap_or_default()
+            .into_iter()
+            .find(|nh| nh.first() == Some(&h))
+            .unwrap_or_else(|| vec![h]);
+        crate::close_combat::charge::move_stack(sc, st, &charger, &nh);
         log(
             ev,
             "17.2a",
@@ -339,7 +348,10 @@ fn go(sc: &Scenario, st: &mut State, o: OppCharge, ev: &mut Vec<Event>) -> Phase
                 "{} charge{} one hex into {}",
                 names(sc, &charger),
                 if charger.len() == 1 { "s" } else { "" },
-                sc.board.label(h)
+                nh.iter()
+                    .map(|&x| sc.board.label(x))
+                    .collect::<Vec<_>>()
+                    .join("-")
             ),
         );
     } else {
@@ -560,6 +572,7 @@ pub fn after(sc: &Scenario, st: &mut State, mut cc: Cc, ev: &mut Vec<Event>) -> 
         fired,
         disordered,
         at,
+        recalled,
         ..
     } = *back;
     let all = mover.units.clone();
@@ -585,7 +598,7 @@ pub fn after(sc: &Scenario, st: &mut State, mut cc: Cc, ev: &mut Vec<Event>) -> 
         .units
         .iter()
         .any(|&u| st.units[usize::from(u)].disordered && !disordered.contains(&u));
-    if now != at {
+    if now != at && !recalled {
         return crate::movement::finish_after_charge(
             sc,
             st,
@@ -603,12 +616,50 @@ pub fn after(sc: &Scenario, st: &mut State, mut cc: Cc, ev: &mut Vec<Event>) -> 
             ev,
         );
     }
+    if now != at {
+        // 17.3e: recalled before any pursuit point, not disordered: on from where it stands
+        // (the advance and 16.2a's contraction and facing are not movement).
+        log(
+            ev,
+            "17.3e",
+            format!(
+                "{}: recalled before any pursuit, may go on with its move from {} ({} MP left)",
+                names(sc, &mover.units),
+                now.iter()
+                    .map(|&h| sc.board.label(h))
+                    .collect::<Vec<_>>()
+                    .join("-"),
+                mover.left
+            ),
+        );
+        mover.among = crate::close_combat::units_in(sc, st, mover.side, &now)
+            .into_iter()
+            .filter(|u| !mover.units.contains(u))
+            .collect();
+        mover.last_step = None;
+        mover.turned_here = false;
+        mover.before = None;
+        return crate::movement::go_on_after_charge(sc, st, mover, ev);
+    }
     log(
         ev,
         "17.3c",
         format!("{} may go on with its move", names(sc, &mover.units)),
     );
     crate::movement::back_to_reaction(sc, st, mover, trigger, pending, fired)
+}
+
+/// Active cavalry of an interrupted move was recalled before spending any pursuit point (17.3e):
+/// noted on the close combat of the charge waiting on the phase stack.
+pub(crate) fn note_recall(st: &mut State, units: &[UnitIx]) {
+    for p in st.stack.iter_mut() {
+        if let Phase::CloseCombat(cc) = p
+            && let Some(r) = cc.opp.as_deref_mut()
+            && r.mover.units.iter().any(|u| units.contains(u))
+        {
+            r.recalled = true;
+        }
+    }
 }
 
 /// The units of an interrupted move inside a close combat of an opportunity charge on the phase

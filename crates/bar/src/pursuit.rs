@@ -427,6 +427,12 @@ fn start(sc: &Scenario, st: &mut State, ch: &mut Chase, ev: &mut Vec<Event>) {
     let die = d10(st);
     let mut text = format!("{who}: pursuit points d10 {die}");
     let mut pp = die;
+    if die != 0
+        && let Some((l, m)) = leader_modifier(sc, st, side, &st.units[usize::from(top)].hexes)
+    {
+        pp = u8::try_from((i16::from(die) + i16::from(m)).max(0)).unwrap_or(0);
+        text += &format!(" {m:+} {} (leader, 16.2a)", sc.leaders[usize::from(l)].name);
+    }
     if die == 0 {
         let again = d10(st);
         let row = sc
@@ -511,6 +517,30 @@ fn start(sc: &Scenario, st: &mut State, ch: &mut Chase, ev: &mut Vec<Event>) {
             );
         }
     }
+}
+
+/// The leader modifier to the PP roll (16.2a): of the pursuing side's leaders stacked with the
+/// cavalry, the one with the largest modifier (his own `pp_modifier`, else the charts'
+/// `pursuit_leader` for his kind); none when that is 0 or below (the book says a leader *may*
+/// modify the roll: the pursuing player would not take a worse one).
+fn leader_modifier(
+    sc: &Scenario,
+    st: &State,
+    side: u8,
+    hexes: &[HexId],
+) -> Option<(crate::scenario::LeaderIx, i8)> {
+    let chart = sc.charts.combat.as_ref()?.pursuit_leader.as_ref();
+    crate::close_combat::leaders_in(sc, st, side, hexes)
+        .into_iter()
+        .map(|l| {
+            let x = &sc.leaders[usize::from(l)];
+            (
+                l,
+                x.pp_modifier.or(chart.map(|c| c.of(x.kind))).unwrap_or(0),
+            )
+        })
+        .filter(|&(_, m)| m > 0)
+        .max_by_key(|&(l, m)| (m, std::cmp::Reverse(l)))
 }
 
 /// The hexpoint facings of a one-hex unit with `to` in its front.
@@ -600,6 +630,10 @@ fn end_movement(
         } else {
             Recall::AutoFailed
         };
+    }
+    if matches!(ch.recall, Recall::Passed | Recall::AutoPassed) && ch.spent == 0 {
+        // 17.3e: a mover of an opportunity charge's combat recalled before any PP.
+        crate::opportunity_charge::note_recall(st, &ch.units);
     }
     let exploit = may_exploit && ch.spent >= 1 && ch.pp >= 1 && ch.recall != Recall::Passed;
     if exploit {

@@ -266,6 +266,8 @@ pub struct Leader {
     pub er_bonus: i8,
     /// CV bonus (21.2b).
     pub cv_bonus: i8,
+    /// Own modifier to the pursuit points roll (16.2a), if the counter gives one.
+    pub pp_modifier: Option<i8>,
     /// CR (6.1a).
     pub cr: u8,
     /// WAN (6.5a).
@@ -736,6 +738,7 @@ impl Scenario {
                 initiative: l.initiative,
                 er_bonus: l.er_bonus,
                 cv_bonus: l.cv_bonus,
+                pp_modifier: l.pp_modifier,
                 cr: l.cr,
                 wan: l.wan,
                 ma: l.ma,

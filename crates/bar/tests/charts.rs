@@ -533,6 +533,18 @@ fn broken_cases() -> Vec<(&'static str, &'static str, Vec<Edit>, &'static str)> 
             vec![Remove("pursuit_special[1]")],
             "combat.toml: pursuit_special",
         ),
+        (
+            "r16_2a_the_leader_pp_modifier_says_where_it_comes_from",
+            "combat.toml",
+            vec![Remove("pursuit_leader.reconstructed")],
+            "combat.toml: pursuit_leader: needs `source` or `reconstructed`",
+        ),
+        (
+            "r16_2a_the_leader_pp_modifier_fits_a_d10",
+            "combat.toml",
+            vec![Set("pursuit_leader.wing", int(12))],
+            "combat.toml: pursuit_leader.wing",
+        ),
         // T10, T11
         (
             "r8_4f_line_to_square_whole_ma",

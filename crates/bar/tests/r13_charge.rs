@@ -565,3 +565,186 @@ fn r13_3_a_leader_alone_with_the_charging_stack_charges_with_it_and_comes_back()
     play(&bar, &mut st, &[("charge-stop", &[])]);
     assert_eq!(st.leaders[l2].hex, Some(hex("1007")));
 }
+
+/// The charge drill ground with a Red battery (`rg`, 6-pdr, 2 SP) in the order of battle.
+fn ground_with_guns() -> bar::Bar {
+    ground_with("charge", "oob.toml", |t| {
+        t + r#"
+[[unit]]
+id = "rg"
+name = "Red battery"
+army = "austria"
+brigade = "c1"
+arm = "artillery"
+sub = "6pdr"
+sp = 2
+er = 30
+ma = 3
+invented = "test: guns stacked with infantry (13.4a)"
+"#
+    })
+}
+
+/// KR 1 (range 3) at 1007 facing N charges Red IR (a one-hex line at 0607 facing S) stacked
+/// with the Red battery, unlimbered facing S, the infantry on top; the charge announces 0908.
+fn charge_at_foot_and_guns(bar: &bar::Bar) -> (State, Vec<String>) {
+    let mut st = fresh(bar);
+    place(bar, &mut st, "k1", "1007", "N");
+    place(bar, &mut st, "e1", "0607", "S");
+    place_as(bar, &mut st, "rg", &["0607"], "S", "unlimbered");
+    st.units[usize::from(unit(bar, "e1"))].order = 1;
+    st.units[usize::from(unit(bar, "rg"))].order = 2;
+    activate(bar, &mut st, &["k1"]);
+    close_combat(bar, &mut st, &[]);
+    let log = play(
+        bar,
+        &mut st,
+        &[
+            ("charge:k1", &[]),
+            ("cc-done", &[9, 9]),
+            ("charge-hex:0908", &[]),
+        ],
+    );
+    (st, log)
+}
+
+#[test]
+fn r13_4a_one_arm_of_an_infantry_artillery_stack_reacts_and_the_other_does_not() {
+    let bar = ground_with_guns();
+    let (mut st, _) = charge_at_foot_and_guns(&bar);
+    let l = legal(&bar, &st);
+    // The whole stack's reactions, and the infantry's alone where the stack stays valid: a
+    // square with its guns unlimbered on top (10.6d), or a hook; not a facing change of one arm
+    // (a line and its guns face the same way, 10.1), nor anything of the guns alone here.
+    for a in [
+        "react:form:square+unlimbered:S:0607",
+        "react:infantry:form:square:S:0607",
+        "react:infantry:form:hook-left:S:0607",
+    ] {
+        assert!(l.contains(&a.to_string()), "{a}: {l:?}");
+    }
+    assert!(
+        !l.iter()
+            .any(|a| a.starts_with("react:infantry:face:") || a.starts_with("react:artillery:")),
+        "{l:?}"
+    );
+    // The infantry forms square; its DC (D) alone (+40, a whole-MA change); the guns go on top.
+    let mut log = play(
+        &bar,
+        &mut st,
+        &[("react:infantry:form:square:S:0607", &[9, 9])],
+    );
+    assert_logged(
+        &log,
+        "Red IR reacts to the charge: forms square facing S (Red battery does not react, 13.4a)",
+    );
+    assert_logged(&log, "(13.4e, disorder check D): Red IR ER 30 + 40");
+    let (e1, rg) = (unit(&bar, "e1"), unit(&bar, "rg"));
+    assert_eq!(
+        st.units[usize::from(e1)].formation,
+        bar::geom::Formation::Square
+    );
+    assert_eq!(
+        st.units[usize::from(rg)].formation,
+        bar::geom::Formation::Unlimbered
+    );
+    assert!(st.units[usize::from(rg)].order < st.units[usize::from(e1)].order);
+    sound(&bar, &st);
+    // 13.4a, 13.4d: the stack made its reaction; no more are offered to it.
+    log.extend(play(&bar, &mut st, &[("charge-hex:0808", &[])]));
+    assert!(
+        !legal(&bar, &st).iter().any(|a| a.starts_with("react:")),
+        "{:?}",
+        legal(&bar, &st)
+    );
+    // 13.10a: the guns, which did not react, may still fire defensively.
+    log.extend(play(&bar, &mut st, &[("charge-hex:0708", &[9, 9])]));
+    assert!(
+        legal(&bar, &st).contains(&"cc-fire".to_string()),
+        "{:?} {log:#?}",
+        legal(&bar, &st)
+    );
+}
+
+#[test]
+fn r13_4a_a_whole_stack_reaction_leaves_no_defensive_fire() {
+    let bar = ground_with_guns();
+    let (mut st, _) = charge_at_foot_and_guns(&bar);
+    play(
+        &bar,
+        &mut st,
+        &[
+            ("react:form:square+unlimbered:S:0607", &[9, 9]),
+            ("charge-hex:0808", &[]),
+            ("charge-hex:0708", &[9, 9]),
+        ],
+    );
+    assert!(!legal(&bar, &st).contains(&"cc-fire".to_string()));
+    sound(&bar, &st);
+}
+
+/// The usual position with Red hussars at 0806 facing NW: when KR 1 enters 0808 it is two hexes
+/// from both Red horse and the hussars, in both frontal arcs.
+fn two_counterchargers(bar: &bar::Bar) -> (State, Vec<String>) {
+    let mut st = fresh(bar);
+    place(bar, &mut st, "k1", "1007", "N");
+    place(bar, &mut st, "e1", "0607", "S");
+    place(bar, &mut st, "h1", "0810", "NE");
+    place(bar, &mut st, "rc", "0806", "NW");
+    activate(bar, &mut st, &["k1"]);
+    close_combat(bar, &mut st, &[]);
+    let mut log = play(
+        bar,
+        &mut st,
+        &[
+            ("charge:k1", &[]),
+            ("cc-done", &[9, 9]),
+            ("charge-hex:0908", &[]),
+        ],
+    );
+    // No reaction, and no countercharge yet (the hussars could at 0908).
+    while !legal(bar, &st).contains(&"charge-hex:0808".to_string()) {
+        log.extend(act(bar, &mut st, &["pass"], &[]));
+    }
+    log.extend(play(bar, &mut st, &[("charge-hex:0808", &[])]));
+    while legal(bar, &st).iter().any(|a| a.starts_with("react")) {
+        log.extend(act(bar, &mut st, &["pass"], &[]));
+    }
+    (st, log)
+}
+
+#[test]
+fn r13_5_a37_the_reactive_player_orders_several_countercharges() {
+    let bar = ground();
+    let (mut st, _) = two_counterchargers(&bar);
+    // A37: the reactive player picks which is asked first (not the unit order).
+    assert_eq!(
+        legal(&bar, &st),
+        ["countercharge-first:h1", "countercharge-first:rc"]
+    );
+    play(&bar, &mut st, &[("countercharge-first:rc", &[])]);
+    // The hussars first: their MC (C) fails (10): shaken; then Red horse, the last, is asked
+    // without another ordering.
+    let l = legal(&bar, &st);
+    assert!(l.iter().any(|a| a.starts_with("countercharge:")), "{l:?}");
+    let cc_rc = l[0].clone();
+    let log = play(&bar, &mut st, &[(cc_rc.as_str(), &[1, 0])]);
+    assert_logged(
+        &log,
+        "Cavalry countercharge (13.5c, morale check C): Red hussars",
+    );
+    assert!(st.units[usize::from(unit(&bar, "rc"))].shaken);
+    assert_eq!(legal(&bar, &st), ["countercharge:0809", "pass"]);
+    // Red horse passes its MC (C): the charge stops; the first success ends the asking.
+    let log = play(&bar, &mut st, &[("countercharge:0809", &[9, 9])]);
+    assert_logged(&log, "Red horse countercharges into 0809");
+    sound(&bar, &st);
+    // The other order: the hussars succeed first and Red horse is not asked.
+    let (mut st, _) = two_counterchargers(&bar);
+    play(&bar, &mut st, &[("countercharge-first:rc", &[])]);
+    let cc_rc = legal(&bar, &st)[0].clone();
+    let log = play(&bar, &mut st, &[(cc_rc.as_str(), &[9, 9])]);
+    assert_logged(&log, "Red hussars countercharges into 0807");
+    assert!(!legal(&bar, &st).contains(&"countercharge:0809".to_string()));
+    sound(&bar, &st);
+}

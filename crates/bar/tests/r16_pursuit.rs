@@ -30,8 +30,18 @@ fn e62_with(bar: &Bar, more: impl Fn(&mut bar::State)) -> (bar::State, Vec<Strin
     activate(bar, &mut st, &["k1"]);
     close_combat(bar, &mut st, &[]);
     let mut log = fight(bar, &mut st, &["attack:k1", "cc-done"], &[9, 9, 9, 9, 5, 4]);
+    no_leader(bar, &mut st, &mut log);
     settle(bar, &mut st, &mut log);
     (st, log)
+}
+
+/// A leader stacked with the attacker is offered to give his CV (21.2b): not here (the dice
+/// loaded stay for the round).
+fn no_leader(bar: &Bar, st: &mut bar::State, log: &mut Vec<String>) {
+    if legal(bar, st).contains(&"cc-no-leader".to_string()) {
+        let dice = std::mem::take(&mut st.loaded);
+        log.extend(fight(bar, st, &["cc-no-leader"], &dice));
+    }
 }
 
 fn u(bar: &Bar, st: &bar::State, id: &str) -> bar::state::UnitState {
@@ -101,6 +111,15 @@ fn r16_2_e62_pursuit_path_losses_recall_check_and_exploitation() {
 /// infantry is left with 1 SP and routs; the cavalry, in good order, advances into 0607 and rolls
 /// `pp` for its pursuit points. The extra units are placed by `more` first.
 fn chase(bar: &Bar, pp: u8, more: impl Fn(&mut bar::State)) -> (bar::State, Vec<String>) {
+    chase_rolling(bar, &[pp], more)
+}
+
+/// `chase` with the dice of the pursuit's start loaded.
+fn chase_rolling(
+    bar: &Bar,
+    pp: &[u8],
+    more: impl Fn(&mut bar::State),
+) -> (bar::State, Vec<String>) {
     let mut st = fresh(bar);
     place(bar, &mut st, "k1", "0707", "N");
     place(bar, &mut st, "r3", "0607", "S");
@@ -108,9 +127,10 @@ fn chase(bar: &Bar, pp: u8, more: impl Fn(&mut bar::State)) -> (bar::State, Vec<
     activate(bar, &mut st, &["k1"]);
     close_combat(bar, &mut st, &[]);
     let mut log = fight(bar, &mut st, &["attack:k1", "cc-done"], &[9, 9, 9, 9, 9, 6]);
+    no_leader(bar, &mut st, &mut log);
     settle(bar, &mut st, &mut log);
     assert_logged(&log, "'-/2R' (T13)");
-    log.extend(act(bar, &mut st, &["cc-advance:k1:0607"], &[pp]));
+    log.extend(act(bar, &mut st, &["cc-advance:k1:0607"], pp));
     (st, log)
 }
 
@@ -373,4 +393,113 @@ fn r16_2c_10_6g_a_pursuing_stack_may_reorder() {
         unit(&bar, "kb")
     );
     sound(&bar, &st);
+}
+
+/// The pursuit drill ground with the leader modifier of the PP roll in the charts (16.2a): +1 a
+/// brigade leader, +2 a wing leader, 0 the army leader; and `oob` applied to the order of battle.
+fn with_leader_chart(oob: impl Fn(String) -> String) -> Bar {
+    let chart = "\n[pursuit_leader]\nbrigade = 1\nwing = 2\ninvented = \"test\"\n";
+    ground_with2("pursuit", &|f: &str, t: String| match f {
+        "combat.toml" => t + chart,
+        "oob.toml" => oob(t),
+        _ => t,
+    })
+}
+
+/// `ground_with` for edits of several files.
+fn ground_with2(ground: &str, edit: &dyn Fn(&str, String) -> String) -> Bar {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "bar-{ground}-2-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::SeqCst)
+    ));
+    for (sub, files) in [
+        (ground, vec!["map.toml", "oob.toml", "scenario.toml"]),
+        (
+            "ccbox/charts",
+            vec![
+                "tec.toml",
+                "checks.toml",
+                "command.toml",
+                "fire.toml",
+                "combat.toml",
+                "movement.toml",
+            ],
+        ),
+    ] {
+        std::fs::create_dir_all(dir.join(sub)).unwrap(); // test set-up
+        for f in files {
+            let text = std::fs::read_to_string(data().join(sub).join(f)).unwrap(); // fixture
+            std::fs::write(dir.join(sub).join(f), edit(f, text)).unwrap(); // test set-up
+        }
+    }
+    Bar::from_dir(&dir.join(ground), &dir).unwrap() // the edited fixture is valid
+}
+
+#[test]
+fn r16_2a_a_leader_stacked_with_the_pursuers_modifies_the_pp_roll() {
+    // Without a leader in the stack: the d10 is the PP.
+    let bar = with_leader_chart(|t| t);
+    let (_, log) = chase(&bar, 6, |_| {});
+    assert_logged(&log, "KR 1: pursuit points d10 6 = 6 PP");
+    // The cavalry brigadier (brigade: +1) rides with KR 1: 6 + 1 = 7; he advanced with it.
+    let (st, log) = chase(&bar, 6, |st| put_leader(&bar, st, "L2", "0707"));
+    assert_logged(
+        &log,
+        "KR 1: pursuit points d10 6 +1 Blue cavalry brigadier (leader, 16.2a) = 7 PP",
+    );
+    let Phase::Pursuit(p) = &st.phase else {
+        panic!("{:?}", st.phase)
+    };
+    assert_eq!(p.chases[0].pp, 7);
+    // Without the chart's row there is no modifier.
+    let (_, log) = chase(&field(), 6, |st| put_leader(&field(), st, "L2", "0707"));
+    assert_logged(&log, "KR 1: pursuit points d10 6 = 6 PP");
+    // The army leader (0 in the chart) gives none; with the brigadier the best one counts.
+    let (_, log) = chase(&bar, 6, |st| put_leader(&bar, st, "A", "0707"));
+    assert_logged(&log, "KR 1: pursuit points d10 6 = 6 PP");
+    let (_, log) = chase(&bar, 6, |st| {
+        put_leader(&bar, st, "A", "0707");
+        put_leader(&bar, st, "L2", "0707");
+    });
+    assert_logged(
+        &log,
+        "d10 6 +1 Blue cavalry brigadier (leader, 16.2a) = 7 PP",
+    );
+}
+
+#[test]
+fn r16_2a_the_leader_modifier_comes_before_halving_and_not_on_a_natural_0() {
+    let bar = with_leader_chart(|t| t);
+    // E62, disordered: (7 + 1) halved = 4.
+    let (mut st, mut log) = e62_with(&bar, |st| put_leader(&bar, st, "L2", "0707"));
+    log.extend(act(&bar, &mut st, &["cc-advance:k1:0607"], &[7]));
+    assert_logged(
+        &log,
+        "KR 1: pursuit points d10 7 +1 Blue cavalry brigadier (leader, 16.2a) = 8, disordered: halved (rounded) to 4",
+    );
+    // A natural 0 is read on T19 (the re-roll 5 is the PP), unmodified.
+    let (_, log) = chase_rolling(&bar, &[0, 5], |st| put_leader(&bar, st, "L2", "0707"));
+    assert_logged(&log, "pursuit points d10 0, a natural 0: re-roll 5");
+    assert_not_logged(&log, "(leader, 16.2a)");
+}
+
+#[test]
+fn r16_2a_a_leader_counter_s_own_pp_modifier_overrides_his_kind() {
+    // The brigadier's counter gives +3; a second test counter gives −2, which the player does
+    // not take (he *may* modify the roll).
+    let give = |m: i8| {
+        move |t: String| t.replacen("id = \"L2\"", &format!("id = \"L2\"\npp_modifier = {m}"), 1)
+    };
+    let bar = with_leader_chart(give(3));
+    let (_, log) = chase(&bar, 6, |st| put_leader(&bar, st, "L2", "0707"));
+    assert_logged(
+        &log,
+        "d10 6 +3 Blue cavalry brigadier (leader, 16.2a) = 9 PP",
+    );
+    let bar = with_leader_chart(give(-2));
+    let (_, log) = chase(&bar, 6, |st| put_leader(&bar, st, "L2", "0707"));
+    assert_logged(&log, "KR 1: pursuit points d10 6 = 6 PP");
 }

@@ -340,3 +340,194 @@ fn r17_1_a_reaction_policy_charges_only_as_its_cavalry_setting_says() {
     assert_eq!(answer(Cavalry::AgainstCavalry).as_deref(), Some("pass"));
     assert_eq!(answer(Cavalry::Never).as_deref(), Some("pass"));
 }
+
+/// 17.3e: Blue KR 1 (12 SP heavy cavalry, ER 28, MA 7) at 0707 facing N is about to step into
+/// 0607; Red horse (6 SP) at 0507 charges one hex into 0607 and attacks it through a front hex.
+/// MC (H) and KR 1's MC (B) pass; round: 1 + 2 − (9 + 2) = −8 at 1:2 '2R/-': Red horse routs
+/// (0608 → … → 0613) and KR 1, which won, must advance into 0607 (15.1a); its pursuit starts
+/// with the d10 `pp` (16.2a: faced SW toward 0608).
+fn active_cavalry_wins(bar: &Bar, pp: &[u8]) -> (State, Vec<String>) {
+    let mut st = fresh(bar);
+    place(bar, &mut st, "k1", "0707", "N");
+    face_to(bar, &mut st, "h1", "0507", "0607");
+    let u = unit(bar, "k1");
+    st.units[usize::from(u)].activated = true;
+    st.activation = Some(Activation {
+        side: 0,
+        units: vec![u],
+        ..Activation::default()
+    });
+    st.phase = Phase::Movement;
+    act(bar, &mut st, &["move:k1", "step:0607"], &[]);
+    act(bar, &mut st, &["opp-charge:h1"], &[]);
+    let mut log = act(bar, &mut st, &["opp-charge-to:0607"], &[9, 9, 9, 9, 1, 9]);
+    settle(bar, &mut st, &mut log);
+    assert_logged(&log, "'2R/-' (T13)");
+    assert_eq!(legal(bar, &st), ["cc-advance:k1:0607"]);
+    log.extend(act(bar, &mut st, &["cc-advance:k1:0607"], pp));
+    (st, log)
+}
+
+#[test]
+fn r17_3e_active_cavalry_recalled_before_any_pursuit_point_goes_on_with_its_move() {
+    let bar = field();
+    let (mut st, mut log) = active_cavalry_wins(&bar, &[5]);
+    assert_logged(&log, "Pursuit (16.2a): KR 1: pursuit points d10 5 = 5 PP");
+    // DC (F) 99: recalled before any PP.
+    log.extend(act(&bar, &mut st, &["recall"], &[9, 9]));
+    assert_logged(
+        &log,
+        "Opportunity charge (17.3e): KR 1: recalled before any pursuit, may go on with its move from 0607 (7 MP left)",
+    );
+    assert_not_logged(&log, "ends its move");
+    // On from 0607, facing SW (16.2a's facing; the advance is not movement): all 7 MP left.
+    let Phase::Moving(m) = &st.phase else {
+        panic!("{:?}", st.phase)
+    };
+    assert_eq!(m.left.to_string(), "7");
+    assert_eq!(facing(&bar, &st, "k1"), "SW");
+    let l = legal(&bar, &st);
+    assert!(l.contains(&"step:0608".to_string()), "{l:?}");
+    act(&bar, &mut st, &["step:0608"], &[]);
+    assert_eq!(hexes_of(&bar, &st, "k1"), ["0608"]);
+    sound(&bar, &st);
+}
+
+#[test]
+fn r17_3e_active_cavalry_that_pursued_or_failed_its_recall_ends_its_move() {
+    let bar = field();
+    // A failed recall (DC F 10): the pursuit goes on, the MPs are ignored.
+    let (mut st, mut log) = active_cavalry_wins(&bar, &[5]);
+    log.extend(act(&bar, &mut st, &["recall"], &[1, 0]));
+    while let Phase::Pursuit(_) = st.phase {
+        let l = legal(&bar, &st);
+        let a = l
+            .iter()
+            .find(|a| a.starts_with("pursue:") || *a == "exploit-done" || *a == "pursuit-done")
+            .unwrap_or(&l[0])
+            .clone();
+        log.extend(act(&bar, &mut st, &[a.as_str()], &[9, 9]));
+    }
+    assert_logged(
+        &log,
+        "KR 1 ends its move: it advanced after the opportunity charge's combat (17.3e)",
+    );
+    assert!(!matches!(st.phase, Phase::Moving(_)), "{:?}", st.phase);
+    // A recall after one path hex (1 PP spent) passes: too late, the move is over.
+    let (mut st, mut log) = active_cavalry_wins(&bar, &[5]);
+    let step = legal(&bar, &st)[0].clone();
+    log.extend(act(&bar, &mut st, &[step.as_str()], &[]));
+    assert!(legal(&bar, &st).contains(&"recall".to_string()));
+    log.extend(act(&bar, &mut st, &["recall"], &[9, 9]));
+    while let Phase::Pursuit(_) = st.phase {
+        let l = legal(&bar, &st);
+        let a = if l.contains(&"exploit-done".to_string()) {
+            "exploit-done".to_string()
+        } else {
+            l[l.len() - 1].clone()
+        };
+        log.extend(act(&bar, &mut st, &[a.as_str()], &[]));
+    }
+    assert_logged(&log, "recalled, pursuit movement ends");
+    assert_logged(&log, "ends its move: it advanced");
+    assert_not_logged(&log, "(17.3e): KR 1: recalled before any pursuit");
+    sound(&bar, &st);
+}
+
+#[test]
+fn r17_3e_the_automatic_recall_with_no_pp_spent_counts_but_a_disorder_stops_the_move() {
+    // T19 edited: a natural 0 gives 0 PP; pursuit movement ends at once and the automatic
+    // recall check (16.2b) passes, no PP used: the move goes on.
+    let bar = ground_with("pursuit", "combat.toml", |t| {
+        t.replace(
+            "text = \"The pursuit points are the re-roll.\"",
+            "pp = 0\ntext = \"No pursuit.\"",
+        )
+    });
+    let (st, log) = active_cavalry_wins(&bar, &[0, 4, 9, 9]);
+    assert_logged(
+        &log,
+        "Recall at the end of pursuit movement (16.3, disorder check F)",
+    );
+    assert_logged(&log, "(17.3e): KR 1: recalled before any pursuit");
+    assert!(matches!(st.phase, Phase::Moving(_)), "{:?}", st.phase);
+    // The same with the horses blown (disordered at once): the move stops (17.3e "has not
+    // suffered a disorder result", 18.5d).
+    let bar = ground_with("pursuit", "combat.toml", |t| {
+        t.replace(
+            "text = \"The pursuit points are the re-roll.\"",
+            "pp = 0\ndisorder = true\ntext = \"Blown horses.\"",
+        )
+    });
+    let (st, log) = active_cavalry_wins(&bar, &[0, 4, 9, 9]);
+    assert_logged(&log, "disordered at once");
+    assert_logged(
+        &log,
+        "KR 1 stops: disordered by the opportunity charge's combat",
+    );
+    assert!(!matches!(st.phase, Phase::Moving(_)), "{:?}", st.phase);
+    sound(&bar, &st);
+}
+
+/// Red IR (6 SP) at 0707 facing N is activated and about to step into 0607 (a trigger, 12.8d);
+/// Blue's Cuirassiers 17 (17 SP) stand in a 2-hex line 0907-0908 facing N (front 0806, 0807,
+/// 0808), two hexes from it; `more` places other units first.
+fn line_two_hexes_away(bar: &Bar, more: impl Fn(&mut State)) -> State {
+    let mut st = fresh(bar);
+    place(bar, &mut st, "e1", "0707", "N");
+    line(bar, &mut st, "c17", "0907", "N", 2);
+    more(&mut st);
+    let u = unit(bar, "e1");
+    st.units[usize::from(u)].activated = true;
+    st.activation = Some(Activation {
+        side: 1,
+        units: vec![u],
+        ..Activation::default()
+    });
+    st.phase = Phase::Movement;
+    act(bar, &mut st, &["move:e1", "step:0607"], &[]);
+    st
+}
+
+#[test]
+fn r17_2a_a_multi_hex_line_charges_one_hex_forward_as_a_whole() {
+    let bar = field();
+    let mut st = line_two_hexes_away(&bar, |_| {});
+    let l = legal(&bar, &st);
+    assert!(l.contains(&"opp-charge:c17".to_string()), "{l:?}");
+    act(&bar, &mut st, &["opp-charge:c17"], &[]);
+    // The line's footprint one hex ahead into its front hexes, each named by its first hex
+    // (A48: the charging player's choice): 0807-0808 or 0806-0807, both beside 0707.
+    assert_eq!(
+        legal(&bar, &st),
+        ["opp-charge-to:0807", "opp-charge-to:0806"]
+    );
+    // MC (H) and the mover's MC (B) pass; round: 9 + 7 − 1 at 2:1: '-/S'.
+    let mut log = act(&bar, &mut st, &["opp-charge-to:0807"], &[9, 9, 9, 9, 9, 1]);
+    settle(&bar, &mut st, &mut log);
+    assert_logged(
+        &log,
+        "Opportunity charge (17.2a): Cuirassiers 17 charges one hex into 0807-0808",
+    );
+    assert_logged(
+        &log,
+        "Opportunity charge (17.3): close combat: Cuirassiers 17 attacks Red IR",
+    );
+    // No facing or formation change (17.2a): a 2-hex line facing N.
+    assert_eq!(hexes_of(&bar, &st, "c17"), ["0807", "0808"]);
+    assert_eq!(facing(&bar, &st, "c17"), "N");
+    sound(&bar, &st);
+}
+
+#[test]
+fn r17_2a_the_hexes_a_line_enters_must_be_unoccupied() {
+    let bar = field();
+    // Blue IR 2 in 0806: only 0807-0808 is open, taken without a choice.
+    let mut st = line_two_hexes_away(&bar, |st| place(&bar, st, "i2", "0806", "N"));
+    act(&bar, &mut st, &["opp-charge:c17"], &[9, 9, 9, 9, 9, 1]);
+    assert!(!matches!(st.phase, Phase::OppCharge(_)), "{:?}", st.phase);
+    assert_eq!(hexes_of(&bar, &st, "c17"), ["0807", "0808"]);
+    // Blue IR 2 in 0807, a hex of both: no charge on offer (17.2b: none could reach).
+    let st = line_two_hexes_away(&bar, |st| place(&bar, st, "i2", "0807", "N"));
+    assert!(!legal(&bar, &st).contains(&"opp-charge:c17".to_string()));
+}

@@ -15,6 +15,44 @@ pub struct CombatCharts {
     pub special: Vec<CcSpecialRow>,
     /// T19, read with the re-rolled d10 after a natural '0' pursuit roll (16.2a).
     pub pursuit_special: Vec<PursuitSpecialRow>,
+    /// The leader modifier to the pursuit points roll (16.2a: "see the game's Battle Rules");
+    /// absent: none.
+    #[serde(default)]
+    pub pursuit_leader: Option<PursuitLeader>,
+}
+
+/// The modifier a leader stacked with pursuing cavalry adds to its pursuit points die (16.2a), by
+/// the kind of leader; a leader's own `pp_modifier` in the order of battle (T23) overrides it.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+pub struct PursuitLeader {
+    /// An army leader.
+    #[serde(default)]
+    pub army: i8,
+    /// A wing leader.
+    #[serde(default)]
+    pub wing: i8,
+    /// A brigade leader.
+    #[serde(default)]
+    pub brigade: i8,
+    /// A special leader (6.6f).
+    #[serde(default)]
+    pub special: i8,
+    /// Provenance.
+    #[serde(flatten)]
+    pub prov: Provenance,
+}
+
+impl PursuitLeader {
+    /// The modifier of a leader of this kind.
+    pub fn of(&self, kind: crate::data::LeaderKind) -> i8 {
+        use crate::data::LeaderKind;
+        match kind {
+            LeaderKind::Army => self.army,
+            LeaderKind::Wing => self.wing,
+            LeaderKind::Brigade => self.brigade,
+            LeaderKind::Special => self.special,
+        }
+    }
 }
 
 /// One side's half of a close combat result (14.1b): SP lost and the letters.
@@ -342,6 +380,21 @@ impl CombatCharts {
         for (i, r) in self.pursuit_special.iter().enumerate() {
             prov(file, &format!("pursuit_special[{i}]"), &r.prov, p);
         }
+        if let Some(l) = &self.pursuit_leader {
+            prov(file, "pursuit_leader", &l.prov, p);
+            for (k, v) in [
+                ("army", l.army),
+                ("wing", l.wing),
+                ("brigade", l.brigade),
+                ("special", l.special),
+            ] {
+                if !(-9..=9).contains(&v) {
+                    p.push(format!(
+                        "{file}: pursuit_leader.{k}: a modifier to a d10 roll, -9..9 (16.2a)"
+                    ));
+                }
+            }
+        }
     }
 
     /// Count provenance.
@@ -349,5 +402,8 @@ impl CombatCharts {
         add(&self.crt.prov);
         self.special.iter().for_each(|r| add(&r.prov));
         self.pursuit_special.iter().for_each(|r| add(&r.prov));
+        if let Some(l) = &self.pursuit_leader {
+            add(&l.prov);
+        }
     }
 }

@@ -23,7 +23,7 @@ pub mod movement;
 pub mod tec;
 
 pub use checks::{CheckCharts, SpecialOutcome, SpecialRow};
-pub use combat::{CcCell, CcSide, CombatCharts};
+pub use combat::{CcCell, CcSide, CombatCharts, PursuitLeader};
 pub use command::{CommandCharts, IsrEffect, IsrRow, LeaderLossResult, LossLevelTable};
 pub use cost::Cost;
 pub use fire::{FireCharts, FireResult};

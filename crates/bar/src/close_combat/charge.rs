@@ -440,7 +440,7 @@ pub(super) fn choose(sc: &Scenario, st: &mut State, cc: &mut Cc, a: &Action, ev:
 /// Move a charging or countercharging stack to `to`; a leader whose hex it leaves empty of his
 /// side's units goes with it (the hex of the same rank in the footprint, or its last), so that
 /// he can still give it his CV bonus (21.2b).
-fn move_stack(sc: &Scenario, st: &mut State, units: &[UnitIx], to: &[HexId]) {
+pub(crate) fn move_stack(sc: &Scenario, st: &mut State, units: &[UnitIx], to: &[HexId]) {
     let Some(&t) = units.first() else { return };
     let side = sc.units[usize::from(t)].side;
     let from = st.units[usize::from(t)].hexes;
@@ -529,6 +529,10 @@ pub(super) fn enter(sc: &Scenario, st: &mut State, cc: &mut Cc, ev: &mut Vec<Eve
         .into_iter()
         .map(Step::Countercharge)
         .collect();
+    if next.len() > 1 {
+        // A37: the reactive player orders them.
+        next.insert(0, Step::CounterchargeOrder);
+    }
     next.push(Step::ChargeAfter);
     for (i, s) in next.into_iter().enumerate() {
         cc.steps.insert(i, s);
@@ -764,11 +768,86 @@ fn reactions(sc: &Scenario, st: &State, stack: &[UnitIx]) -> Vec<(Action, Price)
     out
 }
 
+/// The id of an arm in action ids.
+pub(crate) fn arm_key(a: Arm) -> &'static str {
+    match a {
+        Arm::Infantry => "infantry",
+        Arm::Cavalry => "cavalry",
+        Arm::Artillery => "artillery",
+    }
+}
+
+/// Every reaction open to a stack (13.4a–c), with the units that make it: the whole stack's, and
+/// in a stack of infantry and artillery, those of one arm alone while the other does not react,
+/// when the stack stays valid (10.1–10.3, `stacking::legal_at`). "They may not make, one a facing
+/// change and the other a formation change": one reaction a stack.
+fn reactions_all(sc: &Scenario, st: &State, stack: &[UnitIx]) -> Vec<(Action, Vec<UnitIx>, Price)> {
+    let mut out: Vec<(Action, Vec<UnitIx>, Price)> = reactions(sc, st, stack)
+        .into_iter()
+        .map(|(a, p)| (a, stack.to_vec(), p))
+        .collect();
+    let of = |arm: Arm| -> Vec<UnitIx> {
+        stack
+            .iter()
+            .copied()
+            .filter(|&u| sc.units[usize::from(u)].arm == arm)
+            .collect()
+    };
+    let (foot, guns) = (of(Arm::Infantry), of(Arm::Artillery));
+    if foot.is_empty() || guns.is_empty() || foot.len() + guns.len() != stack.len() {
+        return out;
+    }
+    for (arm, part) in [(Arm::Infantry, foot), (Arm::Artillery, guns)] {
+        for (a, price) in reactions(sc, st, &part) {
+            let mut tmp = st.clone();
+            if change(sc, &mut tmp, &part, &a).is_none() {
+                continue;
+            }
+            guns_on_top(sc, &mut tmp, stack);
+            let hexes: Vec<HexId> = stack
+                .iter()
+                .flat_map(|&u| tmp.units[usize::from(u)].hexes.to_vec())
+                .collect();
+            if hexes
+                .iter()
+                .all(|&h| crate::stacking::legal_at(sc, &tmp, h).is_ok())
+            {
+                out.push((Action::ReactPart(arm, Box::new(a)), part.clone(), price));
+            }
+        }
+    }
+    out
+}
+
+/// 10.6d: guns stacked with a square are its top units (a reaction that forms the square puts
+/// them there; the other units keep their order).
+fn guns_on_top(sc: &Scenario, st: &mut State, stack: &[UnitIx]) {
+    let square = stack.iter().any(|&u| {
+        sc.units[usize::from(u)].arm == Arm::Infantry
+            && st.units[usize::from(u)].formation == Formation::Square
+    });
+    if !square {
+        return;
+    }
+    let mut now: Vec<UnitIx> = stack.to_vec();
+    now.sort_by_key(|&u| (st.units[usize::from(u)].order, u));
+    let numbers: Vec<u16> = now
+        .iter()
+        .map(|&u| st.units[usize::from(u)].order)
+        .collect();
+    let (guns, rest): (Vec<UnitIx>, Vec<UnitIx>) = now
+        .into_iter()
+        .partition(|&u| sc.units[usize::from(u)].arm == Arm::Artillery);
+    for (u, n) in guns.into_iter().chain(rest).zip(numbers) {
+        st.units[usize::from(u)].order = n;
+    }
+}
+
 /// The reactions of a stack as actions (13.4).
 fn reaction_options(sc: &Scenario, st: &State, stack: &[UnitIx]) -> Vec<Action> {
-    reactions(sc, st, stack)
+    reactions_all(sc, st, stack)
         .into_iter()
-        .map(|(a, _)| a)
+        .map(|(a, _, _)| a)
         .collect()
 }
 
@@ -781,25 +860,12 @@ pub(super) fn react_options(sc: &Scenario, st: &State, stack: &[UnitIx]) -> Vec<
     v
 }
 
-/// Apply a reaction (13.4b) and its DC (D) at +10 a MP or +40 (13.4e); a failure leaves the
-/// change made, the stack disordered.
-pub(super) fn react(
-    sc: &Scenario,
-    st: &mut State,
-    cc: &mut Cc,
-    stack: &[UnitIx],
-    a: &Action,
-    ev: &mut Vec<Event>,
-) {
-    if matches!(a, Action::Pass) {
-        return;
-    }
-    let Some((_, price)) = reactions(sc, st, stack).into_iter().find(|x| x.0 == *a) else {
-        return;
-    };
-    let what = match a {
+/// Make the facing or formation change of a reaction (13.4b) for `stack`; its text, `None` if
+/// not open.
+fn change(sc: &Scenario, st: &mut State, stack: &[UnitIx], a: &Action) -> Option<String> {
+    Some(match a {
         Action::ReactFace(f) => {
-            let s = &st.units[usize::from(stack[0])];
+            let s = &st.units[usize::from(*stack.first()?)];
             let hexes = match footprint_of(s)
                 .and_then(|fp| (fp.len() > 1).then(|| fp.reversed(&Printed).ok()).flatten())
             {
@@ -827,15 +893,14 @@ pub(super) fn react(
                     fired: false,
                 }
             };
-            let change = formation::changes(sc, st, stack, &budget)
+            let c = formation::changes(sc, st, stack, &budget)
                 .into_iter()
                 .find(|c| {
                     c.facing == *f
                         && c.hexes == *hexes
                         && c.must_leave.is_empty()
                         && fs.iter().all(|x| c.formations.iter().any(|y| y.1 == *x))
-                });
-            let Some(c) = change else { return };
+                })?;
             for &(u, fm) in &c.formations {
                 let s = &mut st.units[usize::from(u)];
                 s.formation = fm;
@@ -851,9 +916,54 @@ pub(super) fn react(
                 crate::geom::FacingExt::name(*f)
             )
         }
-        _ => return,
+        _ => return None,
+    })
+}
+
+/// Apply a reaction (13.4b) and its DC (D) at +10 a MP or +40 (13.4e); a failure leaves the
+/// change made, the units that reacted disordered. When one arm of a stack reacts alone
+/// (13.4a), only its units make the check and take its result (18.2e by analogy: the check of
+/// the units that changed); the others may still fire defensively (13.10a).
+pub(super) fn react(
+    sc: &Scenario,
+    st: &mut State,
+    cc: &mut Cc,
+    stack: &[UnitIx],
+    a: &Action,
+    ev: &mut Vec<Event>,
+) {
+    if matches!(a, Action::Pass) {
+        return;
+    }
+    let Some((_, part, price)) = reactions_all(sc, st, stack).into_iter().find(|x| x.0 == *a)
+    else {
+        return;
     };
-    cc.reacted.extend(stack.iter().copied());
+    let inner = match a {
+        Action::ReactPart(_, b) => b.as_ref(),
+        x => x,
+    };
+    let Some(mut what) = change(sc, st, &part, inner) else {
+        return;
+    };
+    guns_on_top(sc, st, stack);
+    if part.len() != stack.len() {
+        let rest: Vec<UnitIx> = stack
+            .iter()
+            .copied()
+            .filter(|u| !part.contains(u))
+            .collect();
+        what += &format!(
+            " ({} do{} not react, 13.4a)",
+            names(sc, &rest),
+            if rest.len() == 1 { "es" } else { "" }
+        );
+    }
+    // 13.4a: one reaction a stack: the units that did not react make none later either
+    // (`reactors` passes over a stack with a unit that reacted); they keep their defensive fire.
+    cc.reacted.extend(part.iter().copied());
+    let stack = &part[..];
+
     log(
         ev,
         "13.4",
@@ -946,6 +1056,39 @@ fn countercharge_hexes(
         .collect()
 }
 
+/// 17.2a, 11.10b: the footprints a one-hex opportunity charge may take: the stack's footprint
+/// shifted one hex into a front direction (a multi-hex line moves as a whole, "into its front
+/// hex(es)", no facing or formation change), every hex on the board, empty, of SCM cost at most
+/// `budget` half points and allowed to its formation, and a hex of it adjacent to `target`.
+pub(crate) fn one_hex_ahead(
+    sc: &Scenario,
+    st: &State,
+    stack: &[UnitIx],
+    target: &[HexId],
+    budget: u16,
+) -> Vec<Vec<HexId>> {
+    let Some(&t) = stack.first() else {
+        return Vec::new();
+    };
+    let (facing, hexes, form) = aspect(st, t);
+    steps_from(sc, Some(st), stack, facing, form, &hexes, budget)
+        .into_iter()
+        .map(|(nh, _, _)| nh)
+        .filter(|nh| {
+            nh.iter().any(|h| target.iter().any(|c| c.is_adjacent(*h)))
+                && nh.iter().all(|h| {
+                    sc.board.hexes.get(h).is_some_and(|i| {
+                        sc.charts.tec.terrain.get(&i.terrain).is_none_or(|t| {
+                            !t.no_formation
+                                .iter()
+                                .any(|f| f == crate::geom::chart_key(form))
+                        })
+                    })
+                })
+        })
+        .collect()
+}
+
 /// The reactive player's choices at `Countercharge(stack)`.
 pub(super) fn countercharge_options(
     sc: &Scenario,
@@ -965,6 +1108,52 @@ pub(super) fn countercharge_options(
         v.push(Action::Pass);
     }
     v
+}
+
+/// A37: the top units of the cavalry stacks of the `Countercharge` steps queued after the head
+/// step that have a countercharge open, in unit order.
+pub(super) fn order_options(sc: &Scenario, st: &State, cc: &Cc) -> Vec<UnitIx> {
+    cc.steps
+        .iter()
+        .skip(1)
+        .map_while(|s| match s {
+            Step::Countercharge(x) => Some(x),
+            _ => None,
+        })
+        .filter(|x| !countercharge_options(sc, st, cc, x).is_empty())
+        .map(|x| x[0])
+        .collect()
+}
+
+/// A37: the stack of `u` is asked first (its step goes to the head); the others wait, and are
+/// ordered again after it if two or more are left.
+pub(super) fn ask_first(sc: &Scenario, st: &State, cc: &mut Cc, u: UnitIx) {
+    let Some(i) = cc
+        .steps
+        .iter()
+        .position(|s| matches!(s, Step::Countercharge(x) if x.first() == Some(&u)))
+    else {
+        return;
+    };
+    let first = cc.steps.remove(i);
+    cc.steps.insert(0, first);
+    cc.steps.insert(1, Step::CounterchargeOrder);
+    if order_options_after(sc, st, cc) < 2 {
+        cc.steps.remove(1);
+    }
+}
+
+/// How many stacks the `CounterchargeOrder` step at index 1 would offer.
+fn order_options_after(sc: &Scenario, st: &State, cc: &Cc) -> usize {
+    cc.steps
+        .iter()
+        .skip(2)
+        .map_while(|s| match s {
+            Step::Countercharge(x) => Some(x),
+            _ => None,
+        })
+        .filter(|x| !countercharge_options(sc, st, cc, x).is_empty())
+        .count()
 }
 
 /// A countercharge (13.5c): MC (C); a pass moves the stack one hex, stops the charge, and the
@@ -1017,7 +1206,8 @@ pub(super) fn countercharge(
     cc.must_attack.push((top(&ch), stack.clone()));
     cc.charges[0].stopped = true;
     // A37: the first countercharge that succeeds stops the charge; no other is asked.
-    cc.steps.retain(|s| !matches!(s, Step::Countercharge(_)));
+    cc.steps
+        .retain(|s| !matches!(s, Step::Countercharge(_) | Step::CounterchargeOrder));
     log(
         ev,
         "13.5c",
@@ -1137,7 +1327,16 @@ pub fn label(sc: &Scenario, a: &Action) -> Option<String> {
             crate::geom::FacingExt::name(*f),
             hexes.iter().map(hx).collect::<Vec<_>>().join("-")
         ),
+        Action::ReactPart(arm, inner) => format!(
+            "{} (the {} only, 13.4a)",
+            label(sc, inner).unwrap_or_default(),
+            arm_key(*arm)
+        ),
         Action::Countercharge(h) => format!("Countercharge into {} (13.5)", hx(h)),
+        Action::CounterchargeFirst(u) => format!(
+            "Ask {} first about a countercharge (13.5, A37)",
+            name(sc, *u)
+        ),
         Action::CcCavalryDefend(u) => format!(
             "{} joins the close combat: cavalry defence option (13.8)",
             name(sc, *u)

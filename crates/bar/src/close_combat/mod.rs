@@ -228,6 +228,9 @@ pub enum Step {
     ChargeEnter,
     /// Decision (defender): a countercharge by this cavalry stack (13.5).
     Countercharge(Vec<UnitIx>),
+    /// Decision (defender): which of the cavalry stacks of the `Countercharge` steps that follow
+    /// is asked first (A37: the reactive player's order).
+    CounterchargeOrder,
     /// After the hex: the charge goes on or ends (13.3d–f).
     ChargeAfter,
     /// Decision (defender): the cavalry defence option of this stack in combat `usize` (13.8).
@@ -574,6 +577,9 @@ pub fn decision_text(cc: &Cc) -> &'static str {
         Some(Step::ChargeHex) => "close combat — the charge's next hex (13.3)",
         Some(Step::React(_)) => "close combat — a reaction to the charge (13.4)",
         Some(Step::Countercharge(_)) => "close combat — countercharge (13.5)",
+        Some(Step::CounterchargeOrder) => {
+            "close combat — which cavalry is asked first about a countercharge (13.5, A37)"
+        }
         Some(Step::DefenceOption(..)) => "close combat — the cavalry defence option (13.8)",
         _ => "close combat",
     }

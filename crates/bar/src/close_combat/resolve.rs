@@ -1509,8 +1509,8 @@ fn remainder(sc: &Scenario, st: &State, us: &[UnitIx]) -> Option<(Vec<UnitIx>, V
 }
 
 /// Make an advance (15.1): the units move with their facing and formation (15.1f; a general order
-/// stays, 15.2); leaders go with a stack that advances whole (21.2c). Cavalry does not pursue in
-/// this package (16, WP4).
+/// stays, 15.2); leaders go with a stack that advances whole (21.2c). Cavalry that advanced
+/// pursues once the combat's advance is over (16.1, `Step::Pursue`, `crate::pursuit`).
 pub(super) fn advance(
     sc: &Scenario,
     st: &mut State,

@@ -38,6 +38,7 @@ fn waits(sc: &Scenario, st: &State, cc: &Cc) -> bool {
         Some(Step::ChargeHex) => !charge::hex_options(sc, st, cc).is_empty(),
         Some(Step::React(s)) => !charge::react_options(sc, st, s).is_empty(),
         Some(Step::Countercharge(s)) => !charge::countercharge_options(sc, st, cc, s).is_empty(),
+        Some(Step::CounterchargeOrder) => charge::order_options(sc, st, cc).len() > 1,
         Some(Step::DefenceOption(..)) => true,
         _ => false,
     }
@@ -200,7 +201,7 @@ fn auto(sc: &Scenario, st: &mut State, cc: &mut Cc, step: Step, ev: &mut Vec<Eve
         // charges (13.3–13.5, 13.8)
         Step::Charges => charge::begin(sc, st, cc, ev),
         Step::ChargeHex => charge::no_choice(sc, st, cc, ev),
-        Step::React(_) | Step::Countercharge(_) => {}
+        Step::React(_) | Step::Countercharge(_) | Step::CounterchargeOrder => {}
         Step::ChargeEnter => charge::enter(sc, st, cc, ev),
         Step::ChargeAfter => charge::after(sc, st, cc, ev),
         Step::DefenceOption(i, _) => start(sc, st, cc, i, ev),
@@ -856,7 +857,10 @@ pub fn decider(sc: &Scenario, st: &State, cc: &Cc) -> Option<u8> {
             .map(|o| if o.0 { cc.side } else { 1 - cc.side }),
         // charges (13.3–13.5, 13.8)
         Step::ChargeHex => Some(cc.side),
-        Step::React(_) | Step::Countercharge(_) | Step::DefenceOption(..) => Some(1 - cc.side),
+        Step::React(_)
+        | Step::Countercharge(_)
+        | Step::CounterchargeOrder
+        | Step::DefenceOption(..) => Some(1 - cc.side),
         _ => None,
     }
 }
@@ -955,6 +959,10 @@ pub fn legal(sc: &Scenario, st: &State, cc: &Cc) -> Vec<Action> {
         Some(Step::ChargeHex) => charge::hex_options(sc, st, cc),
         Some(Step::React(s)) => charge::react_options(sc, st, s),
         Some(Step::Countercharge(s)) => charge::countercharge_options(sc, st, cc, s),
+        Some(Step::CounterchargeOrder) => charge::order_options(sc, st, cc)
+            .into_iter()
+            .map(Action::CounterchargeFirst)
+            .collect(),
         Some(Step::DefenceOption(_, s)) => defence_option::options(s),
         _ => Vec::new(),
     }
@@ -1153,9 +1161,16 @@ pub fn apply(sc: &Scenario, st: &mut State, mut cc: Cc, a: &Action, ev: &mut Vec
             cc.steps.remove(0);
             charge::choose(sc, st, &mut cc, a, ev);
         }
-        (Step::React(s), Action::ReactFace(_) | Action::ReactForm(..) | Action::Pass) => {
+        (
+            Step::React(s),
+            Action::ReactFace(_) | Action::ReactForm(..) | Action::ReactPart(..) | Action::Pass,
+        ) => {
             cc.steps.remove(0);
             charge::react(sc, st, &mut cc, &s, a, ev);
+        }
+        (Step::CounterchargeOrder, Action::CounterchargeFirst(u)) => {
+            cc.steps.remove(0);
+            charge::ask_first(sc, st, &mut cc, *u);
         }
         (Step::Countercharge(s), Action::Countercharge(_) | Action::Pass) => {
             cc.steps.remove(0);
