@@ -16,6 +16,7 @@ pub mod action;
 pub mod activation;
 pub mod agent;
 pub mod army_morale;
+pub mod breakdown;
 pub mod charts;
 pub mod checks;
 pub mod close_combat;
@@ -538,6 +539,16 @@ impl Ruleset for Bar {
             }
             if u.hexes.iter().any(|h| !sc.board.contains(*h)) {
                 bad.push(format!("{name}: off the board"));
+            }
+            // 8.5: a parent and its components are never on the map at the same time.
+            if let Some(p) = sc.units[i].parent
+                && state.on_map(i as scenario::UnitIx)
+                && state.on_map(p)
+            {
+                bad.push(format!(
+                    "{name}: on the map with its parent {} (8.5)",
+                    sc.units[usize::from(p)].name
+                ));
             }
             // 12.2c: a target fired on at most once by infantry and once by artillery a phase.
             for p in std::iter::once(&state.phase).chain(state.stack.iter()) {
