@@ -229,12 +229,13 @@ impl Bar {
         let sp = |side: u8| -> u32 {
             sc.units
                 .iter()
-                .filter(|u| u.side == side)
+                // 8.5: a component's SPs are its parent's, counted once.
+                .filter(|u| u.side == side && u.parent.is_none())
                 .map(|u| u32::from(u.sp))
                 .sum()
         };
         let text = format!(
-            "{} ({}): {} hexes, {} leaders, {} wings, {} brigades, {} units ({} SP {}, {} SP {}), {} turns from {}, ETN {} with {} boxes\n\
+            "{} ({}): {} hexes, {} leaders, {} wings, {} brigades, {} units ({} SP {}, {} SP {}; {} parents of {} components, 8.5; {} batteries with a prolonge mark, 11.6), {} turns from {}, ETN {} with {} boxes\n\
              charts of {:?}: {cs} data from the rule book, {cr} reconstructed\n\
              scenario files: {ss} data from the rule book, {sr} reconstructed or invented\n\
              the charts pass the constraints of the rule text (bar-notes section 2)\n",
@@ -244,11 +245,14 @@ impl Bar {
             sc.leaders.len(),
             sc.wings.len(),
             sc.brigades.len(),
-            sc.units.len(),
+            sc.units.iter().filter(|u| u.parent.is_none()).count(),
             sp(0),
             sc.armies[0].name,
             sp(1),
             sc.armies[1].name,
+            sc.units.iter().filter(|u| !u.components.is_empty()).count(),
+            sc.units.iter().filter(|u| u.parent.is_some()).count(),
+            sc.units.iter().filter(|u| u.prolonge.is_some()).count(),
             sc.turns,
             sc.clock(1),
             sc.etn,
