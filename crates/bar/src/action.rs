@@ -146,6 +146,18 @@ pub enum Action {
     RoutHex(HexId),
     /// Put this unit on top of its stack (10.6f).
     Top(UnitIx),
+    /// Break this parent unit down into its components (8.5a).
+    Breakdown(UnitIx),
+    /// Try to re-form this parent from its components (8.5b–c), placing it on these hexes in
+    /// this formation and facing if the d100 roll succeeds.
+    Reform(
+        UnitIx,
+        Vec<HexId>,
+        crate::geom::Formation,
+        crate::geom::Facing,
+    ),
+    /// Unlimbered artillery moves one hex by prolonge into this front or rear hex (11.6).
+    Prolonge(HexId),
     // pursuit (16) / opportunity charge (17)
     /// Of several stacks that may pursue, this (top) unit's pursues next (16.1c).
     PursueFirst(UnitIx),
@@ -299,6 +311,19 @@ impl Action {
             Action::Contract(h) => format!("contract:{}", sc.board.label(*h)),
             Action::RoutHex(h) => format!("rout-hex:{}", sc.board.label(*h)),
             Action::Top(x) => format!("top:{}", u(x)),
+            Action::Breakdown(x) => format!("breakdown:{}", u(x)),
+            Action::Reform(x, hexes, f, fc) => format!(
+                "reform:{}:{}:{}:{}",
+                u(x),
+                hexes
+                    .iter()
+                    .map(|&h| sc.board.label(h))
+                    .collect::<Vec<_>>()
+                    .join("-"),
+                f.key(),
+                fc.name()
+            ),
+            Action::Prolonge(h) => format!("prolonge:{}", sc.board.label(*h)),
             // pursuit (16) / opportunity charge (17)
             Action::PursueFirst(x) => format!("pursue-first:{}", u(x)),
             Action::Pursue(f) => format!("pursue:{}", f.name()),

@@ -311,9 +311,28 @@ pub struct UnitEntry {
     /// Battle Rules list them (13.9a, A55); absent: light when `sub` is `"light"` or `"hussar"`.
     #[serde(default)]
     pub light: Option<bool>,
+    /// Artillery: the prolonge mark on the unlimbered side of the counter (11.6): `"P"` or
+    /// `"FP"`; absent, none.
+    #[serde(default)]
+    pub prolonge: Option<Prolonge>,
+    /// A parent unit (8.5): the ids of the component units it breaks down into (at least two,
+    /// their printed SPs summing to its own). Components stay off the map while it is on it.
+    #[serde(default)]
+    pub components: Vec<String>,
     /// Provenance of the values.
     #[serde(flatten)]
     pub prov: Provenance,
+}
+
+/// An artillery counter's prolonge mark (11.6).
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, serde::Serialize, Hash)]
+pub enum Prolonge {
+    /// 'P': one hex by prolonge if it did not fire in the fire phase before.
+    #[serde(rename = "P")]
+    P,
+    /// 'FP' (fire and prolonge): one hex by prolonge even after firing.
+    #[serde(rename = "FP")]
+    Fp,
 }
 
 fn no() -> String {

@@ -1713,6 +1713,7 @@ pub fn apply(
                 army: army(active_side(st)),
                 text: "ends the fire phase (12.1)".into(),
             });
+            crate::movement::note_fired(st, &f.fired);
             crate::movement::begin(sc, st, ev)
         }
         Action::FireAt(t, art) => {

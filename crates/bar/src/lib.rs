@@ -16,6 +16,7 @@ pub mod action;
 pub mod activation;
 pub mod agent;
 pub mod army_morale;
+pub mod breakdown;
 pub mod charts;
 pub mod checks;
 pub mod close_combat;
@@ -228,12 +229,13 @@ impl Bar {
         let sp = |side: u8| -> u32 {
             sc.units
                 .iter()
-                .filter(|u| u.side == side)
+                // 8.5: a component's SPs are its parent's, counted once.
+                .filter(|u| u.side == side && u.parent.is_none())
                 .map(|u| u32::from(u.sp))
                 .sum()
         };
         let text = format!(
-            "{} ({}): {} hexes, {} leaders, {} wings, {} brigades, {} units ({} SP {}, {} SP {}), {} turns from {}, ETN {} with {} boxes\n\
+            "{} ({}): {} hexes, {} leaders, {} wings, {} brigades, {} units ({} SP {}, {} SP {}; {} parents of {} components, 8.5; {} batteries with a prolonge mark, 11.6), {} turns from {}, ETN {} with {} boxes\n\
              charts of {:?}: {cs} data from the rule book, {cr} reconstructed\n\
              scenario files: {ss} data from the rule book, {sr} reconstructed or invented\n\
              the charts pass the constraints of the rule text (bar-notes section 2)\n",
@@ -243,11 +245,14 @@ impl Bar {
             sc.leaders.len(),
             sc.wings.len(),
             sc.brigades.len(),
-            sc.units.len(),
+            sc.units.iter().filter(|u| u.parent.is_none()).count(),
             sp(0),
             sc.armies[0].name,
             sp(1),
             sc.armies[1].name,
+            sc.units.iter().filter(|u| !u.components.is_empty()).count(),
+            sc.units.iter().filter(|u| u.parent.is_some()).count(),
+            sc.units.iter().filter(|u| u.prolonge.is_some()).count(),
             sc.turns,
             sc.clock(1),
             sc.etn,
@@ -538,6 +543,16 @@ impl Ruleset for Bar {
             }
             if u.hexes.iter().any(|h| !sc.board.contains(*h)) {
                 bad.push(format!("{name}: off the board"));
+            }
+            // 8.5: a parent and its components are never on the map at the same time.
+            if let Some(p) = sc.units[i].parent
+                && state.on_map(i as scenario::UnitIx)
+                && state.on_map(p)
+            {
+                bad.push(format!(
+                    "{name}: on the map with its parent {} (8.5)",
+                    sc.units[usize::from(p)].name
+                ));
             }
             // 12.2c: a target fired on at most once by infantry and once by artillery a phase.
             for p in std::iter::once(&state.phase).chain(state.stack.iter()) {

@@ -80,6 +80,11 @@ pub struct Mover {
     /// causes): `true` the original stack.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub charge_option: Option<bool>,
+    // breakdown and reformation (8.5)
+    /// A breakdown or reformation just made (8.5a–b): once the reactive player has answered
+    /// (12.8, 17.0) the phase goes back to choosing what moves; the units have spent nothing.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub free: bool,
 }
 
 /// What the reactive player is asked about (12.8c–d, 17.0).
@@ -351,6 +356,7 @@ fn start(sc: &Scenario, st: &State, units: Vec<UnitIx>) -> Mover {
         // pursuit (16) / opportunity charge (17)
         charged_by: Vec::new(),
         charge_option: None,
+        free: false,
     }
 }
 
@@ -563,6 +569,8 @@ enum MoveKind {
     Extend,
     /// One hex less (11.5).
     Contract,
+    /// One hex by prolonge (11.6).
+    Prolonge,
 }
 
 /// The facing change cost of a single-hex formation per hexpoint or hexside (9.3a, T10).
@@ -666,12 +674,12 @@ fn moves(sc: &Scenario, st: &State, m: &Mover) -> Vec<Move> {
             return out;
         }
         Formation::Unlimbered => {
-            // 9.5: any of the six hexpoints for the whole MA (T10), not after firing; prolonge
-            // (11.6) needs the counters' P/FP marks, which the data does not carry yet.
-            if m.spent {
-                return out;
+            // 9.5: any of the six hexpoints for the whole MA (T10), not after firing in this
+            // activation's fire phase (A25).
+            if !m.spent && !fired(st, &m.units) {
+                out.extend(whole_ma_turns(us, m));
             }
-            out.extend(whole_ma_turns(us, m));
+            out.extend(prolonge_steps(sc, st, m, disordered));
             return out;
         }
         _ => {}
@@ -1081,6 +1089,162 @@ fn resizes(
     out
 }
 
+/// Whether any of `units` fired in this activation's fire phase (8.6a, 9.5, 11.6, A25).
+fn fired(st: &State, units: &[UnitIx]) -> bool {
+    st.activation
+        .as_ref()
+        .is_some_and(|a| units.iter().any(|u| a.fired.contains(u)))
+}
+
+/// Record the units of the activation that fired in its fire phase (8.6a, 9.5, 11.6): called
+/// when the fire phase ends.
+pub fn note_fired(st: &mut State, firers: &[(UnitIx, HexId)]) {
+    if let Some(act) = st.activation.as_mut() {
+        for &(u, _) in firers {
+            if act.includes(u) && !act.fired.contains(&u) {
+                act.fired.push(u);
+            }
+        }
+    }
+}
+
+/// 11.6: the prolonge steps of unlimbered artillery, before the EZOC and stacking checks of
+/// `open_moves`: every unit with a 'P' mark that did not fire in this activation's fire phase or
+/// an 'FP' mark, not disordered (18.5b), no limbered movement this phase, one hex into a front or
+/// rear hex keeping its facing, paying the line-type TEC cost (the T1 column "unlimbered artillery
+/// by prolonge", 11.2a), not into terrain prohibited to artillery or to unlimbered guns (8.0).
+/// The step ends its movement (docs/bar-formations.md).
+fn prolonge_steps(sc: &Scenario, st: &State, m: &Mover, disordered: bool) -> Vec<Move> {
+    use crate::data::Prolonge;
+    let us = lead(st, m);
+    let marked = m
+        .units
+        .iter()
+        .all(|&u| match sc.units[usize::from(u)].prolonge {
+            Some(Prolonge::Fp) => true,
+            Some(Prolonge::P) => !fired(st, &[u]),
+            None => false,
+        });
+    let (Facing::Point(v), &[h]) = (us.facing, &us.hexes[..]) else {
+        return Vec::new();
+    };
+    if !marked || disordered || !m.path.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for d in v.front().into_iter().chain(v.rear()) {
+        let Some(n) = h.neighbour(d) else { continue };
+        let unlimber_forbidden = sc
+            .board
+            .hexes
+            .get(&n)
+            .and_then(|i| sc.charts.tec.terrain.get(&i.terrain))
+            .is_some_and(|r| {
+                r.no_formation
+                    .iter()
+                    .any(|k| k == crate::geom::chart_key(Formation::Unlimbered))
+            });
+        if unlimber_forbidden {
+            continue;
+        }
+        if let Some((c, dc)) = footprint_cost(
+            sc,
+            Arm::Artillery,
+            Formation::Unlimbered,
+            &[h],
+            &[n],
+            Half::ZERO,
+        ) {
+            out.push(Move {
+                action: Action::Prolonge(n),
+                hexes: vec![n],
+                facing: us.facing,
+                cost: c,
+                dc,
+                kind: MoveKind::Prolonge,
+            });
+        }
+    }
+    out
+}
+
+/// Why the moving unit may not move by prolonge into `to` now (11.6), the rule first; `None` if
+/// it may. For the refusal a player reads when he asks for a prolonge step that is not offered.
+pub fn prolonge_refusal(sc: &Scenario, st: &State, to: HexId) -> Option<String> {
+    use crate::data::Prolonge;
+    let Phase::Moving(m) = &st.phase else {
+        return Some("11.1: no unit is moving".into());
+    };
+    if open_moves(sc, st, m)
+        .iter()
+        .any(|(mv, _)| mv.action == Action::Prolonge(to))
+    {
+        return None;
+    }
+    let us = lead(st, m);
+    let why = |s: &str| Some(s.to_string());
+    if us.formation != Formation::Unlimbered {
+        return why("11.6: only unlimbered artillery moves by prolonge");
+    }
+    for &u in &m.units {
+        match sc.units[usize::from(u)].prolonge {
+            None => return why("11.6: the counter has no 'P' or 'FP' mark"),
+            Some(Prolonge::P) if fired(st, &[u]) => {
+                return why(
+                    "11.6: a 'P' battery that fired in the fire phase before may not move by \
+                     prolonge (only 'FP' may)",
+                );
+            }
+            Some(_) => {}
+        }
+    }
+    if m.units.iter().any(|&u| st.units[usize::from(u)].disordered) {
+        return why("11.6, 18.5b: a disordered battery may not move by prolonge");
+    }
+    if !m.path.is_empty() {
+        return why("11.6: limbered and prolonge movement are not combined in one movement phase");
+    }
+    let Some(mv) = prolonge_steps(sc, st, m, false)
+        .into_iter()
+        .find(|mv| mv.action == Action::Prolonge(to))
+    else {
+        let (Facing::Point(v), Some(&h)) = (us.facing, us.hexes.first()) else {
+            return why("11.6: one hex into a front or rear hex");
+        };
+        let fr: Vec<HexId> = v
+            .front()
+            .into_iter()
+            .chain(v.rear())
+            .filter_map(|d| h.neighbour(d))
+            .collect();
+        return if fr.contains(&to) {
+            why("11.6: terrain prohibited to artillery (or to unlimbered guns, 8.0)")
+        } else {
+            why("11.6: only into one of its front or rear hexes, keeping its facing")
+        };
+    };
+    if enemy_at(sc, st, m.side, &mv.hexes) {
+        return why("10.1b: an enemy unit holds the hex");
+    }
+    if ezoc(sc, st, m.side).contains(&to) && !friendly_foot_or_guns(sc, st, m.side, to, &m.units) {
+        return why(
+            "11.6, 11.9b: into an enemy ZOC only where friendly infantry or artillery already stands",
+        );
+    }
+    if mv.cost > m.left {
+        return Some(format!("11.6: {} MP needed, {} left", mv.cost, m.left));
+    }
+    why("10.1a: it could not end its movement there in a legal stack")
+}
+
+/// Whether friendly infantry or artillery of `side` stands in `h` (11.6, 11.9b).
+fn friendly_foot_or_guns(sc: &Scenario, st: &State, side: u8, h: HexId, movers: &[UnitIx]) -> bool {
+    units_in(st, h).iter().any(|&u| {
+        let x = &sc.units[usize::from(u)];
+        x.side == side && x.arm != Arm::Cavalry && !movers.contains(&u)
+    })
+}
+
 /// A facing change to any other hexpoint for the whole MA (general order 9.3b, unlimbered
 /// artillery 9.5).
 fn whole_ma_turns(us: &crate::state::UnitState, m: &Mover) -> Vec<Move> {
@@ -1189,8 +1353,16 @@ fn open_moves_where(
         if mv.kind == MoveKind::Back && new_ezoc {
             continue;
         }
-        // 11.9b: limbered artillery never enters an EZOC.
-        if a == Arm::Artillery && new_ezoc {
+        // 11.9b: limbered artillery never enters an EZOC; unlimbered artillery only by prolonge
+        // into a hex already holding friendly infantry or artillery (11.6).
+        if a == Arm::Artillery
+            && new_ezoc
+            && !(mv.kind == MoveKind::Prolonge
+                && mv
+                    .hexes
+                    .iter()
+                    .all(|&h| friendly_foot_or_guns(sc, st, m.side, h, &m.units)))
+        {
             continue;
         }
         // 7.6c: an out-of-command unit enters an EZOC only as its one action, from adjacent.
@@ -1217,7 +1389,8 @@ fn open_moves_where(
                 Half::ONE
             };
             let can_go = m2.left >= cheapest;
-            if !can_stop && !can_go {
+            // 11.6: a prolonge step ends the movement where it goes.
+            if !can_stop && (!can_go || mv.kind == MoveKind::Prolonge) {
                 continue;
             }
         }
@@ -1283,7 +1456,7 @@ fn open_changes_where(
         ma: m.ma,
         left: m.left,
         spent: m.spent,
-        fired: false,
+        fired: fired(st, &m.units),
     };
     let mut all = formation::changes(sc, st, &m.units, &b);
     all.retain(|c| c.cost <= m.left && want.is_none_or(|w| form_action(c) == *w));
@@ -1442,6 +1615,17 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
                 }
             }
             v.extend(restacks(sc, st).into_iter().map(Action::Top));
+            // 8.5a–c: breakdown and reformation, before the units concerned move.
+            v.extend(
+                crate::breakdown::breakdowns(sc, st)
+                    .into_iter()
+                    .map(|(p, _)| Action::Breakdown(p)),
+            );
+            v.extend(
+                crate::breakdown::reforms(sc, st)
+                    .into_iter()
+                    .map(|o| o.action),
+            );
             v.push(Action::MovementDone);
             v
         }
@@ -1477,7 +1661,11 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
             let can_leave = v.iter().any(|a| {
                 matches!(
                     a,
-                    Action::Step(_) | Action::Back(_) | Action::ColumnTurn(_) | Action::Wheel(..)
+                    Action::Step(_)
+                        | Action::Back(_)
+                        | Action::ColumnTurn(_)
+                        | Action::Wheel(..)
+                        | Action::Prolonge(_)
                 )
             });
             if (straight(us.formation, &us.hexes, us.facing) && stack_legal(sc, st, m).is_ok())
@@ -1961,6 +2149,10 @@ pub fn apply(
             crate::voluntary_rout::declare(sc, st, *u, ev)
         }
         (Phase::Movement, Action::VoluntaryRoutDone) => crate::voluntary_rout::execute(sc, st, ev),
+        (Phase::Movement, Action::Breakdown(p)) => {
+            crate::breakdown::apply_breakdown(sc, st, *p, ev)
+        }
+        (Phase::Movement, a @ Action::Reform(..)) => crate::breakdown::apply_reform(sc, st, a, ev),
         (Phase::LeaderMoving { leader }, Action::Stop) => {
             if let Some(act) = st.activation.as_mut() {
                 act.moved_leaders.push(leader);
@@ -2222,8 +2414,9 @@ fn moving(sc: &Scenario, st: &mut State, mut m: Mover, a: &Action, ev: &mut Vec<
             });
             finish(sc, st, m, "adopts its formation", ev)
         }
-        Action::Step(_) | Action::Back(_) => {
-            // 12.8d: the reactive player answers before the unit leaves its hex.
+        Action::Step(_) | Action::Back(_) | Action::Prolonge(_) => {
+            // 12.8d: the reactive player answers before the unit leaves its hex (11.6: a
+            // prolonge step out of an EZOC too).
             let hexes = lead(st, &m).hexes;
             match trigger(
                 sc,
@@ -2375,8 +2568,10 @@ fn execute(sc: &Scenario, st: &mut State, mut m: Mover, a: &Action, ev: &mut Vec
         }
     }
     // Leaving a hex among friends: interpenetration is judged now (10.7a).
-    let leaving = matches!(mv.kind, MoveKind::Step | MoveKind::Back)
-        || mv.hexes.iter().any(|h| !from.contains(h));
+    let leaving = matches!(
+        mv.kind,
+        MoveKind::Step | MoveKind::Back | MoveKind::Prolonge
+    ) || mv.hexes.iter().any(|h| !from.contains(h));
     if leaving && !m.among.is_empty() {
         let stationary: Vec<UnitIx> = m
             .among
@@ -2447,6 +2642,12 @@ fn execute(sc: &Scenario, st: &mut State, mut m: Mover, a: &Action, ev: &mut Vec
             }
         }
         MoveKind::Contract => {}
+        MoveKind::Prolonge => {
+            m.path
+                .extend(mv.hexes.iter().copied().filter(|h| !from.contains(h)));
+            m.must_stop = true;
+            m.stop_why = "moved its one hex by prolonge (11.6)".into();
+        }
     }
     let new_among: Vec<UnitIx> = mv
         .hexes
@@ -2470,6 +2671,7 @@ fn execute(sc: &Scenario, st: &mut State, mut m: Mover, a: &Action, ev: &mut Vec
         (MoveKind::Back, _) => "moves backward".to_string(),
         (MoveKind::Extend, _) => "extends".to_string(),
         (MoveKind::Contract, _) => "contracts".to_string(),
+        (MoveKind::Prolonge, _) => "moves by prolonge, keeping its facing,".to_string(),
         (MoveKind::Step, _) => "moves".to_string(),
     };
     let rule = match (&mv.kind, a) {
@@ -2485,6 +2687,7 @@ fn execute(sc: &Scenario, st: &mut State, mut m: Mover, a: &Action, ev: &mut Vec
         }
         (MoveKind::Step, Action::ColumnTurn(_)) => "9.4a",
         (MoveKind::Extend | MoveKind::Contract, _) => "11.5",
+        (MoveKind::Prolonge, _) => "11.6",
         (MoveKind::Step, _) => "11.1",
     };
     ev.push(Event::Movement {
@@ -2505,6 +2708,9 @@ fn execute(sc: &Scenario, st: &mut State, mut m: Mover, a: &Action, ev: &mut Vec
     if mv.kind == MoveKind::Reverse {
         m.must_stop = true;
         m.stop_why = "reversed (9.6a)".into();
+    }
+    if mv.kind == MoveKind::Prolonge {
+        return after_action(sc, st, m, ev);
     }
     // 8.2b, 8.4i: infantry entering general-order terrain changes to general order and stops;
     // a unit in general order entering other terrain adopts a formation and stops.
@@ -2670,6 +2876,20 @@ fn nonclear(sc: &Scenario, hexes: &[HexId]) -> bool {
     })
 }
 
+/// A breakdown or reformation (8.5) was made: the new `units` (one stack, top first) are a
+/// formation change the reactive player may answer (8.5: 12.8, 17.0); then the phase goes back
+/// to choosing what moves (`Mover::free`).
+pub(crate) fn free_change(
+    sc: &Scenario,
+    st: &mut State,
+    units: Vec<UnitIx>,
+    ev: &mut Vec<Event>,
+) -> Phase {
+    let mut m = start(sc, st, units);
+    m.free = true;
+    change_trigger(sc, st, m, ev)
+}
+
 /// After a facing or formation change: the reactive player's chance, once per hex (12.8c, e).
 fn change_trigger(sc: &Scenario, st: &mut State, mut m: Mover, ev: &mut Vec<Event>) -> Phase {
     let hexes = lead(st, &m).hexes;
@@ -2711,6 +2931,11 @@ fn after_action(sc: &Scenario, st: &mut State, m: Mover, ev: &mut Vec<Event>) ->
     if m.must_stop {
         let why = m.stop_why.clone();
         return finish(sc, st, m, &why, ev);
+    }
+    if m.free {
+        // 8.5a–b: the breakdown or reformation is made; the units may now move with their full
+        // MPs, each picked as any other.
+        return Phase::Movement;
     }
     if !any_open_move(sc, st, &m) && !any_open_change(sc, st, &m) {
         return finish(sc, st, m, "has no move left", ev);
@@ -2994,6 +3219,12 @@ pub fn label(sc: &Scenario, st: &State, a: &Action) -> Option<String> {
             )
         }
         Action::Adopt(f, fc) => format!("Adopt {} facing {} (8.4i)", f.name(), fc.name()),
+        Action::Breakdown(_) | Action::Reform(..) => return crate::breakdown::label(sc, st, a),
+        Action::Prolonge(h) => format!(
+            "Move by prolonge to {}, keeping its facing ({} MP, ends its movement) (11.6)",
+            sc.board.label(*h),
+            cost_of(a).map_or("?".into(), |c| c.to_string())
+        ),
         Action::Stop => "Stop: end this unit's movement (11.1)".into(),
         Action::Pass => "Pass: no opportunity fire or charge (12.8, 17.0)".into(),
         Action::VoluntaryRout(x) => format!(

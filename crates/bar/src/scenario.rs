@@ -362,6 +362,12 @@ pub struct Unit {
     pub light: bool,
     /// Detachment (24.1) of an independent unit, or of its brigade.
     pub detachment: Option<u8>,
+    /// Artillery's prolonge mark (11.6); `None` for none.
+    pub prolonge: Option<crate::data::Prolonge>,
+    /// A parent's components (8.5), in the order of the data (the order 8.5a deals SPs in).
+    pub components: Vec<UnitIx>,
+    /// A component's parent (8.5).
+    pub parent: Option<UnitIx>,
 }
 
 /// Where a unit starts.
@@ -894,6 +900,64 @@ impl Scenario {
                 ));
             }
         }
+        // 8.5: parents and their components.
+        for (i, u) in oob.unit.iter().enumerate() {
+            if u.components.is_empty() {
+                continue;
+            }
+            let field = format!("{of}: unit[{i}].components");
+            if u.components.len() < 2 {
+                p.push(format!(
+                    "{field}: a parent has at least two components (8.5)"
+                ));
+            }
+            let mut comps: Vec<UnitIx> = Vec::new();
+            for c in &u.components {
+                let Some(&ci) = unit_ix.get(c.as_str()) else {
+                    p.push(format!("{field}: unknown unit {c:?}"));
+                    continue;
+                };
+                let cu = &units[usize::from(ci)];
+                if usize::from(ci) == i || comps.contains(&ci) {
+                    p.push(format!("{field}: {c:?} listed twice or is the parent"));
+                    continue;
+                }
+                if let Some(other) = cu.parent {
+                    p.push(format!(
+                        "{field}: {c:?} is already a component of {:?}",
+                        units[usize::from(other)].id
+                    ));
+                    continue;
+                }
+                if cu.side != units[i].side || cu.brigade != units[i].brigade {
+                    p.push(format!(
+                        "{field}: {c:?} is not of the parent's army and brigade (8.5)"
+                    ));
+                }
+                comps.push(ci);
+            }
+            for &c in &comps {
+                units[usize::from(c)].parent = Some(i as UnitIx);
+            }
+            let sum: u16 = comps
+                .iter()
+                .map(|&c| u16::from(units[usize::from(c)].sp))
+                .sum();
+            if comps.len() == u.components.len() && sum != u16::from(u.sp) {
+                p.push(format!(
+                    "{field}: the components' printed SPs sum to {sum}, the parent's are {} (8.5a)",
+                    u.sp
+                ));
+            }
+            units[i].components = comps;
+        }
+        for (i, u) in units.iter().enumerate() {
+            if u.parent.is_some() && !u.components.is_empty() {
+                p.push(format!(
+                    "{of}: unit[{i}].components: a component cannot be a parent itself (8.5)"
+                ));
+            }
+        }
         // Detachments.
         let mut detachments = Vec::new();
         for (i, d) in sc.detachment.iter().enumerate() {
@@ -1029,6 +1093,21 @@ impl Scenario {
             setup_order.insert(u, i as u16);
             if setup.insert(u, pl).is_some() {
                 p.push(format!("{sf}: setup[{i}].unit: {:?} placed twice", s.unit));
+            }
+        }
+        // 8.5: "the parent unit and its components can never be on the game map at the same
+        // time".
+        let mut placed: Vec<&UnitIx> = setup.keys().collect();
+        placed.sort_unstable();
+        for u in placed {
+            if let Some(parent) = units[usize::from(*u)].parent
+                && setup.contains_key(&parent)
+            {
+                p.push(format!(
+                    "{sf}: setup: {:?} and its component {:?} both set up (8.5)",
+                    units[usize::from(parent)].id,
+                    units[usize::from(*u)].id
+                ));
             }
         }
         let mut leader_setup = HashMap::new();
@@ -1247,6 +1326,11 @@ fn unit_of(
     if u.sp == 0 {
         p.push(format!("{of}: unit[{i}].sp: at least 1"));
     }
+    if u.prolonge.is_some() && u.arm != Arm::Artillery {
+        p.push(format!(
+            "{of}: unit[{i}].prolonge: only artillery has a prolonge mark (11.6)"
+        ));
+    }
     if !(1..=99).contains(&u.er) {
         p.push(format!(
             "{of}: unit[{i}].er: a two-digit rating 01–99 (18.1a)"
@@ -1269,5 +1353,8 @@ fn unit_of(
             .light
             .unwrap_or(matches!(u.sub.as_str(), "light" | "hussar")),
         detachment: None,
+        prolonge: u.prolonge,
+        components: Vec::new(),
+        parent: None,
     }
 }

@@ -272,6 +272,13 @@ pub struct Activation {
     /// enough to give a stack any order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub restacked: Vec<UnitIx>,
+    /// Units of the activation that fired in its fire phase (8.6a, 9.5, 11.6; A25: "the previous
+    /// fire phase" is this activation's).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fired: Vec<UnitIx>,
+    /// Parents whose reformation failed in this movement phase: no second attempt (8.5b).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reform_failed: Vec<UnitIx>,
 }
 
 // movement (issue 15)

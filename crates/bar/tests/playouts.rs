@@ -55,6 +55,8 @@ fn r4_0_random_games_reach_the_end_with_the_invariants_after_every_action() {
 fn r4_0_bar_drill_plays_every_turn_with_the_invariants_after_every_action() {
     let bar = bar::Bar::load("bar-drill", &[], None).unwrap(); // the built-in scenario is valid
     let (mut fires, mut opportunity) = (0, 0);
+    // 8.5, 11.6: breakdowns, reformation attempts and prolonge steps made.
+    let (mut breakdowns, mut reforms, mut prolonges) = (0, 0, 0);
     for seed in 0..40u64 {
         let mut ev = Vec::new();
         let mut st = bar.start(seed, &mut ev);
@@ -77,6 +79,11 @@ fn r4_0_bar_drill_plays_every_turn_with_the_invariants_after_every_action() {
                 fires += usize::from(text.starts_with("Fire (12.1)"));
                 opportunity += usize::from(text.starts_with("Opportunity fire (12.8)"));
             }
+            if let bar::Event::Movement { rule, .. } = e {
+                breakdowns += usize::from(rule == "8.5a");
+                reforms += usize::from(rule == "8.5b" || rule == "8.5c");
+                prolonges += usize::from(rule == "11.6");
+            }
         }
         // 6.3a: every brigade is activated once a turn (some by a wing activation, several at once).
         let turns = usize::from(bar.sc.turns);
@@ -91,6 +98,11 @@ fn r4_0_bar_drill_plays_every_turn_with_the_invariants_after_every_action() {
     assert!(
         fires > 0 && opportunity > 0,
         "{fires} fires, {opportunity} opportunity fires"
+    );
+    // The drill's parents break down and re-form, its 'P' and 'FP' batteries move by prolonge.
+    assert!(
+        breakdowns > 0 && reforms > 0 && prolonges > 0,
+        "{breakdowns} breakdowns, {reforms} reformation attempts, {prolonges} prolonge steps"
     );
 }
 

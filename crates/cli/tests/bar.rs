@@ -148,3 +148,46 @@ fn r4_0_new_legal_apply_replay_round_trip_on_bar_drill() {
         "{out}"
     );
 }
+
+#[test]
+fn r8_5_r11_6_validate_checks_parents_components_and_prolonge_marks() {
+    let dir = tmp("components");
+    let data = copy_data(&dir);
+    let f = data.join("bar-drill/oob.toml");
+    let t = std::fs::read_to_string(&f).expect("read");
+    // A component that does not exist, one in two parents, and a prolonge mark on infantry.
+    let broken = t
+        .replacen(
+            "components = [\"p-gren1-a\", \"p-gren1-b\"]",
+            "components = [\"p-gren1-a\", \"no-such-coy\"]",
+            1,
+        )
+        .replacen(
+            "components = [\"a-grenz-1\", \"a-grenz-2\"]",
+            "components = [\"a-grenz-1\", \"p-gren1-a\"]",
+            1,
+        )
+        .replacen(
+            "sub = \"grenadier\"\n",
+            "sub = \"grenadier\"\nprolonge = \"P\"\n",
+            1,
+        );
+    assert_ne!(broken, t, "the drill has parents");
+    std::fs::write(&f, broken).expect("write");
+    let o = run(&[
+        "--data-dir",
+        data.to_str().expect("utf-8"),
+        "validate",
+        "bar-drill",
+    ]);
+    let e = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    for needle in [
+        "components: unknown unit \"no-such-coy\"",
+        "\"p-gren1-a\" is already a component of \"p-gren1\"",
+        "prolonge: only artillery has a prolonge mark (11.6)",
+    ] {
+        assert!(e.contains(needle), "{needle}: {e}");
+    }
+    assert!(!e.contains("panicked"), "{e}");
+}
