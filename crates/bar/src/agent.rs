@@ -226,6 +226,10 @@ impl Bar {
             Action::MovementDone => 1.0,
             // Never rout on purpose (19.10): the routed SP count in the Current Loss Total.
             Action::VoluntaryRout(_) => -5.0,
+            // 8.5, 11.6: the heuristic keeps its battalions whole and its guns where they
+            // unlimbered (it has no plan for companies or for guns on the move by prolonge).
+            Action::Breakdown(_) | Action::Reform(..) => -1.5,
+            Action::Prolonge(_) => -0.5,
             Action::VoluntaryRoutDone => 1.0,
             // Close combat at good odds only (13.1c: voluntary); the value is the die difference
             // expected (13.11).
