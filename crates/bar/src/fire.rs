@@ -1381,10 +1381,24 @@ fn distribute(
 /// 8.4g: a square below 3 SP becomes a disordered line whose owner then picks its facing. Also
 /// after the SP a morale check's special result takes (19.1a): a formation its SPs no longer fill
 /// cannot stand (8.1a, 8.1d; docs/bar-formations.md).
+/// The whole stack contracts, also friends in its hexes that were not part of `target` (a unit
+/// of a stack that tested alone, 19.10d).
 pub(crate) fn contract(sc: &Scenario, st: &mut State, target: &[UnitIx], ev: &mut Vec<Event>) {
-    let alive: Vec<UnitIx> = target.iter().copied().filter(|&u| st.on_map(u)).collect();
+    let mut alive: Vec<UnitIx> = target.iter().copied().filter(|&u| st.on_map(u)).collect();
     let Some(&u0) = alive.first() else { return };
     let s0 = st.units[usize::from(u0)].clone();
+    let side = sc.units[usize::from(u0)].side;
+    for (i, o) in st.units.iter().enumerate() {
+        let u = i as UnitIx;
+        if !alive.contains(&u)
+            && !o.eliminated
+            && o.routed == s0.routed
+            && o.hexes == s0.hexes
+            && sc.units[i].side == side
+        {
+            alive.push(u);
+        }
+    }
     if s0.formation == Formation::Square
         && let Some(b) = crate::formation::square_below_minimum(sc, st, &alive)
     {
