@@ -16,15 +16,6 @@ fn clt(bar: &Bar, st: &State) -> u32 {
     bar::army_morale::clt_total(&bar.sc, st, 0)
 }
 
-fn label_of(bar: &Bar, st: &State, id: &str) -> String {
-    let a = bar
-        .legal_actions(st)
-        .into_iter()
-        .find(|a| bar.action_id(a) == id)
-        .unwrap_or_else(|| panic!("{id} not legal: {:?}", legal(bar, st)));
-    bar.action_label(st, &a)
-}
-
 #[track_caller]
 fn refused(bar: &Bar, st: &State, id: &str) {
     let mut t = st.clone();

@@ -64,15 +64,6 @@ fn r11_6_a_p_battery_moves_one_hex_into_a_front_or_rear_hex_keeping_its_facing()
     invariants(&bar, &st);
 }
 
-fn label_of(bar: &Bar, st: &State, id: &str) -> String {
-    let a = bar
-        .legal_actions(st)
-        .into_iter()
-        .find(|a| bar.action_id(a) == id)
-        .unwrap_or_else(|| panic!("{id} not legal: {:?}", legal(bar, st)));
-    bar.action_label(st, &a)
-}
-
 #[test]
 fn r11_6_a_p_battery_that_fired_may_not_move_by_prolonge_nor_turn_nor_limber() {
     let bar = field();

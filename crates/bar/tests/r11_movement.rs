@@ -88,16 +88,6 @@ fn left(st: &State) -> String {
     }
 }
 
-/// The label of a legal action by id.
-fn label(bar: &Bar, st: &State, id: &str) -> String {
-    let a = bar
-        .legal_actions(st)
-        .into_iter()
-        .find(|a| bar.action_id(a) == id)
-        .unwrap_or_else(|| panic!("{id} not legal: {:?}", legal(bar, st)));
-    bar.action_label(st, &a)
-}
-
 #[test]
 fn r11_movement_fixture_loads_and_a_unit_moves_into_its_front_hexes_only() {
     let bar = field();
@@ -154,7 +144,7 @@ fn r11_3_e28_a_line_alternating_its_front_hexes_pays_terrain_only_the_same_side_
     assert_eq!(first.len(), 2);
     // The first step is straight ahead whichever front hex it takes: terrain only (clear, 1).
     for s in &first {
-        assert_eq!(cost_in(&label(&bar, &st, s)), "1", "{s}");
+        assert_eq!(cost_in(&label_of(&bar, &st, s)), "1", "{s}");
     }
     act(&bar, &mut st, &[first[0].as_str()], &[]);
     assert_eq!(left(&st), "3");
@@ -171,8 +161,12 @@ fn r11_3_e28_a_line_alternating_its_front_hexes_pays_terrain_only_the_same_side_
         }
     }
     let (same, other) = (same.unwrap(), other.unwrap()); // a line has two front hexes
-    assert_eq!(cost_in(&label(&bar, &st, &same)), "2", "oblique (11.3b)");
-    assert_eq!(cost_in(&label(&bar, &st, &other)), "1", "straight (11.3a)");
+    assert_eq!(cost_in(&label_of(&bar, &st, &same)), "2", "oblique (11.3b)");
+    assert_eq!(
+        cost_in(&label_of(&bar, &st, &other)),
+        "1",
+        "straight (11.3a)"
+    );
     act(&bar, &mut st, &[other.as_str()], &[]);
     assert_eq!(left(&st), "2");
     // 11.3c: straight and oblique combine: the same side as the last step now costs 2.
@@ -182,7 +176,7 @@ fn r11_3_e28_a_line_alternating_its_front_hexes_pays_terrain_only_the_same_side_
         .into_iter()
         .filter(|s| dir(&back_to, &s[5..]) == d1)
         .collect();
-    assert_eq!(cost_in(&label(&bar, &st, &oblique[0])), "2");
+    assert_eq!(cost_in(&label_of(&bar, &st, &oblique[0])), "2");
     let log = act(&bar, &mut st, &[oblique[0].as_str()], &[]);
     assert_logged(&log, "for 2 MP, 0 left (11.1)");
     assert_eq!(
@@ -203,7 +197,7 @@ fn r11_3d_cavalry_and_skirmishers_move_obliquely_without_penalty() {
         let first = ids(&bar, &st, "step:");
         act(&bar, &mut st, &[first[0].as_str()], &[]);
         for s in ids(&bar, &st, "step:") {
-            assert_eq!(cost_in(&label(&bar, &st, &s)), "1", "{id} {s}");
+            assert_eq!(cost_in(&label_of(&bar, &st, &s)), "1", "{id} {s}");
         }
     }
 }
@@ -282,7 +276,7 @@ fn r11_7_e31_two_backward_moves_in_clear_cost_four_then_a_dc_a_and_no_rapid_marc
             hex(&b[5..]).row > 7,
             "rear hexes of a line facing north lie south"
         );
-        assert_eq!(cost_in(&label(&bar, &st, b)), "2", "clear 1 + 1 (11.7a)");
+        assert_eq!(cost_in(&label_of(&bar, &st, b)), "2", "clear 1 + 1 (11.7a)");
     }
     act(&bar, &mut st, &[back[0].as_str()], &[]);
     assert_eq!(left(&st), "2");
@@ -360,7 +354,7 @@ fn r9_4b_e22_a_three_hex_cavalry_line_wheels_one_hexpoint_for_3_mp_4_over_a_slop
     assert_eq!(one.len(), 4, "{wheels:?}");
     for w in &one {
         // 1 for the one-hexpoint pivot + 1 for each of the 2 hexes the end enters.
-        assert_eq!(cost_in(&label(&bar, &st, w)), "3", "{w}");
+        assert_eq!(cost_in(&label_of(&bar, &st, w)), "3", "{w}");
     }
     // A slope hexside on the moving end's way adds its cost: 4.
     let w = line
@@ -375,7 +369,7 @@ fn r9_4b_e22_a_three_hex_cavalry_line_wheels_one_hexpoint_for_3_mp_4_over_a_slop
     set(&bar, &mut st, "k1", &hx, "N", "line");
     movement(&bar, &mut st, &["k1"]);
     act(&bar, &mut st, &["move:k1"], &[]);
-    assert_eq!(cost_in(&label(&bar, &st, "wheel:right:+1")), "4");
+    assert_eq!(cost_in(&label_of(&bar, &st, "wheel:right:+1")), "4");
     act(&bar, &mut st, &["wheel:right:+1"], &[]);
     let now: Vec<String> = w.footprint.hexes().iter().map(|h| h.to_string()).collect();
     assert_eq!(hexes_of(&bar, &st, "k1"), now);
@@ -422,7 +416,7 @@ fn r9_4_a_column_may_not_turn_when_a_friend_in_the_way_keeps_it_from_straighteni
         set_left(&mut st, mp);
         let ahead = hex("0707").neighbour(hexmap::Dir::NE).expect("on the map");
         assert_eq!(
-            cost_in(&label(&bar, &st, &format!("step:{ahead}"))),
+            cost_in(&label_of(&bar, &st, &format!("step:{ahead}"))),
             "1",
             "clear"
         );
@@ -464,7 +458,7 @@ fn r9_4a_e21_a_two_hex_march_column_turns_in_b_and_pays_the_facing_cost_once_plu
     movement(&bar, &mut st, &["i1"]);
     act(&bar, &mut st, &["move:i1"], &[]);
     // Turning one hexside and entering C (clear): 1 (facing) + 1 (terrain) = 2.
-    assert_eq!(cost_in(&label(&bar, &st, "column-turn:+1")), "2");
+    assert_eq!(cost_in(&label_of(&bar, &st, "column-turn:+1")), "2");
     act(&bar, &mut st, &["column-turn:+1"], &[]);
     let c = hex("0707").neighbour(hexmap::Dir::E).expect("on the map");
     assert_eq!(
@@ -502,7 +496,7 @@ fn r9_4a_e21_a_two_hex_march_column_turns_in_b_and_pays_the_facing_cost_once_plu
     set(&bar, &mut st, "i1", &hx, "NE", "march");
     movement(&bar, &mut st, &["i1"]);
     act(&bar, &mut st, &["move:i1"], &[]);
-    assert_eq!(cost_in(&label(&bar, &st, "column-turn:+1")), "3");
+    assert_eq!(cost_in(&label_of(&bar, &st, "column-turn:+1")), "3");
 }
 
 #[test]
@@ -567,7 +561,7 @@ fn r6_8b_in_a_limited_activation_a_road_column_moves_along_the_road_only_and_pay
         .filter(|x| x.starts_with("step:") || x.starts_with("column-turn:"))
         .collect();
     assert_eq!(along.len(), 1, "only along the road: {along:?}");
-    assert_eq!(cost_in(&label(&bar, &st, &along[0])), "½");
+    assert_eq!(cost_in(&label_of(&bar, &st, &along[0])), "½");
     act(&bar, &mut st, &[along[0].as_str()], &[]);
     assert_eq!(hexes_of(&bar, &st, "i3"), ["0512", "0412"]);
     assert!(
@@ -657,7 +651,7 @@ fn r11_9a_entering_an_enemy_zoc_and_changing_facing_in_one_cost_one_more() {
     movement(&bar, &mut st, &["i1"]);
     act(&bar, &mut st, &["move:i1"], &[]);
     assert_eq!(
-        cost_in(&label(&bar, &st, &steps[0])),
+        cost_in(&label_of(&bar, &st, &steps[0])),
         "2",
         "clear 1 + EZOC 1"
     );
@@ -670,7 +664,11 @@ fn r11_9a_entering_an_enemy_zoc_and_changing_facing_in_one_cost_one_more() {
         .into_iter()
         .find(|t| t == "turn:NE" || t == "turn:NW")
         .expect("a one-hexpoint turn");
-    assert_eq!(cost_in(&label(&bar, &st, &turn)), "2", "1 + EZOC 1 (9.1)");
+    assert_eq!(
+        cost_in(&label_of(&bar, &st, &turn)),
+        "2",
+        "1 + EZOC 1 (9.1)"
+    );
 }
 
 #[test]
@@ -839,7 +837,7 @@ fn r11_9c_a_skirmisher_rolls_its_er_or_better_to_enter_an_enemy_zoc_and_stops_on
         movement(&bar, &mut st, &["jg"]);
         act(&bar, &mut st, &["move:jg"], &[]);
         // +1 MP for the EZOC (11.9c, 11.9a).
-        assert_eq!(cost_in(&label(&bar, &st, &steps[0])), "2");
+        assert_eq!(cost_in(&label_of(&bar, &st, &steps[0])), "2");
         let mut log = act(&bar, &mut st, &[steps[0].as_str()], &dice);
         if matches!(st.phase, Phase::Reaction { .. }) {
             log.extend(act(&bar, &mut st, &["pass"], &dice));

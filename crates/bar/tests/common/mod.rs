@@ -131,6 +131,16 @@ pub fn legal(bar: &Bar, st: &State) -> Vec<String> {
         .collect()
 }
 
+/// The label of a legal action by id (panics, listing the legal ids, if it is not legal).
+pub fn label_of(bar: &Bar, st: &State, id: &str) -> String {
+    let a = bar
+        .legal_actions(st)
+        .into_iter()
+        .find(|a| bar.action_id(a) == id)
+        .unwrap_or_else(|| panic!("{id} not legal: {:?}", legal(bar, st)));
+    bar.action_label(st, &a)
+}
+
 /// Whether some log line contains `s`.
 pub fn logged(log: &[String], s: &str) -> bool {
     log.iter().any(|l| l.contains(s))
