@@ -52,6 +52,8 @@ pub enum Recall {
     AutoPassed,
     /// The automatic check failed: disorder at the end (16.2c).
     AutoFailed,
+    /// Recalled at once by the pursuit special results (T19, 16.2a): no check is made.
+    AtOnce,
 }
 
 /// The step of a pursuit.
@@ -456,6 +458,11 @@ fn start(sc: &Scenario, st: &mut State, ch: &mut Chase, ev: &mut Vec<Event>) {
             }
             text += "; disordered at once";
         }
+        if row.as_ref().is_some_and(|r| r.recalled) {
+            // T19: the recall is the table's, not an attempt: no check now or at the end.
+            ch.recall = Recall::AtOnce;
+            text += "; recalled at once, no recall check (16.3)";
+        }
         if row.as_ref().is_some_and(|r| r.leader_check) {
             let hexes = st.units[usize::from(top)].hexes;
             for l in crate::close_combat::leaders_in(sc, st, side, &hexes) {
@@ -631,7 +638,11 @@ fn end_movement(
             Recall::AutoFailed
         };
     }
-    if matches!(ch.recall, Recall::Passed | Recall::AutoPassed) && ch.spent == 0 {
+    if matches!(
+        ch.recall,
+        Recall::Passed | Recall::AutoPassed | Recall::AtOnce
+    ) && ch.spent == 0
+    {
         // 17.3e: a mover of an opportunity charge's combat recalled before any PP.
         crate::opportunity_charge::note_recall(st, &ch.units);
     }

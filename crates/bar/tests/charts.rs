@@ -534,6 +534,12 @@ fn broken_cases() -> Vec<(&'static str, &'static str, Vec<Edit>, &'static str)> 
             "combat.toml: pursuit_special",
         ),
         (
+            "r16_2a_a_recall_at_once_gives_no_pursuit_points",
+            "combat.toml",
+            vec![Set("pursuit_special[4].pp", int(3))],
+            "combat.toml: pursuit_special[4]: a row that recalls the cavalry at once must give pp = 0",
+        ),
+        (
             "r16_2a_the_leader_pp_modifier_says_where_it_comes_from",
             "combat.toml",
             vec![Remove("pursuit_leader.reconstructed")],

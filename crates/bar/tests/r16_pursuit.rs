@@ -299,6 +299,73 @@ fn r16_2a_a_natural_0_reads_the_pursuit_special_results() {
     );
 }
 
+/// The pursuit drill ground whose T19 has two rows: 0–4 no pursuit points, 5–9 no pursuit points
+/// and the cavalry recalled at once (the Prague chart's "recall at once: no recall check").
+fn field_recall_at_once() -> Bar {
+    let mut bar = field();
+    let sc = std::sync::Arc::make_mut(&mut bar.sc);
+    let charts = std::sync::Arc::make_mut(&mut sc.charts);
+    let chart = charts.combat.as_mut().unwrap(); // the fixture has close combat charts
+    let row = |lo, hi, recalled| bar::charts::combat::PursuitSpecialRow {
+        roll: [lo, hi],
+        pp: Some(0),
+        recalled,
+        text: if recalled {
+            "Recall at once."
+        } else {
+            "No pursuit."
+        }
+        .into(),
+        ..Default::default()
+    };
+    chart.pursuit_special = vec![row(0, 4, false), row(5, 9, true)];
+    bar
+}
+
+/// The E62 position with K1 winning '1D/1R' without loss, up to its advance.
+fn won_advance(bar: &Bar, pursuit_dice: &[u8]) -> (bar::State, Vec<String>) {
+    let mut st = fresh(bar);
+    place(bar, &mut st, "k1", "0707", "N");
+    place(bar, &mut st, "r3", "0607", "S");
+    activate(bar, &mut st, &["k1"]);
+    close_combat(bar, &mut st, &[]);
+    let mut log = fight(bar, &mut st, &["attack:k1", "cc-done"], &[9, 9, 9, 9, 9, 6]);
+    settle(bar, &mut st, &mut log);
+    log.extend(act(bar, &mut st, &["cc-advance:k1:0607"], pursuit_dice));
+    (st, log)
+}
+
+#[test]
+fn r16_2a_t19_recall_at_once_makes_no_recall_check() {
+    let bar = field_recall_at_once();
+    let (st, log) = won_advance(&bar, &[0, 7]);
+    assert_logged(
+        &log,
+        "re-roll 7 on the pursuit special results (T19): Recall at once.",
+    );
+    assert_logged(&log, "recalled at once, no recall check (16.3)");
+    assert!(
+        !log.iter()
+            .any(|l| l.contains("Recall at the end of pursuit movement")),
+        "no recall disorder check (F) after a T19 recall: {log:#?}"
+    );
+    assert!(!matches!(st.phase, Phase::Pursuit(_)));
+    assert!(!st.units[usize::from(unit(&bar, "k1"))].disordered);
+}
+
+#[test]
+fn r16_2b_t19_no_pursuit_points_still_makes_the_recall_check() {
+    // The same chart's other row: 0 PP without a recall. Pursuit movement ends with no PP, and
+    // the recall disorder check (F) is made (16.2b, condition 1).
+    let bar = field_recall_at_once();
+    let (_, log) = won_advance(&bar, &[0, 2, 9, 9]);
+    assert_logged(
+        &log,
+        "re-roll 2 on the pursuit special results (T19): No pursuit.",
+    );
+    assert_logged(&log, "Recall at the end of pursuit movement");
+}
+
 #[test]
 fn r16_2c_10_8b_a_stack_over_the_limit_separates_rear_first() {
     let bar = field();

@@ -244,6 +244,10 @@ pub struct PursuitSpecialRow {
     /// A leader with the pursuers checks the Leader Loss Table.
     #[serde(default)]
     pub leader_check: bool,
+    /// The cavalry is recalled at once, without the recall disorder check (F) of 16.2b/16.3;
+    /// only with `pp = 0` (no pursuit movement to recall it from).
+    #[serde(default)]
+    pub recalled: bool,
     /// Text.
     pub text: String,
     /// Provenance.
@@ -379,6 +383,11 @@ impl CombatCharts {
         }
         for (i, r) in self.pursuit_special.iter().enumerate() {
             prov(file, &format!("pursuit_special[{i}]"), &r.prov, p);
+            if r.recalled && r.pp != Some(0) {
+                p.push(format!(
+                    "{file}: pursuit_special[{i}]: a row that recalls the cavalry at once must give pp = 0 (16.2a, 16.3)"
+                ));
+            }
         }
         if let Some(l) = &self.pursuit_leader {
             prov(file, "pursuit_leader", &l.prov, p);
