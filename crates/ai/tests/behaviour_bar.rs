@@ -272,3 +272,22 @@ fn bar_bounds_the_work_of_a_searched_decision() {
         "the French series is unbounded"
     );
 }
+
+#[test]
+fn r21_1a_the_heuristic_picks_a_leader_up_only_to_move_him() {
+    // 21.1a: an activated leader may move once; picking him and then stopping him where he stands
+    // is two decisions for nothing ("… stays in …" in the log). An earlier heuristic scored the
+    // pick at 0 and his staying above most hexes within his reach, and did it for most leaders.
+    let n: usize = [3, 7]
+        .into_iter()
+        .map(|seed| {
+            let mut h = ai::agent("heuristic", seed).expect("a known agent");
+            own_lines(0, seed, |g, _| h.choose(g), &["stays in"])
+        })
+        .sum();
+    // Seeds 3 and 7: 6 such pairs before the fix, 0 after.
+    assert!(
+        n <= 1,
+        "the Prussian heuristic picked up {n} leaders to leave them where they stood in 2 games"
+    );
+}

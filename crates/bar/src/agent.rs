@@ -123,6 +123,9 @@ impl Bar {
                 self.rally_score(st, unit, f, *x, side)
             }
             // Fire whenever it is allowed: a declared fire is offered only at 1:3 or better.
+            Action::Face(x) if let Phase::LineFacing { unit } = st.phase => {
+                self.rally_score(st, unit, Formation::Line, *x, side)
+            }
             Action::FireResolve | Action::OppFire(..) | Action::ReturnFire(_) => 3.0,
             Action::FireWith(_) => 2.5,
             Action::FireAt(t, _) => {
@@ -146,6 +149,11 @@ impl Bar {
                 _ => 0.0,
             },
             Action::Back(_) | Action::Reverse => -0.5,
+            // A moving leader (21.1a) stays unless a hex within his reach is a better place.
+            Action::Stop if let Phase::LeaderMoving { leader } = st.phase => st.leaders
+                [usize::from(leader)]
+            .hex
+            .map_or(0.0, |h| self.leader_place(st, leader, h)),
             Action::Stop => match here {
                 Some(d) if d <= 2 => 1.0,
                 _ => -0.3,
@@ -204,6 +212,17 @@ impl Bar {
                 1.5
             }
             Action::MoveUnit(_) | Action::MoveStack(_) => 0.5,
+            // A leader is picked up to move (21.1a) only when he has a better place within his
+            // reach; otherwise the pick would end in his `stop`, a pair of decisions for nothing.
+            Action::MoveLeader(l) => {
+                let better = st.leaders[usize::from(*l)].hex.is_some_and(|h0| {
+                    let now = self.leader_place(st, *l, h0);
+                    crate::movement::leader_reach(sc, st, *l)
+                        .into_iter()
+                        .any(|h| self.leader_place(st, *l, h) > now + 1e-9)
+                });
+                if better { 0.4 } else { -1.5 }
+            }
             // The initiative (6.1a): a side that holds lets the enemy come (and spend his
             // activations); one that attacks takes its own, first the brigade nearest the enemy.
             Action::Opponent if attacking => -0.5,

@@ -1419,7 +1419,7 @@ pub(crate) fn contract(sc: &Scenario, st: &mut State, target: &[UnitIx], ev: &mu
             rule: "8.4g, 12.9j",
         });
         if let Some(&t) = alive.iter().find(|&&u| arm(sc, u) == Arm::Infantry) {
-            st.jobs.insert(0, Job::Face(t));
+            st.jobs.insert(0, Job::LineFacing(t));
         }
         return;
     }

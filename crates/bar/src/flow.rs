@@ -1,7 +1,7 @@
 //! The sequence of play (4.0 A–E): procedures run by themselves until a player must decide.
 use crate::action::Action;
 use crate::event::Event;
-use crate::geom::Facing;
+use crate::geom::{Facing, FacingExt as _, Formation};
 use crate::scenario::{LeaderIx, Scenario, UnitIx};
 use crate::state::Hexes;
 use crate::state::{
@@ -128,6 +128,7 @@ pub fn is_decision(p: &Phase) -> bool {
             | Phase::RoutStep { .. }
             | Phase::AllocateLoss { .. }
             | Phase::RallyFacing { .. }
+            | Phase::LineFacing { .. }
             | Phase::Reintegrate { .. }
             | Phase::Fire(_)
             | Phase::Movement
@@ -150,6 +151,13 @@ pub fn advance(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
     // A bound on automatic steps between decisions: each step of the procedure makes progress, so
     // this is never reached in a game; it guards against a bug turning into a hang.
     for _ in 0..100_000 {
+        // Jobs a movement left behind (a square reduced below 3 SP by a disorder check's special
+        // result, 8.4g and 12.9j: its owner picks the line's facing, 19.5e) are done before the
+        // movement phase goes on, as every other phase does them before its next decision.
+        if matches!(st.phase, Phase::Movement | Phase::Moving(_)) && !st.jobs.is_empty() {
+            let p = std::mem::replace(&mut st.phase, Phase::Idle);
+            st.stack.push(p);
+        }
         if st.phase == Phase::Movement {
             let (units, leaders) = crate::movement::movable(sc, st);
             if units.is_empty() && leaders.is_empty() {
@@ -210,6 +218,13 @@ fn run_job(sc: &Scenario, st: &mut State, job: Job, ev: &mut Vec<Event>) -> Phas
                 Phase::Idle
             } else {
                 Phase::RallyFacing { unit: u }
+            }
+        }
+        Job::LineFacing(u) => {
+            if st.on_map(u) && st.units[usize::from(u)].formation == Formation::Line {
+                Phase::LineFacing { unit: u }
+            } else {
+                Phase::Idle
             }
         }
         Job::Reintegrate { side, detachment } => Phase::Reintegrate { side, detachment },
@@ -322,7 +337,7 @@ pub fn decider(sc: &Scenario, st: &State) -> Option<u8> {
         }
         // movement (issue 15)
         Phase::RoutHex { units, .. } => units.first().map(owner),
-        Phase::RallyFacing { unit } => Some(owner(unit)),
+        Phase::RallyFacing { unit } | Phase::LineFacing { unit } => Some(owner(unit)),
         // fire (12)
         Phase::Fire(f) => Some(crate::fire::decider(st, f)),
         Phase::Movement
@@ -411,6 +426,10 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
             .map(Action::Lose)
             .collect(),
         Phase::RallyFacing { unit } => rally::choices(sc, st, *unit),
+        Phase::LineFacing { .. } => facings(Formation::Line)
+            .into_iter()
+            .map(Action::Face)
+            .collect(),
         Phase::Reintegrate { .. } => vec![Action::Reintegrate, Action::KeepDetached],
         // fire (12)
         Phase::Fire(f) => crate::fire::legal(sc, st, f),
@@ -514,6 +533,10 @@ pub fn apply(sc: &Scenario, st: &mut State, a: &Action, ev: &mut Vec<Event>) {
             rally::adopt(sc, st, unit, formation, *f, ev);
             Phase::Idle
         }
+        (Phase::LineFacing { unit }, Action::Face(f)) => {
+            line_facing(sc, st, unit, *f, ev);
+            Phase::Idle
+        }
         (Phase::RallyFacing { unit }, Action::Adopt(formation, f)) => {
             rally::adopt(sc, st, unit, *formation, *f, ev);
             Phase::Idle
@@ -575,4 +598,25 @@ fn wing(sc: &Scenario, st: &mut State, side: u8, w: u16, ev: &mut Vec<Event>) ->
         ..Default::default()
     });
     Phase::WingBrigades { side, wing: w }
+}
+
+/// 8.4g: the one-hex line a square below 3 SP became takes the facing its owner picked; so do the
+/// friends in its hex (10.1d: a stack has one facing; 10.4c: guns with a line face as it does).
+fn line_facing(sc: &Scenario, st: &mut State, unit: UnitIx, f: Facing, ev: &mut Vec<Event>) {
+    let Some(&h) = st.units[usize::from(unit)].hexes.first() else {
+        return;
+    };
+    let side = sc.units[usize::from(unit)].side;
+    let mut names = Vec::new();
+    for (i, s) in st.units.iter_mut().enumerate() {
+        if sc.units[i].side == side && !s.eliminated && s.hexes.as_slice() == [h] {
+            s.facing = f;
+            names.push(sc.units[i].name.clone());
+        }
+    }
+    ev.push(Event::State {
+        units: names,
+        state: format!("faces {}, a one-hex line", f.name()),
+        rule: "8.4g",
+    });
 }

@@ -400,6 +400,9 @@ impl Ruleset for Bar {
             Action::CommandDone => "Command control done: fire, move and fight (4.0 C)".into(),
             Action::Retreat(h) => format!("Rout retreat to {} (20.2g)", sc.board.label(*h)),
             Action::Lose(x) => format!("{} takes one SP of the retreat's losses (19.7d)", u(x)),
+            Action::Face(f) if matches!(state.phase, state::Phase::LineFacing { .. }) => {
+                format!("Face {} as a one-hex line (8.4g)", f.name())
+            }
             Action::Face(f) => format!("Face {} (19.5e)", f.name()),
             Action::Reintegrate => "Reintegrate the detachment (24.3a)".into(),
             Action::KeepDetached => "Keep the detachment apart (24.3a)".into(),
@@ -909,6 +912,10 @@ pub fn phase_text(sc: &Scenario, st: &State) -> String {
         P::AllocateLoss { .. } => format!("{who}: which unit takes a retreat loss (19.7d)"),
         P::RallyFacing { unit } => format!(
             "{who}: the facing of {}, rallied (19.5e)",
+            sc.units[usize::from(*unit)].name
+        ),
+        P::LineFacing { unit } => format!(
+            "{who}: the facing of {}, a one-hex line since its square fell below 3 SP (8.4g)",
             sc.units[usize::from(*unit)].name
         ),
         P::Reintegrate { detachment, .. } => format!(

@@ -328,6 +328,8 @@ impl Activation {
 pub enum Job {
     /// A rallied unit's owner picks its facing (19.5e).
     Face(UnitIx),
+    /// A square fallen below 3 SP is a one-hex line: its owner picks the facing (8.4g, 12.9j).
+    LineFacing(UnitIx),
     /// A side may reintegrate a detachment (24.3a).
     Reintegrate {
         /// The side.
@@ -475,6 +477,12 @@ pub enum Phase {
     /// A rallied unit's owner picks its facing (19.5e).
     RallyFacing {
         /// The unit.
+        unit: UnitIx,
+    },
+    /// The owner of a square fallen below 3 SP picks the facing of the one-hex line it became
+    /// (8.4g): a hexpoint, no other formation.
+    LineFacing {
+        /// The unit (the first infantry unit of the stack).
         unit: UnitIx,
     },
     /// A side may reintegrate a detachment (24.3a).
