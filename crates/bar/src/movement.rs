@@ -1966,7 +1966,8 @@ pub fn decider(sc: &Scenario, st: &State) -> Option<u8> {
 /// Reactive units that could answer the mover in `hexes` (12.8 opportunity fire: a non-routed
 /// firing formation with the hex in its front arc and fire range, artillery in its close zone;
 /// 17.1 opportunity charge: cavalry in line or attack column, not shaken, not in an EZOC, the hex
-/// within two of its front (one if disordered)). Line of sight comes with the fire package.
+/// within two of its front (one if disordered)). The firers' line of sight is the fire
+/// package's (`fire::opportunity_groups`).
 pub fn reactors(sc: &Scenario, st: &State, side: u8, hexes: &[HexId]) -> Vec<UnitIx> {
     let enemy = 1 - side;
     // The EZOC only matters for a cavalry that could charge: built at the first one (17.1).
