@@ -243,3 +243,43 @@ fn r19_7e_a_two_hex_line_routing_voluntarily_keeps_the_hex_its_owner_picks_then_
         "4 hexes from the hex it kept"
     );
 }
+
+#[test]
+fn r19_10c_12_9j_an_sp_lost_to_a_lone_j_contracts_the_whole_stack() {
+    // 19.10c: only the entitled units test (J); IR 1/II (entitled) shares a 2-hex line with the
+    // spare battalion (not activated, not entitled), 2 + 3 SP: just the 5 SP two hexes need
+    // (line_sp.3 two_hex_min). its J rolls 00, a special result: −1 SP (19.1a). The stack
+    // now has 4 SP: the whole of it contracts (12.9j, 10.8d), not IR 1/II alone — a unit
+    // contracting alone would leave one stack on two footprints (10.1d). Found by the catalogue's
+    // property test (prague-gap, seed 37412).
+    let bar = field();
+    let mut st = fresh(&bar);
+    put_leader(&bar, &mut st, "L1", "0706");
+    set(&bar, &mut st, "i1", &["0703"], "N", "line");
+    set(&bar, &mut st, "i2", &["0907", "0908"], "N", "line");
+    set(&bar, &mut st, "sp1", &["0907", "0908"], "N", "line");
+    st.units[usize::from(unit(&bar, "i2"))].lost = 4;
+    st.units[usize::from(unit(&bar, "sp1"))].lost = 3;
+    set(&bar, &mut st, "e1", &["0103"], "S", "line");
+    movement(&bar, &mut st, &["i1", "i2"], &[]);
+    // The J comes after the rout retreat (19.10c): the dice go with each of its steps.
+    let dice = [0, 0, 9, 9, 9, 9, 9, 9];
+    let mut log = act(&bar, &mut st, &["rout:i1", "rout-done"], &dice);
+    for _ in 0..10 {
+        match legal(&bar, &st).first() {
+            Some(a) if a.starts_with("retreat:") || a.starts_with("lose:") => {
+                let a = a.clone();
+                log.extend(act(&bar, &mut st, &[a.as_str()], &dice));
+            }
+            _ => break,
+        }
+    }
+    assert_logged(&log, "Voluntary rout (19.10c, morale check J): IR 1/II");
+    assert_logged(&log, "d100 tens 0, units 0");
+    assert_not_logged(&log, "morale check J): Spare battalion");
+    assert_logged(&log, "IR 1/II loses 1 SP");
+    let i2 = &st.units[usize::from(unit(&bar, "i2"))];
+    let sp1 = &st.units[usize::from(unit(&bar, "sp1"))];
+    assert_eq!(i2.hexes.len(), 1, "{log:#?}");
+    assert_eq!(sp1.hexes, i2.hexes, "one stack, one footprint (10.1d)");
+}
