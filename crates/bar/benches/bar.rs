@@ -3,26 +3,28 @@
 use bar::Bar;
 use criterion::{Criterion, criterion_group, criterion_main};
 use engine::{Dice, Ruleset};
-use std::alloc::{GlobalAlloc, Layout, System};
+use mimalloc::MiMalloc;
+use std::alloc::{GlobalAlloc, Layout};
 use std::hint::black_box;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// The system allocator, counting the bytes it hands out: a state's memory is its size plus what
-/// cloning it allocates (its heap: vectors, boxed phases).
+/// mimalloc (the allocator of the `tricorne` binary, crates/cli/src/main.rs), counting the bytes
+/// it hands out: a state's memory is its size plus what cloning it allocates (its heap: vectors,
+/// boxed phases).
 struct Counting;
 
 static ALLOCATED: AtomicUsize = AtomicUsize::new(0);
 
-// SAFETY: every call is forwarded to `System` unchanged; only a counter is added.
+// SAFETY: every call is forwarded to `MiMalloc` unchanged; only a counter is added.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         ALLOCATED.fetch_add(layout.size(), Ordering::Relaxed);
-        // SAFETY: the caller's layout contract is passed on to `System`.
-        unsafe { System.alloc(layout) }
+        // SAFETY: the caller's layout contract is passed on to `MiMalloc`.
+        unsafe { MiMalloc.alloc(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` came from `System.alloc` with this layout.
-        unsafe { System.dealloc(ptr, layout) }
+        // SAFETY: `ptr` came from `MiMalloc.alloc` with this layout.
+        unsafe { MiMalloc.dealloc(ptr, layout) }
     }
 }
 

@@ -4,6 +4,10 @@
 use engine::{Dice, Ruleset};
 use std::time::Instant;
 
+/// mimalloc, as the `tricorne` binary uses (crates/cli/src/main.rs).
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let a: Vec<String> = std::env::args().collect();
     let id = a.get(1).map_or("bar-drill", String::as_str);
