@@ -23,10 +23,11 @@ const ATTACK_SHARE: f64 = 0.0;
 /// farther off only at a stop (`playout_scores`).
 const PLAYOUT_PEEK: u32 = 3;
 
-/// The most playout actions a searched decision applies (`search_work_limit`): about 1.5 s at
-/// the slowest on a loaded core at Schwerin, where the longest of 1,481 searched decisions (4
-/// games) applied 2,793 and the mean 413.
-const SEARCH_WORK: usize = 3_000;
+/// The most playout actions a searched decision applies (`search_work_limit`). At 3,000 the
+/// longest of 25,911 search decisions at Schwerin (20 games, 2026-12-03, load 2) took 2.66 s
+/// against the 2 s issue 18 allows; at 2,000 the same 20 games (every choice the same) took
+/// 1.09 s at the longest, so part of the 2.66 s was the machine, but 2,000 leaves the margin.
+const SEARCH_WORK: usize = 2_000;
 
 /// Where the heuristic looks one action ahead at a move.
 #[derive(Clone, Copy)]
