@@ -43,11 +43,16 @@ fn movement(bar: &Bar, st: &mut State, units: &[&str], attached: &[&str]) {
 /// Run the rout retreats: take the first offered hex whenever the owner must choose (20.2g), and
 /// the first unit for the losses (19.7d).
 fn retreat_all(bar: &Bar, st: &mut State, log: &mut Vec<String>) {
+    retreat_all_with(bar, st, log, &[]);
+}
+
+/// [`retreat_all`] with `dice` loaded for each step (the checks that follow the retreat roll them).
+fn retreat_all_with(bar: &Bar, st: &mut State, log: &mut Vec<String>, dice: &[u8]) {
     for _ in 0..50 {
         let l = legal(bar, st);
         match l.first() {
             Some(a) if a.starts_with("retreat:") || a.starts_with("lose:") => {
-                log.extend(act(bar, st, &[a.as_str()], &[]));
+                log.extend(act(bar, st, &[a.as_str()], dice));
             }
             _ => return,
         }
@@ -248,7 +253,7 @@ fn r19_7e_a_two_hex_line_routing_voluntarily_keeps_the_hex_its_owner_picks_then_
 fn r19_10c_12_9j_an_sp_lost_to_a_lone_j_contracts_the_whole_stack() {
     // 19.10c: only the entitled units test (J); IR 1/II (entitled) shares a 2-hex line with the
     // spare battalion (not activated, not entitled), 2 + 3 SP: just the 5 SP two hexes need
-    // (line_sp.3 two_hex_min). its J rolls 00, a special result: −1 SP (19.1a). The stack
+    // (line_sp.3 two_hex_min). Its J rolls 00, a special result: −1 SP (19.1a). The stack
     // now has 4 SP: the whole of it contracts (12.9j, 10.8d), not IR 1/II alone — a unit
     // contracting alone would leave one stack on two footprints (10.1d). Found by the catalogue's
     // property test (prague-gap, seed 37412).
@@ -265,15 +270,7 @@ fn r19_10c_12_9j_an_sp_lost_to_a_lone_j_contracts_the_whole_stack() {
     // The J comes after the rout retreat (19.10c): the dice go with each of its steps.
     let dice = [0, 0, 9, 9, 9, 9, 9, 9];
     let mut log = act(&bar, &mut st, &["rout:i1", "rout-done"], &dice);
-    for _ in 0..10 {
-        match legal(&bar, &st).first() {
-            Some(a) if a.starts_with("retreat:") || a.starts_with("lose:") => {
-                let a = a.clone();
-                log.extend(act(&bar, &mut st, &[a.as_str()], &dice));
-            }
-            _ => break,
-        }
-    }
+    retreat_all_with(&bar, &mut st, &mut log, &dice);
     assert_logged(&log, "Voluntary rout (19.10c, morale check J): IR 1/II");
     assert_logged(&log, "d100 tens 0, units 0");
     assert_not_logged(&log, "morale check J): Spare battalion");
