@@ -649,6 +649,7 @@ impl Ruleset for Bar {
                 && sc.charts.fire.is_some()
                 && stack.first() == Some(&(i as scenario::UnitIx))
                 && !is_mid_procedure(state)
+                && !combat_under_way(state)
                 && !formation::lengths(sc, state, &stack, u.formation).contains(&len)
             {
                 bad.push(format!(
@@ -966,6 +967,17 @@ pub fn phase_text(sc: &Scenario, st: &State) -> String {
         P::OppCharge(o) => format!("{who}: {}", opportunity_charge::decision_text(o)),
         other => format!("{other:?}"),
     }
+}
+
+/// Whether a close combat waits on the phase stack for a procedure within it (a loser's rout,
+/// 14.6a, with its choice of the hex to keep, 19.7e): the losses of its rounds and special result
+/// (14.2, 14.8b) contract the lines they no longer fill when the combat is over (12.9j, 11.5i;
+/// `close_combat::resolve`), so until then a line may stand longer than its SPs allow.
+fn combat_under_way(state: &State) -> bool {
+    state
+        .stack
+        .iter()
+        .any(|p| matches!(p, state::Phase::CloseCombat(_)))
 }
 
 /// Whether a rout retreat is under way (a routed stack passes through friends before it ends).
