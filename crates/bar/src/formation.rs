@@ -280,20 +280,28 @@ pub fn square_below_minimum(sc: &Scenario, st: &State, units: &[UnitIx]) -> Opti
     })
 }
 
-/// The T10 link `from → to` of the units' army, with the march column ↔ line diagram (8.4c);
-/// without a movement chart, the costs 8.4 and 8.6 print (no diagram).
-fn link(sc: &Scenario, side: u8, from: &str, to: &str) -> Option<(ChangeCost, Vec<Cost>)> {
+/// The T10 link `from → to` of the units' army, with the march column ↔ line diagram (8.4c) of
+/// their arm (infantry's own where the chart gives one, E47); without a movement chart, the
+/// costs 8.4 and 8.6 print (no diagram).
+fn link<'a>(
+    sc: &'a Scenario,
+    side: u8,
+    infantry: bool,
+    from: &str,
+    to: &str,
+) -> Option<(ChangeCost, &'a [Cost])> {
     let army = &sc.armies.get(usize::from(side))?.id;
     if let Some(m) = sc.charts.movement.as_ref()
         && m.change.contains_key(army)
     {
         let r = m.change(army, from, to)?;
-        return Some((r.cost, r.diagram.clone()));
+        let diagram = if infantry { r.infantry() } else { &r.diagram };
+        return Some((r.cost, diagram));
     }
     let (_, _, c, _) = crate::charts::movement::PRINTED
         .iter()
         .find(|(f, t, _, _)| *f == from && *t == to)?;
-    Some((ChangeCost::parse(c).ok()?, Vec::new()))
+    Some((ChangeCost::parse(c).ok()?, &[]))
 }
 
 /// `base + per_hex × diff` of a link, or the whole MA.
@@ -386,8 +394,9 @@ impl<'a> Ctx<'a> {
         lengths(self.sc, self.st, &self.troops, f)
     }
 
-    fn link(&self, from: Formation, to: Formation) -> Option<(ChangeCost, Vec<Cost>)> {
-        link(self.sc, self.side, chart_key(from), chart_key(to))
+    fn link(&self, from: Formation, to: Formation) -> Option<(ChangeCost, &'a [Cost])> {
+        let infantry = troop_arm(self.sc, &self.troops) == Some(Arm::Infantry);
+        link(self.sc, self.side, infantry, chart_key(from), chart_key(to))
     }
 
     fn skirmish_capable(&self) -> bool {
@@ -666,7 +675,7 @@ impl<'a> Ctx<'a> {
         let n = self.hexes.len();
         let mut out = Vec::new();
         for f in facings {
-            let Some(turn) = diagram_cost(&diagram, s.facing, f) else {
+            let Some(turn) = diagram_cost(diagram, s.facing, f) else {
                 continue;
             };
             for len in self.lengths(to) {

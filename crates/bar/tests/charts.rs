@@ -577,6 +577,12 @@ fn broken_cases() -> Vec<(&'static str, &'static str, Vec<Edit>, &'static str)> 
             "movement.toml: change.prussia.march_column→line.diagram",
         ),
         (
+            "r13_4_e47_infantry_turning_into_line_costs_1",
+            "movement.toml",
+            vec![Set("change.austria[2].infantry_diagram", arr(&[2, 3, 5]))],
+            "movement.toml: change.austria.march_column→line.infantry_diagram",
+        ),
+        (
             "r13_4e_artillery_facing_whole_ma",
             "movement.toml",
             vec![Set("facing.austria.unlimbered.per_step", s("2"))],
@@ -832,6 +838,21 @@ fn r8_4c_cavalry_march_column_to_3_hex_line_turning_right_costs_5() {
         };
         let total = base + r.diagram[1].points().expect("allowed") + per_hex + per_hex;
         assert_eq!(total, Half::whole(5), "{army}");
+    }
+}
+
+#[test]
+fn r13_4_e47_infantry_march_column_turning_into_a_line_costs_1_and_cavalry_3() {
+    // E47: an infantry 2-hex march column forms a 2-hex line in its own hexes (a turn right or
+    // left) for 1 MP; E17 (8.4c): a cavalry column turning right pays 3 before the length.
+    let c = prague();
+    let m = c.movement.as_ref().expect("movement.toml");
+    for army in ["prussia", "austria"] {
+        for (from, to) in [("march_column", "line"), ("line", "march_column")] {
+            let r = m.change(army, from, to).expect("a link");
+            assert_eq!(r.infantry()[1].points(), Some(Half::ONE), "{army} {from}");
+            assert_eq!(r.diagram[1].points(), Some(Half::whole(3)), "{army} {from}");
+        }
     }
 }
 

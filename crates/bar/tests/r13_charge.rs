@@ -83,7 +83,7 @@ fn r13_3_a_range_3_charge_at_an_infantry_line_reaction_countercharge_combat_log_
     assert_eq!(hexes_of(&bar, &st, "k1"), ["0708"]);
     assert_logged(
         &log,
-        "(13.4e, disorder check D): Red IR 2 ER 30 + 30 (reaction per mp ×3",
+        "(13.4e, disorder check D): Red IR 2 ER 30 + 10 (reaction per mp, 13.4e) = 40",
     );
     assert_logged(
         &log,
@@ -330,13 +330,14 @@ fn r13_4c_e47_no_reaction_that_needs_movement_and_a_march_column_deploys_with_dc
     let l = legal(&bar, &st);
     assert!(!l.iter().any(|a| a.contains("square")), "{l:?}");
     play(&bar, &mut st, &[("pass", &[])]);
-    // Unit 1 deploys into a two-hex line facing the cavalry in its own hexes: DC (D) at +10 a MP
-    // of the change (T10 of the test charts: turning into the line costs 3).
+    // Unit 1 deploys into a two-hex line facing the cavalry in its own hexes for 1 MP, as the
+    // example prices it (the infantry's T10 diagram: turning into a line costs 1), and tests
+    // DC (D) at +10.
     let log = play(&bar, &mut st, &[("react:form:line:S:0705-0704", &[9, 9])]);
     assert_logged(&log, "Red IR 6 reacts to the charge: forms line facing S");
     assert_logged(
         &log,
-        "(13.4e, disorder check D): Red IR 6 ER 30 + 30 (reaction per mp ×3, 13.4e) = 60",
+        "(13.4e, disorder check D): Red IR 6 ER 30 + 10 (reaction per mp, 13.4e) = 40",
     );
     let r6 = &st.units[usize::from(unit(&bar, "r6"))];
     assert_eq!(r6.formation, bar::geom::Formation::Line);

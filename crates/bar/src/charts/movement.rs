@@ -101,12 +101,29 @@ pub struct ChangeRow {
     /// line, added to `cost`).
     #[serde(default)]
     pub diagram: Vec<Cost>,
+    /// The infantry's diagram where it is not `diagram` (8.4c: "select the appropriate
+    /// formation change diagram"): the two printed examples of the march column → line turn
+    /// disagree unless the arms differ — cavalry turning right pays 3 (8.4c's example), infantry
+    /// turning into a line in its own two hexes 1 (13.4's example, E47). Empty: `diagram`.
+    #[serde(default)]
+    pub infantry_diagram: Vec<Cost>,
     /// The columns the series rules print.
     #[serde(default)]
     pub printed: Printed,
     /// Provenance.
     #[serde(flatten)]
     pub prov: Provenance,
+}
+
+impl ChangeRow {
+    /// The diagram infantry reads ([`ChangeRow::infantry_diagram`], else `diagram`).
+    pub fn infantry(&self) -> &[Cost] {
+        if self.infantry_diagram.is_empty() {
+            &self.diagram
+        } else {
+            &self.infantry_diagram
+        }
+    }
 }
 
 /// A single-hex facing change cost (9.3a).
@@ -196,8 +213,12 @@ impl MovementCharts {
                 .find(|r| r.from == "march_column" && r.to == "line")
             {
                 Some(r) if r.diagram.get(1) != Some(&Cost::Points(Half::whole(3))) => p.push(format!(
-                    "{file}: change.{army}.march_column→line.diagram: turning right costs {} but the BAR 8.4c example reads 3",
+                    "{file}: change.{army}.march_column→line.diagram: turning right costs {} but the BAR 8.4c example (cavalry) reads 3",
                     r.diagram.get(1).map_or("nothing".into(), |c| c.show())
+                )),
+                Some(r) if r.infantry().get(1) != Some(&Cost::Points(Half::ONE)) => p.push(format!(
+                    "{file}: change.{army}.march_column→line.infantry_diagram: infantry turning into a line costs {} but the BAR 13.4 example (E47) reads 1",
+                    r.infantry().get(1).map_or("nothing".into(), |c| c.show())
                 )),
                 _ => {}
             }
