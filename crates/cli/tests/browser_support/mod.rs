@@ -394,11 +394,24 @@ pub fn action_button(tab: &Tab, prefix: &str) -> Option<(String, Vec<String>)> {
     button(tab, &format!("#actions button[data-action^=\"{prefix}\"]"))
 }
 
+/// Click the element `selector` names. The page re-renders parts of itself when the game moves on
+/// (the log on each poll), so the node found can be replaced before the click lands ("Node is
+/// detached from document"): then it is looked up again, a few times, before the test fails.
 pub fn click(tab: &Tab, selector: &str) {
-    tab.wait_for_element_with_custom_timeout(selector, WAIT)
-        .unwrap_or_else(|e| panic!("no element {selector}: {e}"))
-        .click()
-        .unwrap_or_else(|e| panic!("clicking {selector}: {e}"));
+    let mut tries = 0;
+    loop {
+        let el = tab
+            .wait_for_element_with_custom_timeout(selector, WAIT)
+            .unwrap_or_else(|e| panic!("no element {selector}: {e}"));
+        match el.click().map(|_| ()) {
+            Ok(_) => return,
+            Err(e) if tries < 5 && e.to_string().contains("detached") => {
+                tries += 1;
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            Err(e) => panic!("clicking {selector}: {e}"),
+        }
+    }
 }
 
 /// Click the decision's button of action `id`; when the page first shows the action on its card
