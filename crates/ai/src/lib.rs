@@ -11,7 +11,10 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod plan;
 mod search;
+
+pub use plan::{PlanAgent, PlanConfig};
 
 pub use search::{SearchAgent, SearchConfig};
 
@@ -146,6 +149,7 @@ pub fn hard_config() -> SearchConfig {
 /// Build an agent by name: `random`, `heuristic`, `search` (default budget), `search:N` (N
 /// playouts per searched decision), `search:N:C:H` or `search:N:C:H:W` (also C candidates, a
 /// horizon of H progress steps and at most W playout actions per decision; [`SearchConfig`]),
+/// `plan`, `plan:P:G` or `plan:P:G:C:H:W` (online evolutionary planning, [`PlanConfig`]),
 /// or a level of [`LEVELS`] (`easy`, `normal`, `hard`).
 pub fn agent(name: &str, seed: u64) -> Result<Box<dyn Agent>, String> {
     match name {
@@ -154,6 +158,14 @@ pub fn agent(name: &str, seed: u64) -> Result<Box<dyn Agent>, String> {
         "search" | "normal" => Ok(Box::new(SearchAgent::new(seed, SearchConfig::default()))),
         "hard" => Ok(Box::new(SearchAgent::new(seed, hard_config()))),
         other => {
+            if other == "plan" {
+                return Ok(Box::new(PlanAgent::new(seed, PlanConfig::default())));
+            }
+            if let Some(spec) = other.strip_prefix("plan:")
+                && let Some(config) = plan_config(spec)
+            {
+                return Ok(Box::new(PlanAgent::new(seed, config)));
+            }
             if let Some(spec) = other.strip_prefix("search:")
                 && let Some(config) = search_config(spec)
             {
@@ -161,10 +173,36 @@ pub fn agent(name: &str, seed: u64) -> Result<Box<dyn Agent>, String> {
             }
             Err(format!(
                 "unknown agent {other:?} (known: random, heuristic, search, search:N, \
-                 search:N:C:H, search:N:C:H:W, and the levels easy, normal, hard)"
+                 search:N:C:H, search:N:C:H:W, plan, plan:P:G, plan:P:G:C:H:W, and the levels \
+                 easy, normal, hard)"
             ))
         }
     }
+}
+
+/// `P:G` or `P:G:C:H:W`: a population of P plans, G generations, genes over C candidates, a
+/// horizon of H steps, at most W playout actions a decision (all positive; [`PlanConfig`]).
+fn plan_config(spec: &str) -> Option<PlanConfig> {
+    let v: Vec<u32> = spec
+        .split(':')
+        .map(|p| p.parse::<u32>().ok().filter(|&n| n > 0))
+        .collect::<Option<_>>()?;
+    let mut config = PlanConfig::default();
+    match v[..] {
+        [p, g] => {
+            config.population = p as usize;
+            config.generations = g;
+        }
+        [p, g, c, h, w] => {
+            config.population = p as usize;
+            config.generations = g;
+            config.candidates = c.min(255) as usize;
+            config.horizon = h;
+            config.max_actions = w as usize;
+        }
+        _ => return None,
+    }
+    Some(config)
 }
 
 /// `N`, or `N:C:H`: N playouts per searched decision, C candidates, a horizon of H steps (all

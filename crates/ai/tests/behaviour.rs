@@ -233,6 +233,10 @@ fn same_seed_same_game() {
         play(["search:4", "heuristic"], 12, 250),
         play(["search:4", "heuristic"], 12, 250)
     );
+    assert_eq!(
+        play(["heuristic", "plan:4:2"], 13, 250),
+        play(["heuristic", "plan:4:2"], 13, 250)
+    );
 }
 
 #[test]
@@ -250,6 +254,9 @@ fn agents_play_only_legal_actions_over_seeded_games() {
     // The search at a small budget, a few hundred actions.
     play(["search:3", "random"], 400, 400);
     play(["random", "search:3"], 401, 400);
+    // The planning agent likewise.
+    play(["plan:3:2", "random"], 402, 400);
+    play(["random", "plan:3:2"], 403, 400);
 }
 
 #[test]
@@ -461,4 +468,42 @@ fn search_work_limit_stops_the_playouts_after_each_candidate_once() {
         ai::agent("search:24:4:1:0", 1).is_err(),
         "a zero limit is refused"
     );
+}
+
+/// The planning agent (online evolutionary planning, docs/ai.md): at the first French decision
+/// (which formation to test for activation, 5.1) it plays one of the heuristic's best C actions,
+/// plays every plan of its population once a generation, and stops after the first generation
+/// once its work limit is spent; malformed specifications are refused.
+#[test]
+fn plan_plays_a_top_candidate_and_keeps_to_its_budget() {
+    let (g, _) = catalog::open("hastenbeck", &[], None, 5).expect("open");
+    let scores = g.action_scores();
+    let decide = |name: &str| {
+        let mut a = ai::agent(name, 9).expect("agent");
+        let d = a.decide(g.as_ref());
+        let e = d.explanation.expect("a planned decision explains itself");
+        let i = e.find(" plans (").expect("pattern") + " plans (".len();
+        let j = e[i..].find(" playouts)").expect("pattern") + i;
+        let playouts: u32 = e[i..j].parse().expect("a number");
+        (d.index, playouts)
+    };
+    let (index, playouts) = decide("plan:6:4:3:1:100000");
+    assert_eq!(playouts, 6 * 4, "every plan of each generation played once");
+    let better = scores.iter().filter(|&&s| s > scores[index]).count();
+    assert!(
+        better < 3,
+        "one of the heuristic's best three: {better} score higher"
+    );
+    let (_, limited) = decide("plan:6:4:3:1:1");
+    assert_eq!(limited, 6, "the first generation, then the limit");
+    for bad in [
+        "plan:0:2",
+        "plan:3",
+        "plan:3:2:4",
+        "plan:3:x",
+        "plan:3:2:4:1:0",
+    ] {
+        assert!(ai::agent(bad, 1).is_err(), "{bad} is refused");
+    }
+    assert!(ai::agent("plan", 1).is_ok());
 }

@@ -95,7 +95,7 @@ enum Cmd {
     },
     /// Two agents play many games, sides swapped every other game, on all cores: wins, draws and
     /// losses per agent and side, and each victory level (agents: random, heuristic, search,
-    /// search:N).
+    /// search:N, plan, plan:P:G; docs/ai.md).
     Tournament {
         scenario: String,
         #[arg(long, default_value = "heuristic,random")]
