@@ -260,6 +260,11 @@ impl Agent for PlanAgent {
             pop.sort_by(|a, b| b.mean().total_cmp(&a.mean()));
             pop.truncate(size.div_ceil(2));
         }
+        // The winner among the plans played in at least three worlds (or the most any was): a plan
+        // new in the last generation has one world's dice behind it, and the best of many such
+        // means is mostly luck.
+        let tried = pop.iter().map(|p| p.visits).max().unwrap_or(0).min(3);
+        pop.retain(|p| p.visits >= tried);
         pop.sort_by(|a, b| b.mean().total_cmp(&a.mean()).then(b.visits.cmp(&a.visits)));
         let best = &pop[0];
         let index = root[usize::from(best.gene(0)).min(root.len() - 1)];
