@@ -21,6 +21,28 @@ pub use search::{SearchAgent, SearchConfig};
 pub use engine::best_index;
 use engine::{Dice, DynGame, Seat};
 
+/// A hash of an agent's seed with two numbers (its decision count, a playout or plan number):
+/// the seeds of its determinisations and mutations and its tie-breaking salts.
+pub(crate) fn mix(seed: u64, a: u64, b: u64) -> u64 {
+    let mut x =
+        seed ^ a.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ b.wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
+    x ^= x >> 31;
+    x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x ^= x >> 29;
+    x
+}
+
+/// The indices of the `m` best `scores`, best first: the heuristic's choice ([`best_index`] with
+/// `salt`), then the rest by score (ties by index). The candidates of a search or a plan.
+pub(crate) fn ranked(scores: &[f64], salt: u64, m: usize) -> Vec<usize> {
+    let best = best_index(scores, salt);
+    let mut order: Vec<usize> = (0..scores.len()).filter(|&i| i != best).collect();
+    order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
+    order.insert(0, best);
+    order.truncate(m.max(1));
+    order
+}
+
 /// A choice and, for a major choice, a line a player can read about what it intends.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Decision {

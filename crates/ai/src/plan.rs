@@ -13,7 +13,7 @@
 //! population again with mutated and crossed copies of them. The first gene of the best plan is
 //! played; the rest of that plan seeds the next decision's population while the horizon is the
 //! same (the plan goes on across the activation).
-use crate::{Agent, Decision, best_index};
+use crate::{Agent, Decision, ranked};
 use engine::{DynGame, Seat};
 
 /// The budget and shape of a plan search.
@@ -98,13 +98,7 @@ impl PlanAgent {
     }
 
     fn mix(&self, a: u64, b: u64) -> u64 {
-        let mut x = self.seed
-            ^ a.wrapping_mul(0x9e37_79b9_7f4a_7c15)
-            ^ b.wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
-        x ^= x >> 31;
-        x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        x ^= x >> 29;
-        x
+        crate::mix(self.seed, a, b)
     }
 
     /// Play `plan` (its first gene an index into `root`, the root's ranked actions) in `world`:
@@ -171,17 +165,6 @@ impl PlanAgent {
         }
         genes
     }
-}
-
-/// The indices of the `m` best `scores`, best first (ties by `salt`, the best as
-/// [`best_index`] picks it).
-fn ranked(scores: &[f64], salt: u64, m: usize) -> Vec<usize> {
-    let best = best_index(scores, salt);
-    let mut order: Vec<usize> = (0..scores.len()).filter(|&i| i != best).collect();
-    order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
-    order.insert(0, best);
-    order.truncate(m.max(1));
-    order
 }
 
 impl Agent for PlanAgent {

@@ -11,7 +11,7 @@
 //! current half-turn, or an action limit), and scores the position with
 //! [`engine::AgentHooks::evaluate`]. Lesser decisions (the hexes of a move already chosen, losses,
 //! retreat paths) are the heuristic's.
-use crate::{Agent, Decision, best_index};
+use crate::{Agent, Decision, ranked};
 use engine::DynGame;
 use std::time::{Duration, Instant};
 
@@ -72,13 +72,7 @@ impl SearchAgent {
     }
 
     fn mix(&self, a: u64, b: u64) -> u64 {
-        let mut x = self.seed
-            ^ a.wrapping_mul(0x9e37_79b9_7f4a_7c15)
-            ^ b.wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
-        x ^= x >> 31;
-        x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        x ^= x >> 29;
-        x
+        crate::mix(self.seed, a, b)
     }
 
     /// One playout of `id` in world `world`: its value for the searching seat, and the actions it
@@ -115,21 +109,14 @@ impl Agent for SearchAgent {
             return Decision::quiet(0);
         }
         let salt = self.mix(self.decisions, 0);
-        let heuristic = best_index(&scores, salt);
+        // Candidates: the heuristic's choice, then its next best, best first.
+        let order = ranked(&scores, salt, self.config.candidates);
         if !game.worth_searching() {
             return Decision {
-                index: heuristic,
-                explanation: game.intent(heuristic),
+                index: order[0],
+                explanation: game.intent(order[0]),
             };
         }
-        // Candidates: the heuristic's best few, best first.
-        let mut order: Vec<usize> = (0..scores.len()).collect();
-        order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
-        if let Some(p) = order.iter().position(|&i| i == heuristic) {
-            order.remove(p);
-        }
-        order.insert(0, heuristic);
-        order.truncate(self.config.candidates.max(1));
         let ids: Vec<Option<String>> = order
             .iter()
             .map(|&i| game.action_info(i).map(|a| a.id))
