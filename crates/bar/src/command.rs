@@ -66,10 +66,23 @@ pub fn occupancy(st: &State) -> FxHashMap<HexId, Vec<UnitIx>> {
     m
 }
 
+/// The integrity groups of a state ([`integrity_groups`]): each unit's group number, if it is in
+/// a group of two or more.
+#[derive(Clone, Debug, Default)]
+pub struct Groups(Vec<usize>);
+
+impl Groups {
+    /// The group of unit `u`, if it has regimental integrity.
+    #[inline]
+    pub fn get(&self, u: &UnitIx) -> Option<&usize> {
+        self.0.get(usize::from(*u)).filter(|&&g| g != usize::MAX)
+    }
+}
+
 /// Groups of units with regimental integrity (6.2): adjacent (or stacked) non-routed units of one
 /// regiment, none stacked with a unit of another regiment (an independent unit does not break
-/// it, 6.2c). Maps each unit in a group of two or more to its group number.
-pub fn integrity_groups(sc: &Scenario, st: &State) -> FxHashMap<UnitIx, usize> {
+/// it, 6.2c). Gives each unit in a group of two or more its group number.
+pub fn integrity_groups(sc: &Scenario, st: &State) -> Groups {
     // Who stands where ([`occupancy`]) as one sorted list: a hex's occupants are a run of it.
     let mut occ: Vec<(HexId, UnitIx)> = Vec::with_capacity(st.units.len() * 2);
     for (i, u) in st.units.iter().enumerate() {
@@ -80,23 +93,29 @@ pub fn integrity_groups(sc: &Scenario, st: &State) -> FxHashMap<UnitIx, usize> {
     occ.sort_unstable();
     let occupants = |h: HexId| {
         let from = occ.partition_point(|x| x.0 < h);
-        let to = occ.partition_point(|x| x.0 <= h);
-        occ[from..to].iter().map(|x| x.1)
+        occ[from..].iter().take_while(move |x| x.0 == h).map(|x| x.1)
     };
-    let eligible = |u: usize| -> Option<&str> {
-        let s = &st.units[u];
-        let reg = sc.units[u].regiment.as_deref()?;
+    // The eligible units as (regiment, unit), in unit order within each regiment: only they can
+    // join (the unions are made in the same order as over all pairs, so the groups are the same).
+    let mut members: Vec<(u16, usize)> = Vec::new();
+    for (u, s) in st.units.iter().enumerate() {
+        let Some(reg) = sc.units[u].regiment_ix else {
+            continue;
+        };
         if s.eliminated || s.routed || s.hexes.is_empty() {
-            return None;
+            continue;
         }
         let clean = s.hexes.iter().all(|&h| {
             occupants(h).all(|o| {
                 let ou = &sc.units[usize::from(o)];
-                ou.brigade.is_none() || ou.regiment.as_deref() == Some(reg)
+                ou.brigade.is_none() || ou.regiment_ix == Some(reg)
             })
         });
-        clean.then_some(reg)
-    };
+        if clean {
+            members.push((reg, u));
+        }
+    }
+    members.sort_unstable();
     let n = st.units.len();
     let mut parent: Vec<usize> = (0..n).collect();
     fn find(p: &mut [usize], x: usize) -> usize {
@@ -112,55 +131,38 @@ pub fn integrity_groups(sc: &Scenario, st: &State) -> FxHashMap<UnitIx, usize> {
         }
         r
     }
-    let regs: Vec<Option<&str>> = (0..n).map(eligible).collect();
-    // The eligible units of each regiment, in unit order: only they can join (the unions are
-    // made in the same order as over all pairs, so the group numbers are the same).
-    let mut index: FxHashMap<&str, usize> = FxHashMap::default();
-    let mut members: Vec<Vec<usize>> = Vec::new();
-    for (u, r) in regs.iter().enumerate() {
-        let Some(r) = r else { continue };
-        let k = *index.entry(r).or_insert_with(|| {
-            members.push(Vec::new());
-            members.len() - 1
-        });
-        members[k].push(u);
-    }
-    let pairs = members.iter().flat_map(|v| {
-        v.iter()
-            .enumerate()
-            .flat_map(move |(i, &a)| v[i + 1..].iter().map(move |&b| (a, b)))
-    });
-    for (a, b) in pairs {
-        if sc.units[a].side != sc.units[b].side {
-            continue;
-        }
-        let touch = st.units[a].hexes.iter().any(|x| {
-            st.units[b]
-                .hexes
-                .iter()
-                .any(|y| x == y || x.is_adjacent(*y))
-        });
-        if touch {
-            let (x, y) = (find(&mut parent, a), find(&mut parent, b));
-            parent[x] = y;
-        }
-    }
-    let mut size: FxHashMap<usize, usize> = FxHashMap::default();
-    for (u, r) in regs.iter().enumerate() {
-        if r.is_some() {
-            *size.entry(find(&mut parent, u)).or_default() += 1;
-        }
-    }
-    let mut out = FxHashMap::default();
-    for (u, r) in regs.iter().enumerate() {
-        if r.is_some() {
-            let r = find(&mut parent, u);
-            if size[&r] > 1 {
-                out.insert(u as UnitIx, r);
+    for run in members.chunk_by(|x, y| x.0 == y.0) {
+        for (i, &(_, a)) in run.iter().enumerate() {
+            for &(_, b) in &run[i + 1..] {
+                if sc.units[a].side != sc.units[b].side {
+                    continue;
+                }
+                let touch = st.units[a].hexes.iter().any(|x| {
+                    st.units[b]
+                        .hexes
+                        .iter()
+                        .any(|y| x == y || x.is_adjacent(*y))
+                });
+                if touch {
+                    let (x, y) = (find(&mut parent, a), find(&mut parent, b));
+                    parent[x] = y;
+                }
             }
         }
     }
-    out
+    let mut size = vec![0u16; n];
+    let mut root = vec![usize::MAX; n];
+    for &(_, u) in &members {
+        let r = find(&mut parent, u);
+        root[u] = r;
+        size[r] += 1;
+    }
+    for r in &mut root {
+        if *r != usize::MAX && size[*r] < 2 {
+            *r = usize::MAX;
+        }
+    }
+    Groups(root)
 }
 
 /// The hexes a leader traces his LOC from: his hex, and for a brigade leader stacked with a
@@ -169,7 +171,7 @@ pub fn sources(sc: &Scenario, st: &State, l: LeaderIx, style: Style) -> Vec<HexI
     if style == Style::Brigade {
         sources_in(sc, st, l, style, &integrity_groups(sc, st))
     } else {
-        sources_in(sc, st, l, style, &FxHashMap::default())
+        sources_in(sc, st, l, style, &Groups::default())
     }
 }
 
@@ -179,7 +181,7 @@ fn sources_in(
     st: &State,
     l: LeaderIx,
     style: Style,
-    groups: &FxHashMap<UnitIx, usize>,
+    groups: &Groups,
 ) -> Vec<HexId> {
     let Some(h) = st.leaders[usize::from(l)].hex else {
         return Vec::new();
@@ -220,7 +222,7 @@ pub struct LocField<'a> {
     flags: Vec<u8>,
     group: Vec<usize>,
     /// The state's integrity groups ([`integrity_groups`]).
-    pub groups: FxHashMap<UnitIx, usize>,
+    pub groups: Groups,
 }
 
 const ENEMY: u8 = 1;
@@ -742,7 +744,7 @@ pub fn command_control(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
 pub fn automatically_in_command(sc: &Scenario, st: &State, u: UnitIx) -> bool {
     let unit = &sc.units[usize::from(u)];
     if unit.regiment.is_none() {
-        return automatically_in_command_in(sc, st, &FxHashMap::default(), u);
+        return automatically_in_command_in(sc, st, &Groups::default(), u);
     }
     automatically_in_command_in(sc, st, &integrity_groups(sc, st), u)
 }
@@ -751,7 +753,7 @@ pub fn automatically_in_command(sc: &Scenario, st: &State, u: UnitIx) -> bool {
 fn automatically_in_command_in(
     sc: &Scenario,
     st: &State,
-    groups: &FxHashMap<UnitIx, usize>,
+    groups: &Groups,
     u: UnitIx,
 ) -> bool {
     let unit = &sc.units[usize::from(u)];

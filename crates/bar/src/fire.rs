@@ -175,10 +175,7 @@ fn level(sc: &Scenario, h: HexId) -> u8 {
 }
 
 fn terrain(sc: &Scenario, h: HexId) -> Option<&crate::charts::tec::TerrainRow> {
-    sc.board
-        .hexes
-        .get(&h)
-        .and_then(|i| sc.charts.tec.terrain.get(&i.terrain))
+    sc.board.tec_row(h)
 }
 
 /// A line of sight (12.6): clear, partial (along the side of one obstacle, 12.6f), or blocked;

@@ -223,8 +223,7 @@ fn entry_cost(sc: &Scenario, st: &State, units: &[UnitIx]) -> Option<Half> {
     let &u = units.iter().find(|u| act.arriving.contains(u))?;
     let s = &st.units[usize::from(u)];
     let h = *s.hexes.first()?;
-    let info = sc.board.hexes.get(&h)?;
-    let row = sc.charts.tec.terrain.get(&info.terrain)?;
+    let row = sc.board.tec_row(h)?;
     row.mp(column_costs(s.formation)).points()
 }
 
@@ -398,8 +397,7 @@ fn enter(
     extra: Half,
 ) -> Option<(Half, Half, u8)> {
     let tec = &sc.charts.tec;
-    let info = sc.board.hexes.get(&to)?;
-    let row = tec.terrain.get(&info.terrain)?;
+    let row = sc.board.tec_row(to)?;
     if row.prohibited.contains(&a) {
         return None;
     }
@@ -628,11 +626,7 @@ fn moves(sc: &Scenario, st: &State, m: &Mover) -> Vec<Move> {
             let h = us.hexes[0];
             for d in Dir::ALL {
                 let Some(n) = h.neighbour(d) else { continue };
-                let clear = sc
-                    .board
-                    .hexes
-                    .get(&n)
-                    .and_then(|i| sc.charts.tec.terrain.get(&i.terrain))
+                let clear = sc.board.tec_row(n)
                     .is_some_and(|r| !r.non_clear)
                     && sc.board.hexside(h, n).is_none();
                 if !clear {
@@ -896,11 +890,7 @@ fn moves(sc: &Scenario, st: &State, m: &Mover) -> Vec<Move> {
                         for &h in path {
                             match enter(sc, a, f, prev, h, Half::ZERO) {
                                 Some((hc, sc2, d)) => {
-                                    let nonclear = sc
-                                        .board
-                                        .hexes
-                                        .get(&h)
-                                        .and_then(|x| sc.charts.tec.terrain.get(&x.terrain))
+                                    let nonclear = sc.board.tec_row(h)
                                         .is_some_and(|r| r.non_clear);
                                     if nonclear {
                                         cost += hc;
@@ -977,11 +967,7 @@ fn resizes(
     // 8.2b: infantry may not stretch into general-order terrain (a single-hex formation there).
     let go = |h: HexId| {
         a == Arm::Infantry
-            && sc
-                .board
-                .hexes
-                .get(&h)
-                .and_then(|i| sc.charts.tec.terrain.get(&i.terrain))
+            && sc.board.tec_row(h)
                 .is_some_and(|r| r.general_order)
     };
     let line = |ext: &[End], con: &[End], extra: Half, out: &mut Vec<Move>| {
@@ -1134,11 +1120,7 @@ fn prolonge_steps(sc: &Scenario, st: &State, m: &Mover, disordered: bool) -> Vec
     let mut out = Vec::new();
     for d in v.front().into_iter().chain(v.rear()) {
         let Some(n) = h.neighbour(d) else { continue };
-        let unlimber_forbidden = sc
-            .board
-            .hexes
-            .get(&n)
-            .and_then(|i| sc.charts.tec.terrain.get(&i.terrain))
+        let unlimber_forbidden = sc.board.tec_row(n)
             .is_some_and(|r| {
                 r.no_formation
                     .iter()
@@ -1464,9 +1446,16 @@ fn open_changes_where(
         return all;
     }
     let mut scratch = st.clone();
+    // Who stands where, as one sorted list (a hex's occupants are a run of it): the units a
+    // change's hexes hold are found without a look at every unit for every change.
+    let mut occ: Vec<(HexId, usize)> = Vec::with_capacity(st.units.len() * 2);
+    for (i, u) in st.units.iter().enumerate() {
+        occ.extend(u.hexes.iter().map(|&h| (h, i)));
+    }
+    occ.sort_unstable();
     let open = all
         .into_iter()
-        .filter(|c| change_may_end(sc, &mut scratch, m, c));
+        .filter(|c| change_may_end(sc, &mut scratch, m, c, &occ));
     if first {
         open.take(1).collect()
     } else {
@@ -1477,12 +1466,36 @@ fn open_changes_where(
 /// 10.1a for a change among stationary friends: afterwards the units must make a legal stack or
 /// have the MPs to leave (a change that ends the movement must leave a legal stack). `t` is a
 /// scratch copy of the state, given back as it was.
-fn change_may_end(sc: &Scenario, t: &mut State, m: &Mover, c: &formation::Change) -> bool {
-    let touched: Vec<usize> = (0..t.units.len())
-        .filter(|&i| {
-            m.units.contains(&(i as UnitIx)) || t.units[i].hexes.iter().any(|h| c.hexes.contains(h))
-        })
-        .collect();
+fn change_may_end(
+    sc: &Scenario,
+    t: &mut State,
+    m: &Mover,
+    c: &formation::Change,
+    occ: &[(HexId, usize)],
+) -> bool {
+    // Everyone who can stand in the change's hexes afterwards: the movers, the units the change
+    // puts there and those already there (`occ`: who stands where in `t`, sorted), in unit order.
+    let mut touched: Vec<usize> = m.units.iter().map(|&u| usize::from(u)).collect();
+    touched.extend(c.formations.iter().map(|&(u, _)| usize::from(u)));
+    for &h in &c.hexes {
+        let from = occ.partition_point(|x| x.0 < h);
+        touched.extend(occ[from..].iter().take_while(|x| x.0 == h).map(|x| x.1));
+    }
+    touched.sort_unstable();
+    touched.dedup();
+    // The units in `h` in stacking order, as `stacking::units_at` lists them, from `touched`.
+    let occupants = |t: &State, h: HexId| {
+        let mut v: Vec<UnitIx> = touched
+            .iter()
+            .filter(|&&i| !t.units[i].eliminated && t.units[i].hexes.contains(&h))
+            .map(|&i| i as UnitIx)
+            .collect();
+        v.sort_by_key(|&u| (t.units[usize::from(u)].order, u));
+        v
+    };
+    let legal_here = |t: &State, h: HexId| {
+        crate::stacking::legal_units(sc, t, h, &occupants(t, h)).is_ok()
+    };
     let saved: Vec<crate::state::UnitState> = touched.iter().map(|&i| t.units[i].clone()).collect();
     let others: Vec<usize> = touched
         .iter()
@@ -1499,11 +1512,7 @@ fn change_may_end(sc: &Scenario, t: &mut State, m: &Mover, c: &formation::Change
         for &u in &c.must_leave {
             t.units[usize::from(u)].hexes.clear();
         }
-        if !c
-            .hexes
-            .iter()
-            .all(|&h| crate::stacking::legal_at(sc, t, h).is_ok())
-        {
+        if !c.hexes.iter().all(|&h| legal_here(t, h)) {
             break 'check false;
         }
         if !occupied {
@@ -1515,10 +1524,7 @@ fn change_may_end(sc: &Scenario, t: &mut State, m: &Mover, c: &formation::Change
             }
         }
         // The units that must leave are not counted where they stand (8.6b, 10.4f).
-        if c.hexes
-            .iter()
-            .all(|&h| crate::stacking::legal_at(sc, t, h).is_ok())
-        {
+        if c.hexes.iter().all(|&h| legal_here(t, h)) {
             break 'check true;
         }
         let staying = m.units.iter().any(|u| !c.must_leave.contains(u));
@@ -1549,11 +1555,7 @@ fn adoptions(sc: &Scenario, st: &State, m: &Mover) -> Vec<(Formation, Facing)> {
     let us = lead(st, m);
     let u = &sc.units[usize::from(m.units[0])];
     let h = us.hexes[0];
-    let forbidden: Vec<String> = sc
-        .board
-        .hexes
-        .get(&h)
-        .and_then(|i| sc.charts.tec.terrain.get(&i.terrain))
+    let forbidden: Vec<String> = sc.board.tec_row(h)
         .map(|r| r.no_formation.clone())
         .unwrap_or_default();
     let mut out = Vec::new();
@@ -2717,10 +2719,7 @@ fn execute(sc: &Scenario, st: &mut State, mut m: Mover, a: &Action, ev: &mut Vec
     // a unit in general order entering other terrain adopts a formation and stops.
     if matches!(mv.kind, MoveKind::Step | MoveKind::Back) {
         let go = mv.hexes.iter().any(|h| {
-            sc.board
-                .hexes
-                .get(h)
-                .and_then(|i| sc.charts.tec.terrain.get(&i.terrain))
+            sc.board.tec_row(*h)
                 .is_some_and(|r| r.general_order)
         });
         let inf = arm(sc, &m) == Arm::Infantry;
@@ -2869,10 +2868,7 @@ fn displace_leaders(
 /// Whether any of the hexes is non-clear terrain (8.7).
 fn nonclear(sc: &Scenario, hexes: &[HexId]) -> bool {
     hexes.iter().any(|h| {
-        sc.board
-            .hexes
-            .get(h)
-            .and_then(|i| sc.charts.tec.terrain.get(&i.terrain))
+        sc.board.tec_row(*h)
             .is_some_and(|r| r.non_clear)
     })
 }

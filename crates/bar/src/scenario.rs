@@ -94,6 +94,13 @@ pub struct Dense {
     /// A leader's MP to cross the hexside in each direction off a road (0 without a hexside
     /// feature); `None`: he may not.
     pub leader_side_mp: Vec<[Option<Half>; 6]>,
+    /// The TEC's terrain rows of the board's hexes, copied from the charts (looked up at every
+    /// query of a hex's terrain; the chart's map is keyed by name).
+    pub rows: Vec<crate::charts::tec::TerrainRow>,
+    /// Each hex's row in `rows` (`u16::MAX`: its terrain is not on the TEC).
+    pub row: Vec<u16>,
+    /// The `clear` row in `rows` (for a hex off the board), if the TEC has one.
+    pub clear: Option<u16>,
 }
 
 impl Dense {
@@ -200,8 +207,52 @@ impl Board {
         for (h, i) in &ix {
             d.table[usize::from(h.row) * 256 + usize::from(h.col)] = *i;
         }
+        // Terrain rows by hex.
+        let mut names: Vec<String> = Vec::new();
+        let mut row_ix = |name: &str, d: &mut Dense| -> u16 {
+            let Some(r) = charts.tec.terrain.get(name) else {
+                return u16::MAX;
+            };
+            match names.iter().position(|n| n == name) {
+                Some(k) => k as u16,
+                None => {
+                    names.push(name.to_string());
+                    d.rows.push(r.clone());
+                    (d.rows.len() - 1) as u16
+                }
+            }
+        };
+        d.row = Vec::with_capacity(ids.len());
+        for h in &ids {
+            let k = match self.hexes.get(h) {
+                Some(x) => row_ix(&x.terrain, &mut d),
+                None => u16::MAX,
+            };
+            d.row.push(k);
+        }
+        d.clear = Some(row_ix("clear", &mut d)).filter(|&k| k != u16::MAX);
         d.ids = ids;
         self.dense = d;
+    }
+
+    /// The TEC's row of a hex on the board (`None` off the board or for terrain not on the TEC),
+    /// from the dense index ([`Board::index`]).
+    #[inline]
+    pub fn tec_row(&self, h: HexId) -> Option<&crate::charts::tec::TerrainRow> {
+        let d = &self.dense;
+        let i = d.ix(h)?;
+        d.rows.get(usize::from(*d.row.get(i as usize)?))
+    }
+
+    /// The TEC's row of a hex, a hex off the board counting as clear.
+    #[inline]
+    pub fn tec_row_or_clear(&self, h: HexId) -> Option<&crate::charts::tec::TerrainRow> {
+        let d = &self.dense;
+        let k = match d.ix(h) {
+            Some(i) => *d.row.get(i as usize)?,
+            None => d.clear?,
+        };
+        d.rows.get(usize::from(k))
     }
 
     /// Whether the hex is on the map.
@@ -344,6 +395,9 @@ pub struct Unit {
     pub brigade: Option<BrigadeIx>,
     /// Regiment (6.2).
     pub regiment: Option<String>,
+    /// The regiment's number among the scenario's regiments (the same for the same `regiment`;
+    /// for lookups that would otherwise compare names).
+    pub regiment_ix: Option<u16>,
     /// Arm.
     pub arm: Arm,
     /// Sub-type.
@@ -1225,6 +1279,20 @@ impl Scenario {
         }
         let armies: [Army; 2] = [armies[0].clone(), armies[1].clone()];
         board.index(&charts);
+        // Regiment numbers, by first appearance.
+        let mut regiments: Vec<String> = Vec::new();
+        for u in &mut units {
+            if let Some(r) = &u.regiment {
+                let k = match regiments.iter().position(|x| x == r) {
+                    Some(k) => k,
+                    None => {
+                        regiments.push(r.clone());
+                        regiments.len() - 1
+                    }
+                };
+                u.regiment_ix = Some(k as u16);
+            }
+        }
         Ok(Scenario {
             id: sc.scenario.id.clone(),
             name: sc.scenario.name.clone(),
@@ -1342,6 +1410,7 @@ fn unit_of(
         side,
         brigade,
         regiment: u.regiment.clone(),
+        regiment_ix: None,
         arm: u.arm,
         sub: u.sub.clone(),
         sp: u.sp,

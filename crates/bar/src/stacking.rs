@@ -91,12 +91,7 @@ impl StackError {
 
 /// The TEC row of a hex (its map terrain; clear when the board has none for it).
 pub fn terrain_row(sc: &Scenario, h: HexId) -> Option<&TerrainRow> {
-    let key = sc
-        .board
-        .hexes
-        .get(&h)
-        .map_or("clear", |i| i.terrain.as_str());
-    sc.charts.tec.terrain.get(key)
+    sc.board.tec_row_or_clear(h)
 }
 
 /// The combat units in a hex (not eliminated), in stacking order (top first, 10.6).
@@ -147,7 +142,17 @@ fn sp_in(sc: &Scenario, st: &State, units: &[UnitIx], h: HexId) -> u16 {
 /// multi-hex line count in each of its hexes, 10.4d) and the artillery's place in the stacking
 /// order (10.6d–e). Leaders never count (10.5b).
 pub fn legal_at(sc: &Scenario, st: &State, h: HexId) -> Result<(), StackError> {
-    let units = units_at(st, h);
+    legal_units(sc, st, h, &units_at(st, h))
+}
+
+/// [`legal_at`] for `units`, the units now in `h` in stacking order (as [`units_at`] lists them),
+/// when the caller already knows them.
+pub fn legal_units(
+    sc: &Scenario,
+    st: &State,
+    h: HexId,
+    units: &[UnitIx],
+) -> Result<(), StackError> {
     let Some(&u0) = units.first() else {
         return Ok(());
     };

@@ -909,6 +909,8 @@ fn r8_0_terrain_forbids_forming_a_formation_in_it() {
         .get_mut("woods")
         .unwrap() // the test TEC has woods
         .no_formation = vec!["line".into()];
+    // The board's dense index copies the TEC's rows: built again for the changed chart.
+    p.sc.board.index(&charts);
     p.sc.charts = std::sync::Arc::new(charts);
     p.place(
         "c12",

@@ -84,11 +84,7 @@ fn step_cost(sc: &Scenario, from: &[HexId], to: &[HexId]) -> Option<(u16, bool)>
         if from.contains(&h) {
             continue;
         }
-        let t = sc
-            .board
-            .hexes
-            .get(&h)
-            .and_then(|x| sc.charts.tec.terrain.get(&x.terrain))?;
+        let t = sc.board.tec_row(h)?;
         let mut c = t.scm.points()?.halves();
         dc |= t.dc_a;
         if let Some(&f) = from.get(i)

@@ -118,10 +118,7 @@ fn unit_cv(sc: &Scenario, st: &State, u: UnitIx) -> (i32, bool) {
 
 /// The terrain CV of a hex (T1 columns `cv_attacker`, `cv_defender`).
 fn terrain_cv(sc: &Scenario, h: HexId, attacker: bool) -> i32 {
-    sc.board
-        .hexes
-        .get(&h)
-        .and_then(|i| sc.charts.tec.terrain.get(&i.terrain))
+    sc.board.tec_row(h)
         .map_or(0, |t| {
             i32::from(if attacker {
                 t.cv_attacker
@@ -237,10 +234,7 @@ pub(crate) fn stack_cv(
     // Formations.
     let opp_cav = has_cav(sc, &opp);
     let non_clear = hexes.iter().any(|h| {
-        sc.board
-            .hexes
-            .get(h)
-            .and_then(|i| sc.charts.tec.terrain.get(&i.terrain))
+        sc.board.tec_row(*h)
             .is_some_and(|t| t.non_clear)
     });
     match form {

@@ -1211,10 +1211,7 @@ fn withdraw(sc: &Scenario, st: &mut State, cc: &mut Cc, ix: usize, to: HexId, ev
         passed.extend(crate::stacking::units_at(st, *h));
     }
     let non_clear = path.iter().any(|h| {
-        sc.board
-            .hexes
-            .get(h)
-            .and_then(|i| sc.charts.tec.terrain.get(&i.terrain))
+        sc.board.tec_row(*h)
             .is_some_and(|t| t.non_clear)
     });
     for &u in &stack {
