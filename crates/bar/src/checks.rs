@@ -122,8 +122,7 @@ pub fn supported(sc: &Scenario, st: &State, u: UnitIx) -> bool {
     let (_, flank, _) = arcs_of(&s.hexes, s.facing);
     !flank.is_empty()
         && flank.iter().all(|h| {
-            let terrain_ok = sc.board.tec_row(*h)
-                .is_some_and(|t| t.non_clear);
+            let terrain_ok = sc.board.tec_row(*h).is_some_and(|t| t.non_clear);
             terrain_ok
                 || st.units.iter().enumerate().any(|(i, x)| {
                     sc.units[i].side == side

@@ -93,7 +93,10 @@ pub fn integrity_groups(sc: &Scenario, st: &State) -> Groups {
     occ.sort_unstable();
     let occupants = |h: HexId| {
         let from = occ.partition_point(|x| x.0 < h);
-        occ[from..].iter().take_while(move |x| x.0 == h).map(|x| x.1)
+        occ[from..]
+            .iter()
+            .take_while(move |x| x.0 == h)
+            .map(|x| x.1)
     };
     // The eligible units as (regiment, unit), in unit order within each regiment: only they can
     // join (the unions are made in the same order as over all pairs, so the groups are the same).
@@ -176,13 +179,7 @@ pub fn sources(sc: &Scenario, st: &State, l: LeaderIx, style: Style) -> Vec<HexI
 }
 
 /// [`sources`] with the integrity groups of the state.
-fn sources_in(
-    sc: &Scenario,
-    st: &State,
-    l: LeaderIx,
-    style: Style,
-    groups: &Groups,
-) -> Vec<HexId> {
+fn sources_in(sc: &Scenario, st: &State, l: LeaderIx, style: Style, groups: &Groups) -> Vec<HexId> {
     let Some(h) = st.leaders[usize::from(l)].hex else {
         return Vec::new();
     };
@@ -750,12 +747,7 @@ pub fn automatically_in_command(sc: &Scenario, st: &State, u: UnitIx) -> bool {
 }
 
 /// [`automatically_in_command`] with the state's integrity groups.
-fn automatically_in_command_in(
-    sc: &Scenario,
-    st: &State,
-    groups: &Groups,
-    u: UnitIx,
-) -> bool {
+fn automatically_in_command_in(sc: &Scenario, st: &State, groups: &Groups, u: UnitIx) -> bool {
     let unit = &sc.units[usize::from(u)];
     let side = unit.side;
     let mut leaders: Vec<LeaderIx> = Vec::new();

@@ -626,8 +626,7 @@ fn moves(sc: &Scenario, st: &State, m: &Mover) -> Vec<Move> {
             let h = us.hexes[0];
             for d in Dir::ALL {
                 let Some(n) = h.neighbour(d) else { continue };
-                let clear = sc.board.tec_row(n)
-                    .is_some_and(|r| !r.non_clear)
+                let clear = sc.board.tec_row(n).is_some_and(|r| !r.non_clear)
                     && sc.board.hexside(h, n).is_none();
                 if !clear {
                     continue;
@@ -890,8 +889,7 @@ fn moves(sc: &Scenario, st: &State, m: &Mover) -> Vec<Move> {
                         for &h in path {
                             match enter(sc, a, f, prev, h, Half::ZERO) {
                                 Some((hc, sc2, d)) => {
-                                    let nonclear = sc.board.tec_row(h)
-                                        .is_some_and(|r| r.non_clear);
+                                    let nonclear = sc.board.tec_row(h).is_some_and(|r| r.non_clear);
                                     if nonclear {
                                         cost += hc;
                                     }
@@ -965,11 +963,7 @@ fn resizes(
     let n = fp.len();
     let hexes = fp.hexes();
     // 8.2b: infantry may not stretch into general-order terrain (a single-hex formation there).
-    let go = |h: HexId| {
-        a == Arm::Infantry
-            && sc.board.tec_row(h)
-                .is_some_and(|r| r.general_order)
-    };
+    let go = |h: HexId| a == Arm::Infantry && sc.board.tec_row(h).is_some_and(|r| r.general_order);
     let line = |ext: &[End], con: &[End], extra: Half, out: &mut Vec<Move>| {
         for &end in ext {
             if !lens.contains(&(n + 1)) {
@@ -1120,12 +1114,11 @@ fn prolonge_steps(sc: &Scenario, st: &State, m: &Mover, disordered: bool) -> Vec
     let mut out = Vec::new();
     for d in v.front().into_iter().chain(v.rear()) {
         let Some(n) = h.neighbour(d) else { continue };
-        let unlimber_forbidden = sc.board.tec_row(n)
-            .is_some_and(|r| {
-                r.no_formation
-                    .iter()
-                    .any(|k| k == crate::geom::chart_key(Formation::Unlimbered))
-            });
+        let unlimber_forbidden = sc.board.tec_row(n).is_some_and(|r| {
+            r.no_formation
+                .iter()
+                .any(|k| k == crate::geom::chart_key(Formation::Unlimbered))
+        });
         if unlimber_forbidden {
             continue;
         }
@@ -1493,9 +1486,8 @@ fn change_may_end(
         v.sort_by_key(|&u| (t.units[usize::from(u)].order, u));
         v
     };
-    let legal_here = |t: &State, h: HexId| {
-        crate::stacking::legal_units(sc, t, h, &occupants(t, h)).is_ok()
-    };
+    let legal_here =
+        |t: &State, h: HexId| crate::stacking::legal_units(sc, t, h, &occupants(t, h)).is_ok();
     let saved: Vec<crate::state::UnitState> = touched.iter().map(|&i| t.units[i].clone()).collect();
     let others: Vec<usize> = touched
         .iter()
@@ -1555,7 +1547,9 @@ fn adoptions(sc: &Scenario, st: &State, m: &Mover) -> Vec<(Formation, Facing)> {
     let us = lead(st, m);
     let u = &sc.units[usize::from(m.units[0])];
     let h = us.hexes[0];
-    let forbidden: Vec<String> = sc.board.tec_row(h)
+    let forbidden: Vec<String> = sc
+        .board
+        .tec_row(h)
         .map(|r| r.no_formation.clone())
         .unwrap_or_default();
     let mut out = Vec::new();
@@ -2718,10 +2712,10 @@ fn execute(sc: &Scenario, st: &mut State, mut m: Mover, a: &Action, ev: &mut Vec
     // 8.2b, 8.4i: infantry entering general-order terrain changes to general order and stops;
     // a unit in general order entering other terrain adopts a formation and stops.
     if matches!(mv.kind, MoveKind::Step | MoveKind::Back) {
-        let go = mv.hexes.iter().any(|h| {
-            sc.board.tec_row(*h)
-                .is_some_and(|r| r.general_order)
-        });
+        let go = mv
+            .hexes
+            .iter()
+            .any(|h| sc.board.tec_row(*h).is_some_and(|r| r.general_order));
         let inf = arm(sc, &m) == Arm::Infantry;
         if us.formation == Formation::GeneralOrder {
             if go {
@@ -2867,10 +2861,9 @@ fn displace_leaders(
 
 /// Whether any of the hexes is non-clear terrain (8.7).
 fn nonclear(sc: &Scenario, hexes: &[HexId]) -> bool {
-    hexes.iter().any(|h| {
-        sc.board.tec_row(*h)
-            .is_some_and(|r| r.non_clear)
-    })
+    hexes
+        .iter()
+        .any(|h| sc.board.tec_row(*h).is_some_and(|r| r.non_clear))
 }
 
 /// A breakdown or reformation (8.5) was made: the new `units` (one stack, top first) are a

@@ -7,7 +7,7 @@ use common::*;
 fn integral(bar: &bar::Bar, st: &bar::State, a: &str, b: &str) -> bool {
     let g = bar::command::integrity_groups(&bar.sc, st);
     let (a, b) = (unit(bar, a), unit(bar, b));
-    g.contains_key(&a) && g.get(&a) == g.get(&b)
+    g.get(&a).is_some() && g.get(&a) == g.get(&b)
 }
 
 fn has(l: &[String], id: &str) -> bool {

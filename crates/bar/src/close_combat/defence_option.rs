@@ -35,7 +35,9 @@ fn reachable(sc: &Scenario, st: &State, c: &Combat, ix: usize, stack: &[UnitIx])
     let mine = &st.units[usize::from(stack[0])].hexes;
     c.attackers[ix].iter().any(|&a| {
         st.units[usize::from(a)].hexes.iter().any(|&h| {
-            let into = sc.board.tec_row(h)
+            let into = sc
+                .board
+                .tec_row(h)
                 .is_some_and(|t| t.charge_into && t.scm.points().is_some());
             into && mine.iter().any(|&m| {
                 m.is_adjacent(h)

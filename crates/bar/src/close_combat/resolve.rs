@@ -118,14 +118,13 @@ fn unit_cv(sc: &Scenario, st: &State, u: UnitIx) -> (i32, bool) {
 
 /// The terrain CV of a hex (T1 columns `cv_attacker`, `cv_defender`).
 fn terrain_cv(sc: &Scenario, h: HexId, attacker: bool) -> i32 {
-    sc.board.tec_row(h)
-        .map_or(0, |t| {
-            i32::from(if attacker {
-                t.cv_attacker
-            } else {
-                t.cv_defender
-            })
+    sc.board.tec_row(h).map_or(0, |t| {
+        i32::from(if attacker {
+            t.cv_attacker
+        } else {
+            t.cv_defender
         })
+    })
 }
 
 /// A stack's CV (13.11b) with every modifier of 13.11c that holds, and the text.
@@ -233,10 +232,9 @@ pub(crate) fn stack_cv(
     }
     // Formations.
     let opp_cav = has_cav(sc, &opp);
-    let non_clear = hexes.iter().any(|h| {
-        sc.board.tec_row(*h)
-            .is_some_and(|t| t.non_clear)
-    });
+    let non_clear = hexes
+        .iter()
+        .any(|h| sc.board.tec_row(*h).is_some_and(|t| t.non_clear));
     match form {
         Formation::Line | Formation::HookLeft | Formation::HookRight
             if !att

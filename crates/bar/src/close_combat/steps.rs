@@ -1210,10 +1210,9 @@ fn withdraw(sc: &Scenario, st: &mut State, cc: &mut Cc, ix: usize, to: HexId, ev
     for h in &path[..path.len() - 1] {
         passed.extend(crate::stacking::units_at(st, *h));
     }
-    let non_clear = path.iter().any(|h| {
-        sc.board.tec_row(*h)
-            .is_some_and(|t| t.non_clear)
-    });
+    let non_clear = path
+        .iter()
+        .any(|h| sc.board.tec_row(*h).is_some_and(|t| t.non_clear));
     for &u in &stack {
         st.units[usize::from(u)].hexes = Hexes::one(to);
     }
