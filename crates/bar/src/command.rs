@@ -34,7 +34,11 @@ pub fn ezoc(sc: &Scenario, st: &State, side: u8, h: HexId) -> bool {
 
 /// Every hex in the ZOC of a non-routed enemy of `side` (9.1).
 pub fn ezoc_set(sc: &Scenario, st: &State, side: u8) -> rustc_hash::FxHashSet<HexId> {
-    let mut set = rustc_hash::FxHashSet::default();
+    // Sized once: about three front hexes an enemy unit.
+    let mut set = rustc_hash::FxHashSet::with_capacity_and_hasher(
+        st.units.len() * 2,
+        rustc_hash::FxBuildHasher,
+    );
     for (i, u) in st.units.iter().enumerate() {
         if sc.units[i].side != side && !u.eliminated && !u.routed && !u.hexes.is_empty() {
             // `geom::front_of` without its list: the set drops the repeats.
@@ -306,11 +310,30 @@ pub fn loc_map_in<'a>(
     style: Style,
     range: u8,
 ) -> LocMap<'a> {
-    loc_search(sc, st, field, l, style, range, &[]).0
+    loc_search(sc, st, field, l, style, range, &[], false).0
+}
+
+/// [`loc_map_in`] to be asked only about `targets`: the search stops once every target within
+/// range is settled, so the map is exact for them (and for no other hex).
+pub fn loc_map_for<'a>(
+    sc: &'a Scenario,
+    st: &State,
+    field: &LocField<'a>,
+    l: LeaderIx,
+    style: Style,
+    range: u8,
+    targets: &[HexId],
+) -> LocMap<'a> {
+    let mut ix: Vec<u32> = targets.iter().filter_map(|t| field.d.ix(*t)).collect();
+    ix.sort_unstable();
+    ix.dedup();
+    loc_search(sc, st, field, l, style, range, &ix, true).0
 }
 
 /// The LOC search: every hex within range, or (with `targets`) until the nearest target is
-/// settled, whose cost comes second (Dijkstra settles hexes cheapest first).
+/// settled, whose cost comes second (Dijkstra settles hexes cheapest first); with `all`, until
+/// every target is settled (`targets` sorted, without repeats).
+#[allow(clippy::too_many_arguments)]
 fn loc_search<'a>(
     sc: &'a Scenario,
     st: &State,
@@ -319,6 +342,7 @@ fn loc_search<'a>(
     style: Style,
     range: u8,
     targets: &[u32],
+    all: bool,
 ) -> (LocMap<'a>, Option<u16>) {
     debug_assert_eq!(field.side, sc.leaders[usize::from(l)].side);
     let d = field.d;
@@ -338,6 +362,8 @@ fn loc_search<'a>(
         }
     }
     let mut c: u16 = 0;
+    // With `all`: the targets not yet settled (a hex is settled once, at its cheapest).
+    let mut left = targets.len();
     while waiting > 0 {
         let Some(g) = ring[usize::from(c % 5)].pop() else {
             c += 1;
@@ -349,7 +375,13 @@ fn loc_search<'a>(
             continue;
         }
         if targets.contains(&(g as u32)) {
-            return (LocMap { d, best }, Some(c));
+            if !all {
+                return (LocMap { d, best }, Some(c));
+            }
+            left -= 1;
+            if left == 0 {
+                return (LocMap { d, best }, Some(c));
+            }
         }
         for k in 0..6 {
             let h = d.nbr[g][k];
@@ -453,7 +485,7 @@ pub fn loc_to_in(
         return None;
     }
     let range = sc.leaders[usize::from(l)].range;
-    loc_search(sc, st, field, l, style, range, &ix).1
+    loc_search(sc, st, field, l, style, range, &ix, false).1
 }
 
 /// Half points written for people ("3½").
@@ -619,14 +651,26 @@ pub fn command_control(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
     for &b in &act.brigades {
         let br = &sc.brigades[usize::from(b)];
         let bl = holder(st, br.leader);
+        // The map is asked only about these units' hexes.
+        let asked = |u: &UnitIx| {
+            let s = &st.units[usize::from(*u)];
+            act.units.contains(u) && !s.eliminated && !s.routed && !s.hexes.is_empty()
+        };
+        let targets: Vec<HexId> = br
+            .units
+            .iter()
+            .filter(|u| asked(u))
+            .flat_map(|&u| st.units[usize::from(u)].hexes)
+            .collect();
         let map = bl.map(|l| {
-            loc_map_in(
+            loc_map_for(
                 sc,
                 st,
                 &field,
                 l,
                 Style::Brigade,
                 sc.leaders[usize::from(l)].range,
+                &targets,
             )
         });
         for &u in &br.units {

@@ -583,7 +583,8 @@ fn groups_among(
     }
     out.retain_mut(|g| {
         g.units.retain(|&u| {
-            let w = weapon(sc, u);
+            // Every unit of a group is one of the firers, with its weapon.
+            let w = firers.iter().find(|f| f.0 == u).map(|f| f.1);
             let reach = w.map_or(0, |w| w.max_range());
             let how = w.is_some_and(|w| w.howitzer);
             let one = Group {

@@ -11,7 +11,7 @@
 //!
 //! The readings the book leaves open are the table of `docs/bar-formations.md`.
 use crate::charts::{ChangeCost, Cost};
-use crate::checks::{current_sp, enemy_in, in_ezoc};
+use crate::checks::{current_sp, in_ezoc};
 use crate::data::Arm;
 use crate::geom::{Facing, Formation, chart_key};
 use crate::scenario::{Scenario, Skirmish, UnitIx};
@@ -103,6 +103,8 @@ struct Ctx<'a> {
     budget: Budget,
     disordered: bool,
     ezoc: bool,
+    /// The hexes holding an enemy unit, routed or not (10.1b), sorted.
+    enemy: Vec<HexId>,
 }
 
 fn arm(sc: &Scenario, u: UnitIx) -> Arm {
@@ -372,9 +374,17 @@ impl<'a> Ctx<'a> {
         if !troops.is_empty() && troop_arm(sc, &troops).is_none() {
             return None;
         }
+        let mut enemy: Vec<HexId> = Vec::new();
+        for (i, x) in st.units.iter().enumerate() {
+            if sc.units[i].side != side && !x.eliminated {
+                enemy.extend(x.hexes.iter().copied());
+            }
+        }
+        enemy.sort_unstable();
         Some(Ctx {
             sc,
             st,
+            enemy,
             units: units.to_vec(),
             disordered: units.iter().any(|&u| st.units[usize::from(u)].disordered),
             ezoc: units.iter().any(|&u| in_ezoc(sc, st, u)),
@@ -384,6 +394,11 @@ impl<'a> Ctx<'a> {
             hexes: s0.hexes.to_vec(),
             budget: *budget,
         })
+    }
+
+    /// Whether an enemy unit, routed or not, is in `h` (`checks::enemy_in` with the routed).
+    fn enemy_in(&self, h: HexId) -> bool {
+        self.enemy.binary_search(&h).is_ok()
     }
 
     fn us(&self, u: UnitIx) -> &crate::state::UnitState {
@@ -868,7 +883,7 @@ impl<'a> Ctx<'a> {
         let sc = self.sc;
         // On the map, not enemy-held (10.1b), passable to every arm, the formation allowed (8.0).
         for &h in &hexes {
-            if !sc.board.contains(h) || enemy_in(sc, self.st, self.side, h, true) {
+            if !sc.board.contains(h) || self.enemy_in(h) {
                 return None;
             }
             let row = terrain(sc, h)?;
@@ -948,7 +963,7 @@ impl<'a> Ctx<'a> {
         let Some(n) = h.neighbour(d) else {
             return false;
         };
-        if !sc.board.contains(n) || enemy_in(sc, self.st, self.side, n, true) {
+        if !sc.board.contains(n) || self.enemy_in(n) {
             return false;
         }
         let Some(row) = terrain(sc, n) else {

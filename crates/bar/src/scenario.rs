@@ -257,7 +257,12 @@ impl Board {
 
     /// Whether the hex is on the map.
     pub fn contains(&self, h: HexId) -> bool {
-        self.hexes.contains_key(&h)
+        if self.dense.ids.is_empty() {
+            // Not indexed yet (while the scenario is built).
+            self.hexes.contains_key(&h)
+        } else {
+            self.dense.ix(h).is_some()
+        }
     }
 
     /// The hexside feature between two adjacent hexes.
