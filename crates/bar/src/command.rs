@@ -32,22 +32,63 @@ pub fn ezoc(sc: &Scenario, st: &State, side: u8, h: HexId) -> bool {
     })
 }
 
-/// Every hex in the ZOC of a non-routed enemy of `side` (9.1).
-pub fn ezoc_set(sc: &Scenario, st: &State, side: u8) -> rustc_hash::FxHashSet<HexId> {
-    // Sized once: about three front hexes an enemy unit.
-    let mut set = rustc_hash::FxHashSet::with_capacity_and_hasher(
-        st.units.len() * 2,
-        rustc_hash::FxBuildHasher,
-    );
+/// A set of the board's hexes, one bit a hex of the board's dense index (a hex off the board is
+/// never in it).
+#[derive(Clone, Debug)]
+pub struct HexSet<'a> {
+    d: &'a crate::scenario::Dense,
+    bits: Vec<u64>,
+}
+
+impl<'a> HexSet<'a> {
+    /// The empty set over the board.
+    pub fn new(d: &'a crate::scenario::Dense) -> Self {
+        HexSet {
+            d,
+            bits: vec![0; d.ids.len().div_ceil(64)],
+        }
+    }
+
+    fn insert_ix(&mut self, i: u32) {
+        if let Some(w) = self.bits.get_mut(i as usize / 64) {
+            *w |= 1 << (i % 64);
+        }
+    }
+
+    /// Whether `h` is in the set.
+    #[inline]
+    pub fn contains(&self, h: &HexId) -> bool {
+        self.d.ix(*h).is_some_and(|i| {
+            self.bits
+                .get(i as usize / 64)
+                .is_some_and(|w| w & (1 << (i % 64)) != 0)
+        })
+    }
+
+    /// The hexes of the set, in the board's order.
+    pub fn iter(&self) -> impl Iterator<Item = HexId> + '_ {
+        self.d
+            .ids
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| self.bits[i / 64] & (1 << (i % 64)) != 0)
+            .map(|(_, h)| *h)
+    }
+}
+
+/// Every hex of the board in the ZOC of a non-routed enemy of `side` (9.1).
+pub fn ezoc_set<'a>(sc: &'a Scenario, st: &State, side: u8) -> HexSet<'a> {
+    let d = &sc.board.dense;
+    let mut set = HexSet::new(d);
     for (i, u) in st.units.iter().enumerate() {
         if sc.units[i].side != side && !u.eliminated && !u.routed && !u.hexes.is_empty() {
             // `geom::front_of` without its list: the set drops the repeats.
             for &h in &u.hexes {
-                for d in u.facing.front_dirs() {
-                    if let Some(n) = h.neighbour(d)
-                        && !u.hexes.contains(&n)
-                    {
-                        set.insert(n);
+                let Some(x) = d.ix(h) else { continue };
+                for dir in u.facing.front_dirs() {
+                    let n = d.nbr[x as usize][dir.index()];
+                    if n != u32::MAX && !u.hexes.contains(&d.ids[n as usize]) {
+                        set.insert_ix(n);
                     }
                 }
             }

@@ -9,6 +9,7 @@
 //! (18.2b) for it and for the stacks it passed through (10.7a).
 use crate::action::Action;
 use crate::checks::{self, Spec};
+use crate::command::HexSet;
 use crate::data::Arm;
 use crate::event::Event;
 use crate::formation::{self, Budget};
@@ -18,7 +19,6 @@ use crate::state::Hexes;
 use crate::state::{Phase, State};
 use engine::{Half, drop_fraction, round_half_up};
 use hexmap::{Arc, Dir, End, Footprint, FootprintKind, HexId, Printed};
-use rustc_hash::FxHashSet;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BinaryHeap, HashSet};
 
@@ -490,7 +490,7 @@ fn straighten_cost(
     sc: &Scenario,
     st: &State,
     m: &Mover,
-    z: &FxHashSet<HexId>,
+    z: &HexSet<'_>,
     fp: &Footprint<HexId>,
     left: Half,
 ) -> Option<Half> {
@@ -535,7 +535,7 @@ fn straighten_cost(
 }
 
 /// Whether any of `hexes` is in an enemy ZOC of `side`'s enemy (9.1).
-fn in_ezoc(ezoc: &FxHashSet<HexId>, hexes: &[HexId]) -> bool {
+fn in_ezoc(ezoc: &HexSet<'_>, hexes: &[HexId]) -> bool {
     hexes.iter().any(|h| ezoc.contains(h))
 }
 
@@ -779,7 +779,7 @@ fn moves(sc: &Scenario, st: &State, m: &Mover) -> Vec<Move> {
                 && let Some(per) = facing_cost(sc, &army, f)
             {
                 // The EZOCs the straightening steps may enter (9.1), found once if needed.
-                let mut z: Option<FxHashSet<HexId>> = None;
+                let mut z: Option<HexSet<'_>> = None;
                 for turn in [-2, -1, 1, 2] {
                     let Ok(next) = fp.advanced(&Printed, turn) else {
                         continue;
@@ -1239,7 +1239,7 @@ fn whole_ma_turns(us: &crate::state::UnitState, m: &Mover) -> Vec<Move> {
 }
 
 /// The enemies' ZOC hexes against the mover's side (9.1).
-fn ezoc(sc: &Scenario, st: &State, side: u8) -> FxHashSet<HexId> {
+fn ezoc<'a>(sc: &'a Scenario, st: &State, side: u8) -> HexSet<'a> {
     crate::command::ezoc_set(sc, st, side)
 }
 
@@ -1250,7 +1250,7 @@ fn full_cost(
     m: &Mover,
     now: &[HexId],
     now_in_ezoc: bool,
-    ezoc: &FxHashSet<HexId>,
+    ezoc: &HexSet<'_>,
     a: Arm,
 ) -> Half {
     let whole =
@@ -1838,7 +1838,7 @@ impl LeaderField {
                 flags[i as usize] |= bit;
             }
         };
-        for h in crate::command::ezoc_set(sc, st, side) {
+        for h in crate::command::ezoc_set(sc, st, side).iter() {
             mark(h, L_ZOC);
         }
         for (i, s) in st.units.iter().enumerate() {
@@ -1967,7 +1967,7 @@ pub fn decider(sc: &Scenario, st: &State) -> Option<u8> {
 pub fn reactors(sc: &Scenario, st: &State, side: u8, hexes: &[HexId]) -> Vec<UnitIx> {
     let enemy = 1 - side;
     // The EZOC only matters for a cavalry that could charge: built at the first one (17.1).
-    let mut own_ezoc: Option<FxHashSet<HexId>> = None;
+    let mut own_ezoc: Option<HexSet<'_>> = None;
     // 12.8a: the units that could fire at the units in these hexes now (arc, range, sight;
     // artillery within its minimum range).
     let target = target_in(sc, st, side, hexes, &[]);
