@@ -393,7 +393,7 @@ fn loc_search<'a>(
     let mut best = vec![u16::MAX; n];
     // Dijkstra on a bucket queue: a step costs 0 to 4 half points, so the hexes waiting are
     // within 4 of the cost being settled, in a ring of 5 buckets (the same costs as a heap).
-    let mut ring: [Vec<u32>; 5] = Default::default();
+    let mut ring: [Vec<u32>; 5] = std::array::from_fn(|_| Vec::with_capacity(64));
     let mut waiting = 0usize;
     for s in sources_in(sc, st, l, style, &field.groups) {
         if let Some(x) = d.ix(s) {

@@ -151,7 +151,9 @@ impl Board {
         h.to_string()
     }
 
-    /// Build the dense index with the charts' leader columns.
+    /// Build the dense index with the charts' leader columns and terrain rows. Every query of a
+    /// hex's terrain reads it: a board or chart changed after the scenario was built must be
+    /// indexed again.
     pub fn index(&mut self, charts: &Charts) {
         let mut ids: Vec<HexId> = self.hexes.keys().copied().collect();
         ids.sort();

@@ -171,8 +171,11 @@ pub fn legal_units(
     if units.iter().any(|&u| us(u).hexes != us(u0).hexes) {
         return Err(StackError::Hexes(h));
     }
-    let (troops, guns): (Vec<UnitIx>, Vec<UnitIx>) =
-        units.iter().partition(|&&u| arm(sc, u) != Arm::Artillery);
+    type Few = tinyvec::TinyVec<[UnitIx; 8]>;
+    let (troops, guns): (Few, Few) = units
+        .iter()
+        .copied()
+        .partition(|&u| arm(sc, u) != Arm::Artillery);
     for g in [&troops, &guns] {
         if g.iter().any(|&u| us(u).formation != us(g[0]).formation) {
             return Err(StackError::Formation(h));
@@ -244,13 +247,13 @@ pub fn legal_units(
         } else {
             tsp + 4 * gsp
         };
-        vec![over("road column", eff, limits.road_column)]
+        [over("road column", eff, limits.road_column), None]
     } else if cav {
-        vec![over("cavalry", tsp, limits.cavalry)]
+        [over("cavalry", tsp, limits.cavalry), None]
     } else if troops.is_empty() {
-        vec![over("artillery", gsp, limits.artillery)]
+        [over("artillery", gsp, limits.artillery), None]
     } else {
-        vec![
+        [
             over("infantry (artillery ×4)", tsp + 4 * gsp, limits.infantry),
             if gsp > 0 {
                 over("artillery", gsp, limits.artillery)

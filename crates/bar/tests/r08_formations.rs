@@ -924,6 +924,8 @@ fn r8_0_terrain_forbids_forming_a_formation_in_it() {
     assert!(lines.iter().all(|c| !c.hexes.contains(&hx("1515"))));
     // A prohibited hex (a pond) is never entered by a change either.
     p.sc.board.hexes.get_mut(&hx("1513")).unwrap().terrain = "pond".into(); // on the map
+    let charts = p.sc.charts.clone();
+    p.sc.board.index(&charts);
     let cs = ch(&p, &["c12"], &budget(7));
     assert!(cs.iter().all(|c| !c.hexes.contains(&hx("1513"))));
     assert!(
