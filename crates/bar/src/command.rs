@@ -273,6 +273,9 @@ const STEADY: u8 = 4;
 const ACTIVE: u8 = 8;
 const IDLE: u8 = 16;
 const ZOC: u8 = 32;
+/// A LOC never enters the hex: terrain closed to leaders, an enemy, or an EZOC not held by a
+/// non-routed friend (7.1).
+const BLOCKED: u8 = 64;
 
 impl<'a> LocField<'a> {
     /// The field for `side`'s leaders.
@@ -316,6 +319,11 @@ impl<'a> LocField<'a> {
                         flags[x as usize] |= ZOC;
                     }
                 }
+            }
+        }
+        for (x, f) in flags.iter_mut().enumerate() {
+            if !d.leader_ok[x] || *f & ENEMY != 0 || (*f & ZOC != 0 && *f & STEADY == 0) {
+                *f |= BLOCKED;
             }
         }
         LocField {
@@ -424,22 +432,20 @@ fn loc_search<'a>(
                 return (LocMap { d, best }, Some(c));
             }
         }
+        let (nbr, side_ok, road) = (&d.nbr[g], &d.leader_side_ok[g], &d.road[g]);
         for k in 0..6 {
-            let h = d.nbr[g][k];
-            if h == u32::MAX {
+            let h = nbr[k];
+            if h == u32::MAX || !side_ok[k] {
                 continue;
             }
             let hu = h as usize;
             let f = flags[hu];
-            if !d.leader_ok[hu] || !d.leader_side_ok[g][k] || f & ENEMY != 0 {
-                continue;
-            }
-            if f & ZOC != 0 && f & STEADY == 0 {
+            if f & BLOCKED != 0 {
                 continue;
             }
             let step = match style {
                 Style::ArmyWing => {
-                    if d.road[g][k] {
+                    if road[k] {
                         1
                     } else {
                         2
@@ -584,6 +590,43 @@ pub fn wing_loc(sc: &Scenario, st: &State, wing: u16) -> Option<u16> {
 
 /// [`wing_loc`] in a field built for the wing's side.
 fn wing_loc_in(sc: &Scenario, st: &State, field: &LocField<'_>, wing: u16) -> Option<u16> {
+    wing_loc_with(sc, st, wing, |a, h| {
+        loc_to_in(sc, st, field, a, Style::ArmyWing, &[h])
+    })
+}
+
+/// The army and wing leaders' LOCs (7.3, style army/wing) of one field, each traced once as a
+/// map of its whole range and read for every hex asked about.
+struct ArmyWingLocs<'f, 'a> {
+    field: &'f LocField<'a>,
+    maps: Vec<(LeaderIx, Option<LocMap<'a>>)>,
+}
+
+impl<'a> ArmyWingLocs<'_, 'a> {
+    /// [`loc_to_in`] from `l` to `h` in the army/wing style.
+    fn cost(&mut self, sc: &'a Scenario, st: &State, l: LeaderIx, h: HexId) -> Option<u16> {
+        let k = match self.maps.iter().position(|m| m.0 == l) {
+            Some(k) => k,
+            None => {
+                let map = (st.leaders[usize::from(l)].status == LeaderStatus::Present).then(|| {
+                    let range = sc.leaders[usize::from(l)].range;
+                    loc_search(sc, st, self.field, l, Style::ArmyWing, range, &[], false).0
+                });
+                self.maps.push((l, map));
+                self.maps.len() - 1
+            }
+        };
+        self.maps[k].1.as_ref()?.get(&h)
+    }
+}
+
+/// [`wing_loc_in`] with the LOC cost from a leader to a hex given by `cost`.
+fn wing_loc_with(
+    sc: &Scenario,
+    st: &State,
+    wing: u16,
+    mut cost: impl FnMut(LeaderIx, HexId) -> Option<u16>,
+) -> Option<u16> {
     let w = &sc.wings[usize::from(wing)];
     let wl = holder(st, w.leader)?;
     let det = w
@@ -592,7 +635,7 @@ fn wing_loc_in(sc: &Scenario, st: &State, field: &LocField<'_>, wing: u16) -> Op
         .and_then(|b| sc.brigades[usize::from(*b)].detachment);
     let a = top_leader(sc, st, w.side, det)?;
     let h = st.leaders[usize::from(wl)].hex?;
-    loc_to_in(sc, st, field, a, Style::ArmyWing, &[h])
+    cost(a, h)
 }
 
 /// A leader initiative roll (7.4a–b): d10 ≤ his initiative rating.
@@ -628,7 +671,12 @@ pub fn command_control(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
     let decapitated = army_leader(sc, st, side).is_none();
     // Leader initiative rolls below change nothing on the board: one field serves every LOC.
     let field = LocField::new(sc, st, side);
-    // Leaders (7.3, 7.4a): each activated brigade's leader.
+    // Leaders (7.3, 7.4a): each activated brigade's leader. The army and wing leaders' LOCs are
+    // traced once each and read for every brigade leader.
+    let mut aw = ArmyWingLocs {
+        field: &field,
+        maps: Vec::new(),
+    };
     let mut brigade_leader_ok: BTreeMap<u16, bool> = BTreeMap::new();
     for &b in &act.brigades {
         let br = &sc.brigades[usize::from(b)];
@@ -652,7 +700,7 @@ pub fn command_control(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
                 // 6.5c: a brigade joins a wing activation only with a LOC to its wing leader.
                 how = Some("LOC to the activated wing leader (6.5c)".into());
             } else if let Some(top) = top_leader(sc, st, side, br.detachment)
-                && let Some(c) = loc_to_in(sc, st, &field, top, Style::ArmyWing, &[h])
+                && let Some(c) = aw.cost(sc, st, top, h)
             {
                 how = Some(format!(
                     "LOC {} from {}",
@@ -660,9 +708,9 @@ pub fn command_control(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
                     sc.leaders[usize::from(top)].name
                 ));
             } else if let Some(w) = br.wing
-                && wing_loc_in(sc, st, &field, w).is_some()
+                && wing_loc_with(sc, st, w, |a, h| aw.cost(sc, st, a, h)).is_some()
                 && let Some(wl) = holder(st, sc.wings[usize::from(w)].leader)
-                && let Some(c) = loc_to_in(sc, st, &field, wl, Style::ArmyWing, &[h])
+                && let Some(c) = aw.cost(sc, st, wl, h)
             {
                 how = Some(format!(
                     "LOC {} from {}",
