@@ -171,7 +171,7 @@ fn occupied(st: &State, h: HexId, except: &[UnitIx]) -> Option<UnitIx> {
 }
 
 fn level(sc: &Scenario, h: HexId) -> u8 {
-    sc.board.hexes.get(&h).map_or(0, |i| i.level)
+    sc.board.level(h)
 }
 
 fn terrain(sc: &Scenario, h: HexId) -> Option<&crate::charts::tec::TerrainRow> {
@@ -222,7 +222,12 @@ pub fn sight(
         }
         let t = terrain(sc, x);
         let terrain_blocks = t.is_some_and(|t| t.blocks_los && lx + t.height >= ea.min(eb));
-        let unit = occupied(st, x, &[]);
+        // A unit matters only where the terrain does not block.
+        let unit = if terrain_blocks {
+            None
+        } else {
+            occupied(st, x, &[])
+        };
         if !terrain_blocks && unit.is_none() {
             return false;
         }

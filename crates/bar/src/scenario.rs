@@ -101,6 +101,8 @@ pub struct Dense {
     pub row: Vec<u16>,
     /// The `clear` row in `rows` (for a hex off the board), if the TEC has one.
     pub clear: Option<u16>,
+    /// Each hex's level (12.6).
+    pub level: Vec<u8>,
 }
 
 impl Dense {
@@ -225,6 +227,10 @@ impl Board {
             }
         };
         d.row = Vec::with_capacity(ids.len());
+        d.level = ids
+            .iter()
+            .map(|h| self.hexes.get(h).map_or(0, |i| i.level))
+            .collect();
         for h in &ids {
             let k = match self.hexes.get(h) {
                 Some(x) => row_ix(&x.terrain, &mut d),
@@ -244,6 +250,19 @@ impl Board {
         let d = &self.dense;
         let i = d.ix(h)?;
         d.rows.get(usize::from(*d.row.get(i as usize)?))
+    }
+
+    /// A hex's level (12.6; 0 off the board).
+    #[inline]
+    pub fn level(&self, h: HexId) -> u8 {
+        if self.dense.ids.is_empty() {
+            // Not indexed yet (while the scenario is built).
+            return self.hexes.get(&h).map_or(0, |i| i.level);
+        }
+        self.dense
+            .ix(h)
+            .and_then(|i| self.dense.level.get(i as usize).copied())
+            .unwrap_or(0)
     }
 
     /// The TEC's row of a hex, a hex off the board counting as clear.

@@ -5,7 +5,7 @@
 //! MC (F) (19.10d, 19.9e); other units passed through test (F) as usual (19.10e).
 use crate::action::Action;
 use crate::checks::{self, Spec};
-use crate::command::{LocField, LocMap, Style, holder, loc_map_in};
+use crate::command::{LocField, LocMap, Style, holder, loc_map_for};
 use crate::data::Arm;
 use crate::event::Event;
 use crate::scenario::{BrigadeIx, Scenario, UnitIx};
@@ -35,31 +35,37 @@ pub fn entitled(sc: &Scenario, st: &State) -> Vec<UnitIx> {
             continue;
         }
         let side = sc.leaders[usize::from(bl)].side;
+        let leader_ok = !st.leaders[usize::from(bl)].ooc;
+        let candidates = || {
+            act.units
+                .iter()
+                .chain(&act.attached)
+                .chain(&act.arriving)
+                .map(|&u| (u, true))
+                .chain(act.independents.iter().map(|&u| (u, leader_ok)))
+        };
         let mut map: Option<LocMap<'_>> = None;
         let mut within = |h: &hexmap::HexId| {
             map.get_or_insert_with(|| {
                 let field =
                     fields[usize::from(side)].get_or_insert_with(|| LocField::new(sc, st, side));
-                loc_map_in(
+                // The map is asked only about the candidates' hexes.
+                let targets: Vec<hexmap::HexId> = candidates()
+                    .flat_map(|(u, _)| st.units[usize::from(u)].hexes)
+                    .collect();
+                loc_map_for(
                     sc,
                     st,
                     field,
                     bl,
                     Style::Brigade,
                     sc.leaders[usize::from(bl)].range,
+                    &targets,
                 )
             })
             .contains_key(h)
         };
-        let leader_ok = !st.leaders[usize::from(bl)].ooc;
-        let candidates = act
-            .units
-            .iter()
-            .chain(&act.attached)
-            .chain(&act.arriving)
-            .map(|&u| (u, true))
-            .chain(act.independents.iter().map(|&u| (u, leader_ok)));
-        for (u, ok) in candidates {
+        for (u, ok) in candidates() {
             let s = &st.units[usize::from(u)];
             if ok
                 && st.on_map(u)
