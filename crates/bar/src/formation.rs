@@ -124,7 +124,11 @@ fn sp_sum(sc: &Scenario, st: &State, units: &[UnitIx]) -> u16 {
         .sum()
 }
 
-fn split(sc: &Scenario, units: &[UnitIx]) -> (Vec<UnitIx>, Vec<UnitIx>) {
+/// A few units, kept inline (a stack rarely holds more than eight).
+type Few = tinyvec::TinyVec<[UnitIx; 8]>;
+
+/// A stack's troops and guns, in the order given.
+fn split(sc: &Scenario, units: &[UnitIx]) -> (Few, Few) {
     units
         .iter()
         .copied()
@@ -388,8 +392,8 @@ impl<'a> Ctx<'a> {
             units: units.to_vec(),
             disordered: units.iter().any(|&u| st.units[usize::from(u)].disordered),
             ezoc: units.iter().any(|&u| in_ezoc(sc, st, u)),
-            troops,
-            guns,
+            troops: troops.to_vec(),
+            guns: guns.to_vec(),
             side,
             hexes: s0.hexes.to_vec(),
             budget: *budget,
