@@ -1,0 +1,116 @@
+//! The derived look-ups the engine keeps for speed (docs/bar.md, "Speed work of 2026-12-04") give
+//! what the rules' plain definitions give, in positions of seeded random `bar-drill` and
+//! `prague-schwerin` games: the EZOC set (9.1) against the per-hex test, the LOC map stopped at its
+//! targets (7.1–7.3) against the whole map, the board's terrain rows and levels against the
+//! scenario's hex records and the TEC by name.
+use bar::command::{LocField, Style, ezoc, ezoc_set, loc_map_for, loc_map_in};
+use bar::state::LeaderStatus;
+use engine::{Dice, Ruleset};
+
+/// Every `every`-th position of a seeded random game, up to `limit` positions.
+fn positions(id: &str, seed: u64, every: usize, limit: usize) -> (bar::Bar, Vec<bar::State>) {
+    let bar = bar::Bar::load(id, &[], None).expect("the shipped scenario loads");
+    let mut ev = Vec::new();
+    let mut st = bar.start(seed, &mut ev);
+    let mut pick = Dice::new(seed ^ 0x5eed);
+    let mut out = Vec::new();
+    let mut n = 0usize;
+    while bar.decider(&st).is_some() && out.len() < limit {
+        if n % every == 0 {
+            out.push(st.clone());
+        }
+        let legal = bar.legal_actions(&st);
+        let i = pick.below(legal.len());
+        ev.clear();
+        bar.apply_legal(&mut st, &legal[i], &mut ev);
+        n += 1;
+    }
+    (bar, out)
+}
+
+fn check_position(bar: &bar::Bar, st: &bar::State) -> usize {
+    let sc = &bar.sc;
+    let mut checked = 0;
+    for side in 0..2u8 {
+        // 9.1: the set holds exactly the board's hexes the per-hex test finds in an EZOC.
+        let set = ezoc_set(sc, st, side);
+        for &h in &sc.board.dense.ids {
+            assert_eq!(
+                set.contains(&h),
+                ezoc(sc, st, side, h),
+                "EZOC of side {side} at {h}"
+            );
+            checked += 1;
+        }
+        // 7.1–7.3: a map stopped once its targets are settled agrees with the whole map there.
+        let field = LocField::new(sc, st, side);
+        for (l, leader) in sc.leaders.iter().enumerate() {
+            let l = l as u16;
+            if leader.side != side || st.leaders[usize::from(l)].status != LeaderStatus::Present {
+                continue;
+            }
+            let whole = loc_map_in(sc, st, &field, l, Style::Brigade, leader.range);
+            let targets: Vec<hexmap::HexId> = st
+                .units
+                .iter()
+                .enumerate()
+                .filter(|(i, u)| sc.units[*i].side == side && !u.eliminated)
+                .flat_map(|(_, u)| u.hexes)
+                .collect();
+            let part = loc_map_for(sc, st, &field, l, Style::Brigade, leader.range, &targets);
+            for t in &targets {
+                assert_eq!(part.get(t), whole.get(t), "LOC of leader {l} to {t}");
+                checked += 1;
+            }
+        }
+    }
+    checked
+}
+
+#[test]
+fn r09_1_r07_derived_ezoc_and_loc_maps_agree_with_their_definitions_in_random_drill_games() {
+    let mut checked = 0;
+    for seed in 1..=3 {
+        let (bar, states) = positions("bar-drill", seed, 37, 30);
+        assert!(states.len() >= 20, "seed {seed}: a game of some length");
+        for st in &states {
+            checked += check_position(&bar, st);
+        }
+    }
+    assert!(checked > 10_000, "{checked} look-ups compared");
+}
+
+#[test]
+fn r09_1_r07_derived_ezoc_and_loc_maps_agree_with_their_definitions_in_a_random_schwerin_game() {
+    let (bar, states) = positions("prague-schwerin", 7, 97, 12);
+    assert!(states.len() >= 10);
+    for st in &states {
+        check_position(&bar, st);
+    }
+}
+
+#[test]
+fn r12_6_r10_1c_terrain_rows_and_levels_by_the_dense_index_are_the_scenarios() {
+    for id in ["bar-drill", "prague-schwerin"] {
+        let bar = bar::Bar::load(id, &[], None).expect("the shipped scenario loads");
+        let sc = &bar.sc;
+        for (h, info) in &sc.board.hexes {
+            assert_eq!(
+                sc.board.tec_row(*h),
+                sc.charts.tec.terrain.get(&info.terrain),
+                "{id}: terrain row of {h}"
+            );
+            assert_eq!(sc.board.level(*h), info.level, "{id}: level of {h}");
+            assert!(sc.board.contains(*h));
+        }
+        // Off the board: no row of its own, `clear` for the stacking limits (10.1c), level 0.
+        let off = hexmap::HexId::new(99, 99);
+        assert!(!sc.board.contains(off));
+        assert_eq!(sc.board.tec_row(off), None);
+        assert_eq!(
+            sc.board.tec_row_or_clear(off),
+            sc.charts.tec.terrain.get("clear")
+        );
+        assert_eq!(sc.board.level(off), 0);
+    }
+}
