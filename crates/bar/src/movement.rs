@@ -1883,6 +1883,35 @@ fn leader_steps_in(
         return Vec::new();
     };
     let road_cost = sc.charts.tec.road.loc.max(Half::HALF);
+    // The cost of a step from `gi` in direction `k`, if the leader may take it (21.1a): never
+    // into an enemy, nor into an EZOC without friends there.
+    let step_to = |gi: usize, k: usize| -> Option<(usize, Half)> {
+        let nx = d.nbr[gi][k];
+        if nx == u32::MAX {
+            return None;
+        }
+        let ni = nx as usize;
+        if !d.leader_enter[ni] {
+            return None;
+        }
+        let step = if d.road[gi][k] {
+            road_cost
+        } else {
+            d.leader_mp[ni]? + d.leader_side_mp[gi][k]?
+        };
+        let f = flags[ni];
+        if step > ma || (f & L_ZOC != 0 && f & L_FRIEND == 0) || f & L_ENEMY != 0 {
+            return None;
+        }
+        Some((ni, step))
+    };
+    if first {
+        // The first hex the search below would settle: the first open neighbour.
+        return (0..6)
+            .find_map(|k| step_to(start as usize, k))
+            .map(|(ni, _)| vec![d.ids[ni]])
+            .unwrap_or_default();
+    }
     // Dijkstra over the dense board in leader MP (half points).
     let mut best: Vec<Option<Half>> = vec![None; d.ids.len()];
     let mut heap = BinaryHeap::new();
