@@ -16,7 +16,7 @@ fn positions(id: &str, seed: u64, every: usize, limit: usize) -> (bar::Bar, Vec<
     let mut out = Vec::new();
     let mut n = 0usize;
     while bar.decider(&st).is_some() && out.len() < limit {
-        if n % every == 0 {
+        if n.is_multiple_of(every) {
             out.push(st.clone());
         }
         let legal = bar.legal_actions(&st);
