@@ -381,7 +381,7 @@ pub fn loc_map_for<'a>(
 
 /// The LOC search: every hex within range, or (with `targets`) until the nearest target is
 /// settled, whose cost comes second (Dijkstra settles hexes cheapest first); with `all`, until
-/// every target is settled (`targets` sorted, without repeats).
+/// every target is settled (`targets` without repeats).
 #[allow(clippy::too_many_arguments)]
 fn loc_search<'a>(
     sc: &'a Scenario,

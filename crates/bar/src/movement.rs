@@ -1900,7 +1900,7 @@ fn leader_steps_in(
             d.leader_mp[ni]? + d.leader_side_mp[gi][k]?
         };
         let f = flags[ni];
-        if step > ma || (f & L_ZOC != 0 && f & L_FRIEND == 0) || f & L_ENEMY != 0 {
+        if (f & L_ZOC != 0 && f & L_FRIEND == 0) || f & L_ENEMY != 0 {
             return None;
         }
         Some((ni, step))
@@ -1908,7 +1908,7 @@ fn leader_steps_in(
     if first {
         // The first hex the search below would settle: the first open neighbour.
         return (0..6)
-            .find_map(|k| step_to(start as usize, k))
+            .find_map(|k| step_to(start as usize, k).filter(|&(_, step)| step <= ma))
             .map(|(ni, _)| vec![d.ids[ni]])
             .unwrap_or_default();
     }
@@ -1927,39 +1927,16 @@ fn leader_steps_in(
             continue;
         }
         for k in 0..6 {
-            let nx = d.nbr[gi][k];
-            if nx == u32::MAX {
+            let Some((ni, step)) = step_to(gi, k) else {
                 continue;
-            }
-            let ni = nx as usize;
-            if !d.leader_enter[ni] {
-                continue;
-            }
-            let step = if d.road[gi][k] {
-                road_cost
-            } else {
-                match (d.leader_mp[ni], d.leader_side_mp[gi][k]) {
-                    (Some(enter), Some(side)) => enter + side,
-                    _ => continue,
-                }
             };
             let nc = c + step;
             if nc > ma {
                 continue;
             }
-            let f = flags[ni];
-            if f & L_ZOC != 0 && f & L_FRIEND == 0 {
-                continue;
-            }
-            if f & L_ENEMY != 0 {
-                continue;
-            }
             if best[ni].is_none_or(|b| nc < b) {
                 best[ni] = Some(nc);
-                if first {
-                    return vec![d.ids[ni]];
-                }
-                heap.push(std::cmp::Reverse((nc, nx)));
+                heap.push(std::cmp::Reverse((nc, ni as u32)));
             }
         }
     }
