@@ -49,6 +49,13 @@ impl<'a> HexSet<'a> {
         }
     }
 
+    /// Put `h` in the set (a hex off the board is ignored).
+    pub fn insert(&mut self, h: HexId) {
+        if let Some(i) = self.d.ix(h) {
+            self.insert_ix(i);
+        }
+    }
+
     fn insert_ix(&mut self, i: u32) {
         if let Some(w) = self.bits.get_mut(i as usize / 64) {
             *w |= 1 << (i % 64);
@@ -74,6 +81,17 @@ impl<'a> HexSet<'a> {
             .filter(|(i, _)| self.bits[i / 64] & (1 << (i % 64)) != 0)
             .map(|(_, h)| *h)
     }
+}
+
+/// Every hex of the board that holds a unit not eliminated (of either side).
+pub fn occupied_set<'a>(sc: &'a Scenario, st: &State) -> HexSet<'a> {
+    let mut set = HexSet::new(&sc.board.dense);
+    for u in st.units.iter().filter(|u| !u.eliminated) {
+        for &h in &u.hexes {
+            set.insert(h);
+        }
+    }
+    set
 }
 
 /// Every hex of the board in the ZOC of a non-routed enemy of `side` (9.1).

@@ -201,6 +201,20 @@ pub fn sight(
     side: u8,
     howitzer: bool,
 ) -> Option<Sight> {
+    sight_in(sc, st, from, to, side, howitzer, None)
+}
+
+/// [`sight`], with the hexes that hold units (`occ`, [`crate::command::occupied_set`]) found
+/// once for many lines; `None`: look at the units for each hex.
+fn sight_in(
+    sc: &Scenario,
+    st: &State,
+    from: HexId,
+    to: HexId,
+    side: u8,
+    howitzer: bool,
+    occ: Option<&crate::command::HexSet<'_>>,
+) -> Option<Sight> {
     let mut out = Sight {
         partial: false,
         overhead: false,
@@ -223,12 +237,9 @@ pub fn sight(
         let t = terrain(sc, x);
         let terrain_blocks = t.is_some_and(|t| t.blocks_los && lx + t.height >= ea.min(eb));
         // A unit matters only where the terrain does not block.
-        let unit = if terrain_blocks {
-            None
-        } else {
-            occupied(st, x, &[])
-        };
-        if !terrain_blocks && unit.is_none() {
+        let unit = !terrain_blocks
+            && occ.map_or_else(|| occupied(st, x, &[]).is_some(), |o| o.contains(&x));
+        if !terrain_blocks && !unit {
             return false;
         }
         // 12.6c: with ends at different levels, an obstacle nearer the higher end does not block.
@@ -242,10 +253,7 @@ pub fn sight(
                 return false;
             }
         }
-        if !terrain_blocks
-            && howitzer
-            && let Some(_) = unit
-        {
+        if !terrain_blocks && howitzer && unit {
             let friendly_only =
                 st.units.iter().enumerate().all(|(i, s)| {
                     s.eliminated || !s.hexes.contains(&x) || sc.units[i].side == side
@@ -316,6 +324,7 @@ fn aim(
     target: &[UnitIx],
     max_range: u8,
     howitzer: bool,
+    occ: Option<&crate::command::HexSet<'_>>,
 ) -> Option<Aim> {
     let lead = *g.units.first()?;
     let side = sc.units[usize::from(lead)].side;
@@ -331,7 +340,7 @@ fn aim(
         {
             continue;
         }
-        let Some(sight) = sight(sc, st, g.hex, t, side, howitzer) else {
+        let Some(sight) = sight_in(sc, st, g.hex, t, side, howitzer, occ) else {
             continue;
         };
         // 12.6e: the line crosses a flank hex of the target (not only along a flank hexside).
@@ -586,6 +595,10 @@ fn groups_among(
             }
         }
     }
+    if out.is_empty() {
+        return out;
+    }
+    let occ = crate::command::occupied_set(sc, st);
     out.retain_mut(|g| {
         g.units.retain(|&u| {
             // Every unit of a group is one of the firers, with its weapon.
@@ -597,7 +610,7 @@ fn groups_among(
                 units: vec![u],
                 sp: None,
             };
-            aim(sc, st, &one, target, reach, how).is_some()
+            aim(sc, st, &one, target, reach, how, Some(&occ)).is_some()
         });
         !g.units.is_empty() && !firing_sp(sc, st, g, &[]).is_empty()
     });
@@ -676,7 +689,7 @@ fn part(
     let how = sps
         .iter()
         .any(|&(u, _)| weapon(sc, u).is_some_and(|w| w.howitzer));
-    let a = aim(sc, st, g, target, reach, how)?;
+    let a = aim(sc, st, g, target, reach, how, None)?;
     // 12.3a: `firing_sp` has halved a disordered group's limits; the SPs before that, for the
     // log and for A30 (disordered with a partial line of sight: ÷4 once).
     let dis = disordered(st, g);
@@ -1564,6 +1577,9 @@ fn targets_upto(sc: &Scenario, st: &State, f: &FirePhase, enough: usize) -> Vec<
     let mut out = Vec::new();
     // The activated side's firers, found once for every target stack (none fires before the end).
     let mut shooters: Option<Vec<(UnitIx, &WeaponRow)>> = None;
+    // Where the activated firers stand and how far they reach: a stack beyond the reach of all of
+    // them is no target (only activated units fire, `candidates_of`).
+    let mut reaches: Option<Vec<(Hexes, u32)>> = None;
     for u in 0..st.units.len() as UnitIx {
         if sc.units[usize::from(u)].side == side || !st.on_map(u) {
             continue;
@@ -1573,6 +1589,20 @@ fn targets_upto(sc: &Scenario, st: &State, f: &FirePhase, enough: usize) -> Vec<
             continue;
         }
         seen.push(hexes);
+        let reaches = reaches.get_or_insert_with(|| {
+            shooters
+                .get_or_insert_with(|| firers(sc, st, side))
+                .iter()
+                .filter(|(x, _)| act.includes(*x))
+                .map(|(x, w)| (st.units[usize::from(*x)].hexes, u32::from(w.max_range())))
+                .collect()
+        });
+        if !reaches.iter().any(|(fh, r)| {
+            fh.iter()
+                .any(|a| hexes.iter().any(|b| a.distance(*b) <= *r))
+        }) {
+            continue;
+        }
         let tstack = stack(sc, st, u);
         let top = tstack[0];
         // The groups within reach of the stack, once for both types of fire.
@@ -1907,7 +1937,7 @@ pub fn opportunity_groups(
                             sp: None,
                         };
                         let min = weapon(sc, u).and_then(|w| w.min_range).unwrap_or(0);
-                        aim(sc, st, &one, target, min, false).is_some()
+                        aim(sc, st, &one, target, min, false, None).is_some()
                     })
             });
             (!g.units.is_empty()).then_some(g)
