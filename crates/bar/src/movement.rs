@@ -1304,6 +1304,10 @@ fn open_moves_where(
     let us_form = lead(st, m).formation;
     let z = ezoc(sc, st, m.side);
     let now_in = in_ezoc(&z, &lead(st, m).hexes);
+    // The hexes holding anyone: only those are searched for who stands there.
+    let occ = crate::command::occupied_set(sc, st);
+    let anyone_in =
+        |h: HexId, pick: &dyn Fn(UnitIx) -> bool| occ.contains(&h) && any_unit_in(st, h, pick);
     let mut out = Vec::new();
     for mv in moves(sc, st, m) {
         if want.is_some_and(|w| mv.action != *w) {
@@ -1318,7 +1322,11 @@ fn open_moves_where(
         if mv.kind == MoveKind::Turn && cost == Half::ZERO && m.turned_here {
             continue;
         }
-        if enemy_at(sc, st, m.side, &mv.hexes) {
+        if mv
+            .hexes
+            .iter()
+            .any(|&h| anyone_in(h, &|u| sc.units[usize::from(u)].side != m.side))
+        {
             continue;
         }
         let new_ezoc = mv
@@ -1349,7 +1357,7 @@ fn open_moves_where(
         if mv
             .hexes
             .iter()
-            .any(|&h| any_unit_in(st, h, |u| !m.units.contains(&u)))
+            .any(|&h| anyone_in(h, &|u| !m.units.contains(&u)))
         {
             let mut t = st.clone();
             let mut m2 = m.clone();
