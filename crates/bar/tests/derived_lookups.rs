@@ -3,7 +3,7 @@
 //! `prague-schwerin` games: the EZOC set (9.1) against the per-hex test, the LOC map stopped at its
 //! targets (7.1–7.3) against the whole map, the board's terrain rows and levels against the
 //! scenario's hex records and the TEC by name.
-use bar::command::{LocField, Style, ezoc, ezoc_set, loc_map_for, loc_map_in};
+use bar::command::{LocField, Style, ezoc, ezoc_set, loc_map_for, loc_map_in, occupied_set};
 use bar::state::LeaderStatus;
 use engine::{Dice, Ruleset};
 
@@ -31,6 +31,17 @@ fn positions(id: &str, seed: u64, every: usize, limit: usize) -> (bar::Bar, Vec<
 fn check_position(bar: &bar::Bar, st: &bar::State) -> usize {
     let sc = &bar.sc;
     let mut checked = 0;
+    // 12.6a, 10.1a: the set of occupied hexes holds exactly the hexes where a unit that is not
+    // eliminated stands (off-board hexes never).
+    let occ = occupied_set(sc, st);
+    for &h in &sc.board.dense.ids {
+        let there = st
+            .units
+            .iter()
+            .any(|u| !u.eliminated && u.hexes.contains(&h));
+        assert_eq!(occ.contains(&h), there, "occupied at {h}");
+        checked += 1;
+    }
     for side in 0..2u8 {
         // 9.1: the set holds exactly the board's hexes the per-hex test finds in an EZOC.
         let set = ezoc_set(sc, st, side);
@@ -68,7 +79,8 @@ fn check_position(bar: &bar::Bar, st: &bar::State) -> usize {
 }
 
 #[test]
-fn r09_1_r07_derived_ezoc_and_loc_maps_agree_with_their_definitions_in_random_drill_games() {
+fn r09_1_r07_r12_6_derived_ezoc_loc_maps_and_occupied_hexes_agree_with_their_definitions_in_random_drill_games()
+ {
     let mut checked = 0;
     for seed in 1..=3 {
         let (bar, states) = positions("bar-drill", seed, 37, 30);
@@ -81,7 +93,8 @@ fn r09_1_r07_derived_ezoc_and_loc_maps_agree_with_their_definitions_in_random_dr
 }
 
 #[test]
-fn r09_1_r07_derived_ezoc_and_loc_maps_agree_with_their_definitions_in_a_random_schwerin_game() {
+fn r09_1_r07_r12_6_derived_ezoc_loc_maps_and_occupied_hexes_agree_with_their_definitions_in_a_random_schwerin_game()
+ {
     let (bar, states) = positions("prague-schwerin", 7, 97, 12);
     assert!(states.len() >= 10);
     for st in &states {
