@@ -507,3 +507,36 @@ fn plan_plays_a_top_candidate_and_keeps_to_its_budget() {
     }
     assert!(ai::agent("plan", 1).is_ok());
 }
+
+#[test]
+fn r15_2_eval_terms_read_the_hastenbeck_evaluation_and_its_objectives() {
+    // The terms an evaluation is fitted on (docs/ai.md): the last is the evaluation itself, the
+    // first French control of Hastenbeck (15.2), and none once the game is over.
+    let r = rules();
+    let mut s = start(&r, 5);
+    let t = r.eval_terms(&s);
+    assert_eq!(t.len(), 17, "17 terms at Hastenbeck");
+    assert_eq!(
+        t[16],
+        r.evaluate(&s, Seat(0)),
+        "the last term is the French evaluation"
+    );
+    assert_eq!(t[0], 0.0, "Hastenbeck is Allied at the start");
+    let before = r.evaluate(&s, Seat(0));
+    s.control[0] = Side::French;
+    let t = r.eval_terms(&s);
+    assert_eq!(t[0], 1.0, "Hastenbeck French");
+    assert!(
+        t[16] > before,
+        "holding Hastenbeck is worth more to the French"
+    );
+    s.result = Some((Some(Side::French), "15.2".into(), "test".into()));
+    assert!(
+        r.eval_terms(&s).is_empty(),
+        "no terms once the game is over"
+    );
+    // Fontenoy has its own evaluation (16.1) and no terms.
+    let f = Saxe::load("fontenoy", &[], None).expect("built-in scenario loads");
+    let fs = start(&f, 5);
+    assert!(f.eval_terms(&fs).is_empty());
+}

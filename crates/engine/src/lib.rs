@@ -316,6 +316,12 @@ pub trait AgentHooks: Ruleset {
         0
     }
 
+    /// The terms of [`AgentHooks::evaluate`] from the first seat's side, each a number, for
+    /// studying or fitting the evaluation (docs/ai.md). Default: none.
+    fn eval_terms(&self, _state: &Self::State) -> Vec<f64> {
+        Vec::new()
+    }
+
     /// What an action intends, in a short line a player can read ("Broglie: moves the line of Du Roi
     /// (4 units) toward Hastenbeck"), or `None` for a detail, as `viewer` may read it (an agent's
     /// explanation is shown to its opponent too). Default: none.
@@ -390,6 +396,8 @@ pub trait DynGame: Send {
     fn search_work_limit(&self) -> Option<usize>;
     /// [`AgentHooks::progress`] now.
     fn progress(&self) -> u32;
+    /// [`AgentHooks::eval_terms`] now.
+    fn eval_terms(&self) -> Vec<f64>;
     /// [`AgentHooks::intent`] of the `i`-th legal action, for everyone who may read everything.
     fn intent(&self, i: usize) -> Option<String>;
     /// [`AgentHooks::intent`] of the `i`-th legal action, rendered for every viewer.
@@ -631,6 +639,9 @@ where
     }
     fn progress(&self) -> u32 {
         self.rules.progress(&self.state)
+    }
+    fn eval_terms(&self) -> Vec<f64> {
+        self.rules.eval_terms(&self.state)
     }
     fn intent(&self, i: usize) -> Option<String> {
         let legal = self.rules.legal_actions(&self.state);

@@ -91,6 +91,58 @@ impl Saxe {
         self.ai_hastenbeck_value(s)
     }
 
+    /// [`AgentHooks::eval_terms`] at Hastenbeck: the terms of [`Saxe::ai_hastenbeck_value`] from
+    /// the French side, and the value itself last (docs/ai.md, "An evaluation ranking sibling
+    /// candidates"): French control of Hastenbeck and of Afferde (15.2); the Allied formations'
+    /// progress toward demoralisation, worst, second worst and at the army's count (13.1, 13.3);
+    /// the French ones' at the army's count, one before it and the worst; French troops in and next
+    /// to Hastenbeck, Allied troops in and next to it; the attacker's distance to its goals (signed
+    /// for the French); the 15.2 standing now (1, ½, 0), that times the share of turns gone cubed;
+    /// control of Hastenbeck times the share of turns gone; the value.
+    pub fn ai_hastenbeck_terms(&self, s: &State) -> Vec<f64> {
+        let att = self.ai_attacker();
+        let [fr, al] = self.ai_progress_by_side(s);
+        let f_need = usize::from(self.sc.army_demoralisation[0]).clamp(1, 4);
+        let a_need = usize::from(self.sc.army_demoralisation[1]).clamp(1, 4);
+        let (inside, near) = self.ai_presence(s);
+        let holds = |i: usize| f64::from(u8::from(s.control.get(i) == Some(&Side::French)));
+        let fi = Side::French.ix();
+        let ai = Side::Allies.ix();
+        let closeness = self.ai_attacker_distance(s);
+        let (w, _) = self.standing(s);
+        let now = match w {
+            Some(Side::French) => 1.0,
+            Some(Side::Allies) => 0.0,
+            None => 0.5,
+        };
+        let turns = f64::from(self.sc.turns.max(1));
+        let t =
+            ((f64::from(s.turn) - 1.0 + if s.second { 0.5 } else { 0.0 }) / turns).clamp(0.0, 1.0);
+        vec![
+            holds(0),
+            holds(1),
+            al[0],
+            al[1],
+            al[a_need.saturating_sub(1).max(1)],
+            fr[f_need - 1],
+            fr[f_need.saturating_sub(2)],
+            fr[0],
+            inside[fi].min(4.0),
+            near[fi].min(6.0),
+            inside[ai].min(4.0),
+            near[ai].min(6.0),
+            if att == Side::French {
+                closeness
+            } else {
+                -closeness
+            },
+            now,
+            now * t * t * t,
+            holds(0) * t,
+            self.ai_hastenbeck_value(s),
+        ]
+    }
+
     /// Each side's formations by their progress toward demoralisation (13.1), worst first, at
     /// least four entries (0 beyond the side's formations).
     fn ai_progress_by_side(&self, s: &State) -> [Vec<f64>; 2] {
@@ -1694,6 +1746,15 @@ impl AgentHooks for Saxe {
     }
     fn worth_searching(&self, state: &State, actions: &[Action]) -> bool {
         self.ai_worth_searching(state, actions)
+    }
+    fn eval_terms(&self, state: &State) -> Vec<f64> {
+        if state.result.is_some()
+            || self.sc.objective_ix("fontenoy").is_some()
+            || self.sc.objective_ix("lauffeld").is_some()
+        {
+            return Vec::new();
+        }
+        self.ai_hastenbeck_terms(state)
     }
     fn progress(&self, state: &State) -> u32 {
         // Half-turns (4.B1, 4.B2), each cut into its activations (one step per formation or
