@@ -240,3 +240,61 @@ fn r16_2_search_takes_an_empty_lauffeld() {
         s.control[ix]
     );
 }
+
+#[test]
+fn r16_1_search_takes_an_empty_fontenoy() {
+    // A fixed position of 16.1: Fontenoy and its neighbours emptied of the French, the Allies (who
+    // attack, and win only holding Fontenoy) to choose. The search (whose evaluation reads 16.1)
+    // has Allied troops in Fontenoy, or holds it, within three turns; the French only pass.
+    let r = load("fontenoy");
+    let mut s = start(&r, 1);
+    let hexes = r.sc.objective("fontenoy").to_vec();
+    for (i, u) in s.units.iter_mut().enumerate() {
+        if r.side_of(i as saxe::scenario::UnitIx) == Side::French
+            && u.hex
+                .is_some_and(|h| hexes.iter().any(|&o| o.distance(h) <= 1))
+        {
+            u.hex = None;
+        }
+    }
+    let mut agent = ai::agent("search", 7).expect("agent");
+    let mut ev = Vec::new();
+    let first_turn = s.turn;
+    let ix = r.sc.objective_ix("fontenoy").expect("Fontenoy");
+    let taken = |s: &State| {
+        s.control[ix] == Side::Allies
+            || s.units.iter().enumerate().any(|(i, u)| {
+                u.hex.is_some_and(|h| hexes.contains(&h))
+                    && r.side_of(i as saxe::scenario::UnitIx) == Side::Allies
+            })
+    };
+    for _ in 0..6000 {
+        if s.turn >= first_turn + 3 || taken(&s) {
+            break;
+        }
+        let Some(d) = r.decider(&s) else { break };
+        let g = Game {
+            rules: r.clone(),
+            state: s.clone(),
+            policies: Default::default(),
+        };
+        let i = if d == Seat(Side::Allies.ix() as u8) {
+            agent.decide(&g).index
+        } else {
+            let ids: Vec<String> = engine::DynGame::legal(&g)
+                .into_iter()
+                .map(|a| a.id)
+                .collect();
+            ids.iter().position(|x| x == "pass").unwrap_or(0)
+        };
+        let legal = r.legal_actions(&s);
+        r.apply_legal(&mut s, &legal[i], &mut ev);
+    }
+    assert!(
+        taken(&s),
+        "turn {} {:?}: Fontenoy {:?}",
+        s.turn,
+        s.active,
+        s.control[ix]
+    );
+}
