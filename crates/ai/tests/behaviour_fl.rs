@@ -52,6 +52,42 @@ fn demoralise(r: &Saxe, s: &mut State, side: Side, n: usize) {
     }
 }
 
+/// The search (seed 7) takes every decision of `side`, the other side passes where it can (its
+/// first legal action otherwise), until `done` or `turns` turns have gone or 6,000 actions.
+fn search_against_passing(
+    r: &Saxe,
+    s: &mut State,
+    side: Side,
+    turns: u8,
+    done: impl Fn(&State) -> bool,
+) {
+    let mut agent = ai::agent("search", 7).expect("agent");
+    let mut ev = Vec::new();
+    let first_turn = s.turn;
+    for _ in 0..6000 {
+        if s.turn >= first_turn + turns || done(s) {
+            break;
+        }
+        let Some(d) = r.decider(s) else { break };
+        let g = Game {
+            rules: r.clone(),
+            state: s.clone(),
+            policies: Default::default(),
+        };
+        let i = if d == Seat(side.ix() as u8) {
+            agent.decide(&g).index
+        } else {
+            let ids: Vec<String> = engine::DynGame::legal(&g)
+                .into_iter()
+                .map(|a| a.id)
+                .collect();
+            ids.iter().position(|x| x == "pass").unwrap_or(0)
+        };
+        let legal = r.legal_actions(s);
+        r.apply_legal(s, &legal[i], &mut ev);
+    }
+}
+
 /// Heuristic against heuristic for `actions` actions; every explanation given.
 fn explanations(id: &str, seed: u64, actions: usize) -> Vec<String> {
     let (mut g, _) = catalog::open(id, &[], None, seed).expect("open");
@@ -202,31 +238,7 @@ fn r16_2_search_takes_an_empty_lauffeld() {
             u.hex = None;
         }
     }
-    let mut agent = ai::agent("search", 7).expect("agent");
-    let mut ev = Vec::new();
-    let first_turn = s.turn;
-    for _ in 0..3000 {
-        if s.turn >= first_turn + 2 {
-            break;
-        }
-        let Some(d) = r.decider(&s) else { break };
-        let g = Game {
-            rules: r.clone(),
-            state: s.clone(),
-            policies: Default::default(),
-        };
-        let i = if d == Seat(Side::French.ix() as u8) {
-            agent.decide(&g).index
-        } else {
-            let ids: Vec<String> = engine::DynGame::legal(&g)
-                .into_iter()
-                .map(|a| a.id)
-                .collect();
-            ids.iter().position(|x| x == "pass").unwrap_or(0)
-        };
-        let legal = r.legal_actions(&s);
-        r.apply_legal(&mut s, &legal[i], &mut ev);
-    }
+    search_against_passing(&r, &mut s, Side::French, 2, |_| false);
     let ix = r.sc.objective_ix("lauffeld").expect("Lauffeld");
     let inside = s.units.iter().enumerate().any(|(i, u)| {
         u.hex.is_some_and(|h| hexes.contains(&h))
@@ -257,9 +269,6 @@ fn r16_1_search_takes_an_empty_fontenoy() {
             u.hex = None;
         }
     }
-    let mut agent = ai::agent("search", 7).expect("agent");
-    let mut ev = Vec::new();
-    let first_turn = s.turn;
     let ix = r.sc.objective_ix("fontenoy").expect("Fontenoy");
     let taken = |s: &State| {
         s.control[ix] == Side::Allies
@@ -268,28 +277,7 @@ fn r16_1_search_takes_an_empty_fontenoy() {
                     && r.side_of(i as saxe::scenario::UnitIx) == Side::Allies
             })
     };
-    for _ in 0..6000 {
-        if s.turn >= first_turn + 3 || taken(&s) {
-            break;
-        }
-        let Some(d) = r.decider(&s) else { break };
-        let g = Game {
-            rules: r.clone(),
-            state: s.clone(),
-            policies: Default::default(),
-        };
-        let i = if d == Seat(Side::Allies.ix() as u8) {
-            agent.decide(&g).index
-        } else {
-            let ids: Vec<String> = engine::DynGame::legal(&g)
-                .into_iter()
-                .map(|a| a.id)
-                .collect();
-            ids.iter().position(|x| x == "pass").unwrap_or(0)
-        };
-        let legal = r.legal_actions(&s);
-        r.apply_legal(&mut s, &legal[i], &mut ev);
-    }
+    search_against_passing(&r, &mut s, Side::Allies, 3, taken);
     assert!(
         taken(&s),
         "turn {} {:?}: Fontenoy {:?}",

@@ -109,15 +109,7 @@ impl Saxe {
         let fi = Side::French.ix();
         let ai = Side::Allies.ix();
         let closeness = self.ai_attacker_distance(s);
-        let (w, _) = self.standing(s);
-        let now = match w {
-            Some(Side::French) => 1.0,
-            Some(Side::Allies) => 0.0,
-            None => 0.5,
-        };
-        let turns = f64::from(self.sc.turns.max(1));
-        let t =
-            ((f64::from(s.turn) - 1.0 + if s.second { 0.5 } else { 0.0 }) / turns).clamp(0.0, 1.0);
+        let (now, t) = self.ai_standing_and_time(s);
         vec![
             holds(0),
             holds(1),
@@ -199,9 +191,9 @@ impl Saxe {
         if n > 0.0 { 0.8 * (dsum / n) / FAR } else { 0.0 }
     }
 
-    /// The shaped estimate leans on the standing of 15.2 "if the game ended now" as the last turn
-    /// nears.
-    fn ai_lean_on_standing(&self, s: &State, shaped: f64) -> f64 {
+    /// The French result of 15.2 "if the game ended now" (1, ½, 0), and the share of the turns
+    /// gone (0 at the start of the first turn, 1 at the last).
+    fn ai_standing_and_time(&self, s: &State) -> (f64, f64) {
         let (w, _) = self.standing(s);
         let now = match w {
             Some(Side::French) => 1.0,
@@ -211,6 +203,13 @@ impl Saxe {
         let turns = f64::from(self.sc.turns.max(1));
         let t =
             ((f64::from(s.turn) - 1.0 + if s.second { 0.5 } else { 0.0 }) / turns).clamp(0.0, 1.0);
+        (now, t)
+    }
+
+    /// The shaped estimate leans on the standing of 15.2 "if the game ended now" as the last turn
+    /// nears.
+    fn ai_lean_on_standing(&self, s: &State, shaped: f64) -> f64 {
+        let (now, t) = self.ai_standing_and_time(s);
         let k = t * t * t;
         (1.0 - k) * shaped + k * (0.6 * now + 0.4 * shaped)
     }
