@@ -1929,18 +1929,36 @@ pub fn opportunity_groups(
         .filter_map(|mut g| {
             g.units.retain(|&u| {
                 (arm(sc, u) == Arm::Artillery) == artillery
-                    && (!artillery || {
-                        // 12.8: artillery fires only within its minimum range zone.
-                        let one = Group {
-                            hex: g.hex,
-                            units: vec![u],
-                            sp: None,
-                        };
-                        let min = weapon(sc, u).and_then(|w| w.min_range).unwrap_or(0);
-                        aim(sc, st, &one, target, min, false, None).is_some()
-                    })
+                    && (!artillery || in_close_zone(sc, st, g.hex, u, target))
             });
             (!g.units.is_empty()).then_some(g)
         })
         .collect()
+}
+
+/// 12.8: artillery `u` in `hex` makes an opportunity fire only at a target within its minimum
+/// range zone (in its arc and sight there).
+fn in_close_zone(sc: &Scenario, st: &State, hex: HexId, u: UnitIx, target: &[UnitIx]) -> bool {
+    let one = Group {
+        hex,
+        units: vec![u],
+        sp: None,
+    };
+    let min = weapon(sc, u).and_then(|w| w.min_range).unwrap_or(0);
+    aim(sc, st, &one, target, min, false, None).is_some()
+}
+
+/// The units of the groups of [`opportunity_groups`] of both types, in one search: every unit
+/// that may make an opportunity fire at `target` now (12.8a).
+pub fn opportunity_firers(sc: &Scenario, st: &State, side: u8, target: &[UnitIx]) -> Vec<UnitIx> {
+    let mut out = Vec::new();
+    for g in groups_at(sc, st, side, target, FireKind::Opportunity) {
+        for &u in &g.units {
+            let keep = arm(sc, u) != Arm::Artillery || in_close_zone(sc, st, g.hex, u, target);
+            if keep {
+                out.push(u);
+            }
+        }
+    }
+    out
 }

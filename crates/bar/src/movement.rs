@@ -1977,7 +1977,7 @@ pub fn decider(sc: &Scenario, st: &State) -> Option<u8> {
 /// firing formation with the hex in its front arc and fire range, artillery in its close zone;
 /// 17.1 opportunity charge: cavalry in line or attack column, not shaken, not in an EZOC, the hex
 /// within two of its front (one if disordered)). The firers' line of sight is the fire
-/// package's (`fire::opportunity_groups`).
+/// package's (`fire::opportunity_firers`).
 pub fn reactors(sc: &Scenario, st: &State, side: u8, hexes: &[HexId]) -> Vec<UnitIx> {
     let enemy = 1 - side;
     // The EZOC only matters for a cavalry that could charge: built at the first one (17.1).
@@ -1985,10 +1985,8 @@ pub fn reactors(sc: &Scenario, st: &State, side: u8, hexes: &[HexId]) -> Vec<Uni
     // 12.8a: the units that could fire at the units in these hexes now (arc, range, sight;
     // artillery within its minimum range).
     let target = target_in(sc, st, side, hexes, &[]);
-    let firers: HashSet<UnitIx> = [false, true]
+    let firers: HashSet<UnitIx> = crate::fire::opportunity_firers(sc, st, enemy, &target)
         .into_iter()
-        .flat_map(|art| crate::fire::opportunity_groups(sc, st, enemy, &target, art))
-        .flat_map(|g| g.units)
         .collect();
     let mut out = Vec::new();
     for (i, s) in st.units.iter().enumerate() {

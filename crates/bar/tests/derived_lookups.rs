@@ -42,6 +42,25 @@ fn check_position(bar: &bar::Bar, st: &bar::State) -> usize {
         assert_eq!(occ.contains(&h), there, "occupied at {h}");
         checked += 1;
     }
+    // 12.8a: the opportunity firers found in one search are the units of the opportunity groups
+    // of both types (infantry and cavalry; artillery within its minimum range zone).
+    for (t, tu) in st.units.iter().enumerate() {
+        if tu.eliminated || tu.hexes.is_empty() {
+            continue;
+        }
+        let side = sc.units[t].side;
+        let target = [t as bar::scenario::UnitIx];
+        let mut one = bar::fire::opportunity_firers(sc, st, 1 - side, &target);
+        let mut both: Vec<bar::scenario::UnitIx> = [false, true]
+            .into_iter()
+            .flat_map(|art| bar::fire::opportunity_groups(sc, st, 1 - side, &target, art))
+            .flat_map(|g| g.units)
+            .collect();
+        one.sort_unstable();
+        both.sort_unstable();
+        assert_eq!(one, both, "opportunity firers at unit {t}");
+        checked += 1;
+    }
     for side in 0..2u8 {
         // 9.1: the set holds exactly the board's hexes the per-hex test finds in an EZOC.
         let set = ezoc_set(sc, st, side);
