@@ -1,8 +1,10 @@
 //! The derived look-ups the engine keeps for speed (docs/bar.md, "Speed work of 2026-12-04") give
 //! what the rules' plain definitions give, in positions of seeded random `bar-drill` and
 //! `prague-schwerin` games: the EZOC set (9.1) against the per-hex test, the LOC map stopped at its
-//! targets (7.1–7.3) against the whole map, the board's terrain rows and levels against the
-//! scenario's hex records and the TEC by name.
+//! targets (7.1–7.3) against the whole map, the set of occupied hexes (12.6a, 10.1a) against a look
+//! at every unit, the reactive firers found in one search (12.8a) against both types' opportunity
+//! groups, the board's terrain rows and levels against the scenario's hex records and the TEC by
+//! name.
 use bar::command::{LocField, Style, ezoc, ezoc_set, loc_map_for, loc_map_in, occupied_set};
 use bar::state::LeaderStatus;
 use engine::{Dice, Ruleset};
