@@ -1078,15 +1078,28 @@ fn lines_through(h: HexId, v: Vertex, len: usize) -> Vec<Vec<HexId>> {
 /// with its formations, hexes, facing and cost, in a fixed order (troops' changes first, by
 /// rule, facing, length and placement).
 pub fn changes(sc: &Scenario, st: &State, units: &[UnitIx], budget: &Budget) -> Vec<Change> {
+    changes_to(sc, st, units, budget, None)
+}
+
+/// [`changes`], only those taking the facing and hexes `to` (if given): the same changes in the
+/// same order, the others never finished (a change's facing and hexes are its candidate's).
+pub fn changes_to(
+    sc: &Scenario,
+    st: &State,
+    units: &[UnitIx],
+    budget: &Budget,
+    to: Option<(Facing, &[HexId])>,
+) -> Vec<Change> {
     let Some(ctx) = Ctx::new(sc, st, units, budget) else {
         return Vec::new();
     };
+    let keep = |c: &Cand| to.is_none_or(|(f, h)| c.facing == f && c.hexes == h);
     let mut out = Vec::new();
     let all = |f: Formation, g: &[UnitIx]| g.iter().map(|&u| (u, f)).collect::<Vec<_>>();
     match (ctx.troops.is_empty(), ctx.guns.is_empty()) {
         (true, true) => {}
         (false, true) => {
-            for c in ctx.troop_cands() {
+            for c in ctx.troop_cands().into_iter().filter(keep) {
                 out.extend(ctx.finish(
                     all(c.to, &ctx.troops),
                     c.facing,
@@ -1100,11 +1113,11 @@ pub fn changes(sc: &Scenario, st: &State, units: &[UnitIx], budget: &Budget) -> 
         }
         (true, false) => {
             let others = ctx.others();
-            for c in ctx.gun_cands() {
+            for c in ctx.gun_cands().into_iter().filter(keep) {
                 out.extend(gun_alone(&ctx, &others, c));
             }
         }
-        (false, false) => mixed(&ctx, &mut out),
+        (false, false) => mixed(&ctx, &keep, &mut out),
     }
     out
 }
@@ -1164,10 +1177,11 @@ fn gun_alone(ctx: &Ctx, others: &[UnitIx], c: Cand) -> Vec<Change> {
 /// (10.3d–e, 10.4b–c): infantry line, hook, attack column or square with unlimbered guns;
 /// infantry march column with limbered guns on the same facing. Guns that limber beside a line or
 /// square must leave the hex (10.4f, the 10.12c example). The stack pays the dearer change.
-fn mixed(ctx: &Ctx, out: &mut Vec<Change>) {
+fn mixed(ctx: &Ctx, keep: &dyn Fn(&Cand) -> bool, out: &mut Vec<Change>) {
     let g = ctx.us(ctx.guns[0]);
     // The guns limbering alone beside infantry is a separation: `changes` of the guns alone.
-    let tc = ctx.troop_cands();
+    let mut tc = ctx.troop_cands();
+    tc.retain(keep);
     // The guns' change: stay, or the other state (its facing follows the infantry's).
     let toggle = match g.formation {
         Formation::Limbered => Some(Formation::Unlimbered),

@@ -20,7 +20,7 @@ use crate::state::{Phase, State};
 use engine::{Half, drop_fraction, round_half_up};
 use hexmap::{Arc, Dir, End, Footprint, FootprintKind, HexId, Printed};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BinaryHeap, HashSet};
+use std::collections::{BTreeMap, HashSet};
 
 /// A unit or stack on the move, between the player's decisions.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -1441,7 +1441,12 @@ fn open_changes_where(
         spent: m.spent,
         fired: fired(st, &m.units),
     };
-    let mut all = formation::changes(sc, st, &m.units, &b);
+    // A wanted change's facing and hexes are its action's: only those candidates are finished.
+    let to = match want {
+        Some(Action::Form(_, f, h, _)) => Some((*f, &h[..])),
+        _ => None,
+    };
+    let mut all = formation::changes_to(sc, st, &m.units, &b, to);
     all.retain(|c| c.cost <= m.left && want.is_none_or(|w| form_action(c) == *w));
     if all.is_empty() {
         return all;
@@ -1920,31 +1925,35 @@ fn leader_steps_in(
             .map(|(ni, _)| vec![d.ids[ni]])
             .unwrap_or_default();
     }
-    // Dijkstra over the dense board in leader MP (half points).
+    // Dijkstra over the dense board in leader MP (half points), on a bucket queue: one bucket
+    // per cost up to the MA, settled cheapest first (the same costs as a heap).
     let mut best: Vec<Option<Half>> = vec![None; d.ids.len()];
-    let mut heap = BinaryHeap::new();
+    let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); usize::from(ma.0) + 1];
     best[start as usize] = Some(Half::ZERO);
-    heap.push(std::cmp::Reverse((Half::ZERO, start)));
-    while let Some(std::cmp::Reverse((c, g))) = heap.pop() {
-        let gi = g as usize;
-        if best[gi].is_some_and(|b| b < c) {
-            continue;
-        }
-        // A leader stops on entering an EZOC hex (it may only be entered with friends there).
-        if g != start && flags[gi] & L_ZOC != 0 {
-            continue;
-        }
-        for k in 0..6 {
-            let Some((ni, step)) = step_to(gi, k) else {
-                continue;
-            };
-            let nc = c + step;
-            if nc > ma {
+    buckets[0].push(start);
+    for c in 0..buckets.len() {
+        while let Some(g) = buckets[c].pop() {
+            let gi = g as usize;
+            let cost = Half(c as u16);
+            if best[gi].is_some_and(|b| b < cost) {
                 continue;
             }
-            if best[ni].is_none_or(|b| nc < b) {
-                best[ni] = Some(nc);
-                heap.push(std::cmp::Reverse((nc, ni as u32)));
+            // A leader stops on entering an EZOC hex (it may only be entered with friends there).
+            if g != start && flags[gi] & L_ZOC != 0 {
+                continue;
+            }
+            for k in 0..6 {
+                let Some((ni, step)) = step_to(gi, k) else {
+                    continue;
+                };
+                let nc = cost + step;
+                if nc > ma {
+                    continue;
+                }
+                if best[ni].is_none_or(|b| nc < b) {
+                    best[ni] = Some(nc);
+                    buckets[usize::from(nc.0)].push(ni as u32);
+                }
             }
         }
     }
