@@ -35,9 +35,9 @@ fn budget(sc: &Scenario, st: &State, u: UnitIx) -> Budget {
 /// The breakdowns open now (8.5a): each parent of the activation that may break down, and the
 /// SPs of each of its components. Not in a limited activation (6.8b: only road columns move).
 /// A breakdown whose components would not make a legal stack where they are placed is not
-/// offered (8.5a: skirmisher components over the limit "have until the end of the movement
-/// phase to correct the excess. If this is not possible the breakdown is not allowed": tricorne
-/// allows it only when no correction is needed, docs/bar-formations.md).
+/// offered, except skirmisher components over the skirmisher limit of their hex when they can
+/// correct it (8.5a: they "have until the end of the movement phase to correct the excess. If
+/// this is not possible the breakdown is not allowed"): see [`spread_possible`].
 pub fn breakdowns(sc: &Scenario, st: &State) -> Vec<(UnitIx, Vec<(UnitIx, u8)>)> {
     let Some(act) = &st.activation else {
         return Vec::new();
@@ -61,11 +61,71 @@ pub fn breakdowns(sc: &Scenario, st: &State) -> Vec<(UnitIx, Vec<(UnitIx, u8)>)>
         if hexes
             .iter()
             .all(|&h| crate::stacking::legal_at(sc, &t, h).is_ok())
+            || spread_possible(sc, &t, &share)
         {
             out.push((u, share));
         }
     }
     out
+}
+
+/// The skirmisher limit of the hex holding `components`, if they are skirmishers (placed) that
+/// stand over it and break no other stacking rule there.
+fn over_skirmish_limit(sc: &Scenario, st: &State, components: &[(UnitIx, u8)]) -> Option<HexId> {
+    let &(c0, _) = components.first()?;
+    let h = *st.units[usize::from(c0)].hexes.first()?;
+    let skirmishers = components
+        .iter()
+        .all(|&(c, _)| st.units[usize::from(c)].formation == Formation::Skirmish);
+    let over = matches!(
+        crate::stacking::legal_at(sc, st, h),
+        Err(crate::stacking::StackError::Limit {
+            what: "skirmish",
+            ..
+        })
+    );
+    (skirmishers && over).then_some(h)
+}
+
+/// 8.5a: whether skirmisher components placed over the skirmisher limit of their hex (`st`: just
+/// placed) can correct the excess in this movement phase. tricorne's reading
+/// (docs/bar-formations.md): the fewest components whose leaving brings the hex within the limit
+/// (the strongest first) must each have a hex to step into at once — after a skirmisher's free
+/// facing change, with its MPs, where it makes a legal stack (`movement::skirmisher_exits`) — and
+/// there must be as many such hexes as leavers. A correction that would need a longer way round
+/// is not counted: then the breakdown is not allowed.
+fn spread_possible(sc: &Scenario, st: &State, components: &[(UnitIx, u8)]) -> bool {
+    let Some(h) = over_skirmish_limit(sc, st, components) else {
+        return false;
+    };
+    let Some(limit) = sc.board.tec_row(h).and_then(|r| r.stacking.skirmish) else {
+        return false;
+    };
+    let mut sps: Vec<u16> = components.iter().map(|&(_, sp)| u16::from(sp)).collect();
+    sps.sort_unstable_by(|a, b| b.cmp(a));
+    let mut left: u16 = sps.iter().sum();
+    let mut leavers = 0usize;
+    for sp in sps {
+        if left <= u16::from(limit) {
+            break;
+        }
+        left -= sp;
+        leavers += 1;
+    }
+    let mut exits: Vec<HexId> = Vec::new();
+    let mut able = 0usize;
+    for &(c, _) in components {
+        let e = crate::movement::skirmisher_exits(sc, st, c);
+        if !e.is_empty() {
+            able += 1;
+        }
+        for x in e {
+            if !exits.contains(&x) {
+                exits.push(x);
+            }
+        }
+    }
+    able >= leavers && exits.len() >= leavers
 }
 
 /// 8.5a: the parent leaves the map and its components take its hexes, facing and formation
@@ -147,6 +207,13 @@ pub fn apply_breakdown(
     };
     let was = st.units[usize::from(parent)].clone();
     place_components(sc, st, parent, &share);
+    // 8.5a: skirmishers over the limit of their hex must spread out in this movement phase.
+    let over = over_skirmish_limit(sc, st, &share);
+    if let (Some(h), Some(act)) = (over, st.activation.as_mut())
+        && !act.spread.contains(&h)
+    {
+        act.spread.push(h);
+    }
     ev.push(Event::Movement {
         army: sc.armies[usize::from(sc.units[usize::from(parent)].side)]
             .name
@@ -166,6 +233,24 @@ pub fn apply_breakdown(
         ),
         rule: "8.5a".into(),
     });
+    if let Some(h) = over {
+        let limit = sc
+            .board
+            .tec_row(h)
+            .and_then(|r| r.stacking.skirmish)
+            .unwrap_or(0);
+        ev.push(Event::Movement {
+            army: sc.armies[usize::from(sc.units[usize::from(parent)].side)]
+                .name
+                .clone(),
+            text: format!(
+                "{} SP of skirmishers in {} are over the skirmisher limit of {limit} SP: they must spread out before the movement phase ends",
+                share.iter().map(|&(_, sp)| u16::from(sp)).sum::<u16>(),
+                sc.board.label(h)
+            ),
+            rule: "8.5a".into(),
+        });
+    }
     let mut comps: Vec<UnitIx> = share.iter().map(|x| x.0).collect();
     comps.sort_by_key(|&c| st.units[usize::from(c)].order);
     crate::movement::free_change(sc, st, comps, ev)

@@ -1385,6 +1385,61 @@ fn open_moves_where(
     out
 }
 
+/// The hexes a unit in skirmish order could step into now and stop in (11.1a, 10.1a): after the
+/// free facing change of a skirmisher (9.2), one step it can pay for into a hex where it makes a
+/// legal stack. 8.5a's look-ahead for components placed over the skirmisher limit of their hex.
+pub(crate) fn skirmisher_exits(sc: &Scenario, st: &State, u: UnitIx) -> Vec<HexId> {
+    let mut out: Vec<HexId> = Vec::new();
+    if st.units[usize::from(u)].formation != Formation::Skirmish || !st.on_map(u) {
+        return out;
+    }
+    let m = start(sc, st, vec![u]);
+    let mut t = st.clone();
+    for v in hexmap::Vertex::ALL {
+        t.units[usize::from(u)].facing = Facing::Point(v);
+        for (mv, cost) in open_moves(sc, &t, &m) {
+            if mv.kind != MoveKind::Step || out.contains(&mv.hexes[0]) {
+                continue;
+            }
+            let mut there = t.clone();
+            place(&mut there, &m, &mv.hexes, mv.facing);
+            let mut m2 = m.clone();
+            m2.left = m.left.saturating_sub(cost);
+            if stack_legal(sc, &there, &m2).is_ok() {
+                out.push(mv.hexes[0]);
+            }
+        }
+    }
+    out.sort_unstable();
+    out
+}
+
+/// 8.5a: the hexes where skirmisher components placed by a breakdown of this activation stand
+/// over the skirmisher limit and one of them may still move: the movement phase may not end
+/// before the excess is corrected.
+pub fn spread_owed(sc: &Scenario, st: &State) -> Vec<HexId> {
+    let Some(act) = &st.activation else {
+        return Vec::new();
+    };
+    if act.spread.is_empty() {
+        return Vec::new();
+    }
+    let (movable, _) = movable(sc, st);
+    act.spread
+        .iter()
+        .copied()
+        .filter(|&h| {
+            matches!(
+                crate::stacking::legal_at(sc, st, h),
+                Err(crate::stacking::StackError::Limit {
+                    what: "skirmish",
+                    ..
+                })
+            ) && units_in(st, h).iter().any(|u| movable.contains(u))
+        })
+        .collect()
+}
+
 /// Put the mover's units on `hexes` with `facing`.
 fn place(st: &mut State, m: &Mover, hexes: &[HexId], facing: Facing) {
     for &u in &m.units {
@@ -1635,7 +1690,10 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
                     .into_iter()
                     .map(|o| o.action),
             );
-            v.push(Action::MovementDone);
+            // 8.5a: skirmisher components over their hex's limit spread out before the end.
+            if spread_owed(sc, st).is_empty() {
+                v.push(Action::MovementDone);
+            }
             v
         }
         Phase::LeaderMoving { leader } => {

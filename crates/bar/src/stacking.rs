@@ -265,6 +265,16 @@ pub fn legal_units(
     if let Some(e) = checks.into_iter().flatten().next() {
         return Err(e);
     }
+    // 10.1c, 8.5a: the skirmisher limit of the hex, where the chart gives one.
+    if let Some(limit) = limits.skirmish
+        && !troops.is_empty()
+        && troops
+            .iter()
+            .all(|&u| us(u).formation == Formation::Skirmish)
+        && let Some(e) = over("skirmish", tsp, limit)
+    {
+        return Err(e);
+    }
     // 10.6d–e: units_at is in stacking order, top first.
     if let Some(&t) = troops.first()
         && !guns.is_empty()

@@ -279,6 +279,10 @@ pub struct Activation {
     /// Parents whose reformation failed in this movement phase: no second attempt (8.5b).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reform_failed: Vec<UnitIx>,
+    /// Hexes where a breakdown of this activation placed skirmisher components over the
+    /// skirmisher limit: they must spread out before the movement phase ends (8.5a).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spread: Vec<HexId>,
 }
 
 // movement (issue 15)

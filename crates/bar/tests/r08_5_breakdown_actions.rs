@@ -322,3 +322,160 @@ fn r8_5_a_parent_and_its_components_are_never_on_the_map_together() {
         "{bad:?}"
     );
 }
+
+/// The light battalion (5 SP: skirmisher companies of 1, 2 and 2 SP) in a one-hex line in `hex`
+/// facing north, in its activation's movement phase. The movement charts give clear terrain a
+/// skirmisher limit of 4 SP a hex (`data/movebox`).
+fn light(bar: &Bar, hex: &str) -> State {
+    let mut st = fresh(bar);
+    set(bar, &mut st, "lp", &[hex], "N", "line");
+    movement(bar, &mut st, &["lp"]);
+    st
+}
+
+#[test]
+fn r8_5a_skirmisher_components_over_the_limit_must_spread_out_before_the_phase_ends() {
+    let bar = field();
+    let mut st = light(&bar, "0707");
+    assert!(legal(&bar, &st).contains(&"breakdown:lp".to_string()));
+    let log = act(&bar, &mut st, &["breakdown:lp"], &[]);
+    assert_logged(
+        &log,
+        "5 SP of skirmishers in 0707 are over the skirmisher limit of 4 SP",
+    );
+    assert_logged(&log, "(8.5a)");
+    for id in ["sk1", "sk2", "sk3"] {
+        assert_eq!(hexes_of(&bar, &st, id), ["0707"], "{id}");
+        assert_eq!(
+            st.units[usize::from(unit(&bar, id))].formation,
+            Formation::Skirmish
+        );
+    }
+    let e = bar::stacking::legal_at(&bar.sc, &st, hex("0707")).unwrap_err();
+    assert!(e.to_string().contains("skirmish"), "{e}");
+    // The excess is allowed until the end of the phase (the invariants hold), but the phase may
+    // not end with it while a component may still move.
+    invariants(&bar, &st);
+    assert_eq!(st.phase, Phase::Movement);
+    assert!(!legal(&bar, &st).contains(&"movement-done".to_string()));
+    assert!(
+        bar.apply_id(&mut st.clone(), "movement-done", &mut Vec::new())
+            .is_err()
+    );
+    // A component that begins to move may not stop in the crowded hex (10.1c).
+    act(&bar, &mut st, &["move:sk2"], &[]);
+    assert!(!legal(&bar, &st).contains(&"stop".to_string()));
+    let step = ids(&bar, &st, "step:");
+    assert!(!step.is_empty(), "{:?}", legal(&bar, &st));
+    act(&bar, &mut st, &[step[0].as_str(), "stop"], &[]);
+    assert_ne!(hexes_of(&bar, &st, "sk2"), ["0707"]);
+    // 3 SP are left in 0707: within the limit, the phase may end.
+    assert!(bar::stacking::legal_at(&bar.sc, &st, hex("0707")).is_ok());
+    assert!(legal(&bar, &st).contains(&"movement-done".to_string()));
+    invariants(&bar, &st);
+}
+
+#[test]
+fn r8_5a_a_skirmisher_breakdown_that_could_not_correct_the_excess_is_not_allowed() {
+    let bar = field();
+    // The corner hex 0101 has two neighbours on the map, 0102 and 0201.
+    let corner = |blocked: bool| {
+        let mut st = light(&bar, "0101");
+        // Friendly cavalry in 0102: infantry may not stack with it (10.2a).
+        set(&bar, &mut st, "k1", &["0102"], "N", "line");
+        if blocked {
+            // A friendly line in 0201: a skirmisher may not stack with it (10.1e).
+            set(&bar, &mut st, "i1", &["0201"], "N", "line");
+        }
+        st
+    };
+    let st = corner(false);
+    assert!(
+        legal(&bar, &st).contains(&"breakdown:lp".to_string()),
+        "{:?}",
+        legal(&bar, &st)
+    );
+    let st = corner(true);
+    assert!(
+        !legal(&bar, &st).contains(&"breakdown:lp".to_string()),
+        "{:?}",
+        legal(&bar, &st)
+    );
+    refused(&bar, &st, "breakdown:lp");
+    // Within the limit no correction is needed: the grenadiers' line components (6 SP of line
+    // infantry, limit 16) break down in the same corner.
+    let mut st = fresh(&bar);
+    set(&bar, &mut st, "gp", &["0101"], "N", "line");
+    set(&bar, &mut st, "k1", &["0102"], "N", "line");
+    set(&bar, &mut st, "i1", &["0201"], "N", "line");
+    movement(&bar, &mut st, &["gp"]);
+    assert!(legal(&bar, &st).contains(&"breakdown:gp".to_string()));
+}
+
+#[test]
+fn r10_1c_the_skirmisher_limit_of_the_tec_binds_units_in_skirmish_order() {
+    let bar = field();
+    let mut st = fresh(&bar);
+    st.units[usize::from(unit(&bar, "lp"))].hexes.clear();
+    let at = |st: &State| bar::stacking::legal_at(&bar.sc, st, hex("0707"));
+    // 2 + 2 SP in skirmish order: the clear hex's 4.
+    set(&bar, &mut st, "sk2", &["0707"], "N", "skirmish");
+    set(&bar, &mut st, "sk3", &["0707"], "N", "skirmish");
+    assert!(at(&st).is_ok(), "{:?}", at(&st));
+    // 5 SP: over it.
+    set(&bar, &mut st, "sk1", &["0707"], "N", "skirmish");
+    let e = at(&st).unwrap_err().to_string();
+    assert!(
+        e.contains("skirmish") && e.contains('5') && e.contains('4'),
+        "{e}"
+    );
+    // The same 5 SP in line are held by the infantry limit (16) alone.
+    for id in ["sk1", "sk2", "sk3"] {
+        set(&bar, &mut st, id, &["0707"], "N", "line");
+    }
+    assert!(at(&st).is_ok(), "{:?}", at(&st));
+}
+
+#[test]
+fn r8_5a_random_play_after_an_over_limit_breakdown_always_corrects_the_excess() {
+    let bar = field();
+    let start = {
+        let mut st = light(&bar, "0707");
+        act(&bar, &mut st, &["breakdown:lp"], &[]);
+        st
+    };
+    let comps = ["sk1", "sk2", "sk3"].map(|id| unit(&bar, id));
+    for seed in 0..200u64 {
+        let mut st = start.clone();
+        let mut pick = engine::Dice::new(seed);
+        let mut steps = 0;
+        while matches!(
+            st.phase,
+            Phase::Movement
+                | Phase::Moving(_)
+                | Phase::Reaction { .. }
+                | Phase::LeaderMoving { .. }
+        ) {
+            let l = bar.legal_actions(&st);
+            assert!(!l.is_empty(), "seed {seed}: no action in {:?}", st.phase);
+            let a = l[pick.below(l.len())].clone();
+            bar.apply_legal(&mut st, &a, &mut Vec::new());
+            let bad = bar.check_invariants(&st);
+            assert!(bad.is_empty(), "seed {seed}: {bad:?}");
+            steps += 1;
+            assert!(steps < 2_000, "seed {seed}: the phase does not end");
+        }
+        // The phase ended: no unrouted component stands over the limit anywhere (10.1c).
+        for &c in &comps {
+            let s = &st.units[usize::from(c)];
+            if s.routed || !st.on_map(c) {
+                continue;
+            }
+            assert!(
+                bar::stacking::legal_at(&bar.sc, &st, s.hexes[0]).is_ok(),
+                "seed {seed}: {:?}",
+                bar::stacking::legal_at(&bar.sc, &st, s.hexes[0])
+            );
+        }
+    }
+}

@@ -37,6 +37,11 @@ pub struct Stacking {
     pub artillery: u8,
     /// Road column SP per hex (8.1f: 4).
     pub road_column: u8,
+    /// SP per hex of units in skirmish order (10.1c: the TEC's limits are by terrain and
+    /// formation; 8.5a names "the skirmisher SP stacking limit per hex"). None: the chart gives
+    /// none and the infantry limit alone applies.
+    #[serde(default)]
+    pub skirmish: Option<u8>,
 }
 
 impl Stacking {
