@@ -105,6 +105,9 @@ struct Ctx<'a> {
     ezoc: bool,
     /// The hexes holding an enemy unit, routed or not (10.1b), sorted.
     enemy: Vec<HexId>,
+    /// Candidates are finished at the price they carry (troops or guns alone, not a mixed stack
+    /// that pays the dearer of two): one the budget cannot pay need not be generated.
+    afford_only: bool,
 }
 
 fn arm(sc: &Scenario, u: UnitIx) -> Arm {
@@ -393,6 +396,7 @@ impl<'a> Ctx<'a> {
             disordered: units.iter().any(|&u| st.units[usize::from(u)].disordered),
             ezoc: units.iter().any(|&u| in_ezoc(sc, st, u)),
             troops: troops.to_vec(),
+            afford_only: troops.is_empty() || guns.is_empty(),
             guns: guns.to_vec(),
             side,
             hexes: s0.hexes.to_vec(),
@@ -576,6 +580,9 @@ impl<'a> Ctx<'a> {
                 {
                     for d in v.sides() {
                         for len in self.lengths(Formation::MarchColumn) {
+                            if self.unpaid(pay_of(cost, len - 1)) {
+                                continue;
+                            }
                             if let Ok(fp) = Footprint::march_column(&Printed, head, d, len) {
                                 out.push(cand(
                                     Formation::MarchColumn,
@@ -593,7 +600,9 @@ impl<'a> Ctx<'a> {
             (Formation::Square, Facing::Point(_)) if !self.disordered => {
                 // 8.4g (8.1e: not disordered, A17): a march column headed in the square's hex or a
                 // line through it, any direction, for the whole MA.
-                if let Some((cost, _)) = self.link(Formation::Square, Formation::MarchColumn) {
+                if let Some((cost, _)) = self.link(Formation::Square, Formation::MarchColumn)
+                    && !self.unpaid(pay_of(cost, 0))
+                {
                     for d in Dir::ALL {
                         for len in self.lengths(Formation::MarchColumn) {
                             if let Ok(fp) = Footprint::march_column(&Printed, head, d, len) {
@@ -609,7 +618,9 @@ impl<'a> Ctx<'a> {
                         }
                     }
                 }
-                if let Some((cost, _)) = self.link(Formation::Square, Formation::Line) {
+                if let Some((cost, _)) = self.link(Formation::Square, Formation::Line)
+                    && !self.unpaid(pay_of(cost, 0))
+                {
                     for v in Vertex::ALL {
                         for len in self.lengths(Formation::Line) {
                             for hexes in lines_through(head, v, len) {
@@ -698,8 +709,11 @@ impl<'a> Ctx<'a> {
                 continue;
             };
             for len in self.lengths(to) {
+                let pay = add(pay_of(cost, len.abs_diff(n)), turn);
+                if self.unpaid(pay) {
+                    continue;
+                }
                 for hexes in place(f, len) {
-                    let pay = add(pay_of(cost, len.abs_diff(n)), turn);
                     out.push(cand(to, f, hexes, pay, true, "8.4c"));
                 }
             }
@@ -865,6 +879,22 @@ impl<'a> Ctx<'a> {
                     && s.hexes.iter().any(|h| self.hexes.contains(h))
             })
             .collect()
+    }
+
+    /// Whether a candidate paying `pay` is one [`changes_to`] would drop unfinished (only when
+    /// candidates are paid as they are: troops or guns alone, [`Ctx::afford_only`]).
+    fn unpaid(&self, pay: Pay) -> bool {
+        self.afford_only && !self.affordable(pay)
+    }
+
+    /// Whether the budget can pay `pay` as [`Ctx::finish`] prices it (EZOC surcharge included,
+    /// a whole-MA change only with nothing spent).
+    fn affordable(&self, pay: Pay) -> bool {
+        let b = &self.budget;
+        match pay {
+            Pay::WholeMa => !b.spent && b.ma <= b.left,
+            Pay::Mp(c) => c + self.surcharge() <= b.left,
+        }
     }
 
     /// The surcharge of 9.1 (11.9a) when any part of the stack is in an EZOC.
@@ -1094,12 +1124,19 @@ pub fn changes_to(
         return Vec::new();
     };
     let keep = |c: &Cand| to.is_none_or(|(f, h)| c.facing == f && c.hexes == h);
+    // A candidate paid as it is (troops or guns alone) that the budget cannot pay is one `finish`
+    // refuses: it is not finished at all.
+    let affordable = |c: &Cand| ctx.affordable(c.pay);
     let mut out = Vec::new();
     let all = |f: Formation, g: &[UnitIx]| g.iter().map(|&u| (u, f)).collect::<Vec<_>>();
     match (ctx.troops.is_empty(), ctx.guns.is_empty()) {
         (true, true) => {}
         (false, true) => {
-            for c in ctx.troop_cands().into_iter().filter(keep) {
+            for c in ctx
+                .troop_cands()
+                .into_iter()
+                .filter(|c| affordable(c) && keep(c))
+            {
                 out.extend(ctx.finish(
                     all(c.to, &ctx.troops),
                     c.facing,
@@ -1113,7 +1150,11 @@ pub fn changes_to(
         }
         (true, false) => {
             let others = ctx.others();
-            for c in ctx.gun_cands().into_iter().filter(keep) {
+            for c in ctx
+                .gun_cands()
+                .into_iter()
+                .filter(|c| affordable(c) && keep(c))
+            {
                 out.extend(gun_alone(&ctx, &others, c));
             }
         }

@@ -1309,6 +1309,9 @@ fn open_moves_where(
     let anyone_in =
         |h: HexId, pick: &dyn Fn(UnitIx) -> bool| occ.contains(&h) && any_unit_in(st, h, pick);
     let mut out = Vec::new();
+    // One scratch copy of the state for the 10.1a look-ahead below, given back as it was after
+    // each look.
+    let mut scratch: Option<State> = None;
     for mv in moves(sc, st, m) {
         if want.is_some_and(|w| mv.action != *w) {
             continue;
@@ -1359,19 +1362,22 @@ fn open_moves_where(
             .iter()
             .any(|&h| anyone_in(h, &|u| !m.units.contains(&u)))
         {
-            let mut t = st.clone();
-            let mut m2 = m.clone();
-            place(&mut t, &m2, &mv.hexes, mv.facing);
-            m2.left = m.left.saturating_sub(cost);
-            m2.spent = true;
-            let can_stop = stack_legal(sc, &t, &m2).is_ok();
+            let t = scratch.get_or_insert_with(|| st.clone());
+            place(t, m, &mv.hexes, mv.facing);
+            let can_stop = stack_legal(sc, t, m).is_ok();
+            for &u in &m.units {
+                let (s, was) = (&mut t.units[usize::from(u)], &st.units[usize::from(u)]);
+                s.hexes = was.hexes;
+                s.facing = was.facing;
+            }
+            let m2_left = m.left.saturating_sub(cost);
             // "MPs to leave the hex": a step costs at least one MP (half on a road).
             let cheapest = if us_form == Formation::RoadColumn {
                 Half::HALF
             } else {
                 Half::ONE
             };
-            let can_go = m2.left >= cheapest;
+            let can_go = m2_left >= cheapest;
             // 11.6: a prolonge step ends the movement where it goes.
             if !can_stop && (!can_go || mv.kind == MoveKind::Prolonge) {
                 continue;

@@ -335,7 +335,21 @@ impl FireCharts {
 
     /// T5 for an army's number of ranks (12.0 A).
     pub fn line_sp_for(&self, ranks: u8) -> Option<&LineSpTable> {
-        self.line_sp.get(&ranks.to_string())
+        // The key is the number in decimal, written without an allocation (a hot path: every
+        // footprint's SP layout asks, 8.1a).
+        let mut buf = [0u8; 3];
+        let mut n = ranks;
+        let mut i = buf.len();
+        loop {
+            i -= 1;
+            buf[i] = b'0' + n % 10;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        let key = std::str::from_utf8(&buf[i..]).ok()?;
+        self.line_sp.get(key)
     }
 
     /// A named modifier's value (0 if absent; `check` reports the lack).
