@@ -157,15 +157,26 @@ pub fn lengths(
     units: &[UnitIx],
     formation: Formation,
 ) -> RangeInclusive<usize> {
-    #[allow(clippy::reversed_empty_ranges)] // the empty range: no length allowed
-    let none = 1..=0;
     let (troops, guns) = split(sc, units);
     let tsp = sp_sum(sc, st, &troops);
     let gsp = sp_sum(sc, st, &guns);
-    if units.is_empty() || (!troops.is_empty() && troop_arm(sc, &troops).is_none()) {
+    lengths_split(sc, units, formation, (&troops, tsp), (&guns, gsp))
+}
+
+/// [`lengths`] with the units already split into troops and guns, each with its SPs.
+fn lengths_split(
+    sc: &Scenario,
+    units: &[UnitIx],
+    formation: Formation,
+    (troops, tsp): (&[UnitIx], u16),
+    (guns, gsp): (&[UnitIx], u16),
+) -> RangeInclusive<usize> {
+    #[allow(clippy::reversed_empty_ranges)] // the empty range: no length allowed
+    let none = 1..=0;
+    if units.is_empty() || (!troops.is_empty() && troop_arm(sc, troops).is_none()) {
         return none;
     }
-    let tarm = troop_arm(sc, &troops);
+    let tarm = troop_arm(sc, troops);
     match formation {
         Formation::RoadColumn => {
             if !troops.is_empty() && !guns.is_empty() {
@@ -224,12 +235,12 @@ pub fn sp_layout(
     formation: Formation,
     len: usize,
 ) -> Option<Vec<u8>> {
-    if !lengths(sc, st, units, formation).contains(&len) {
-        return None;
-    }
     let (troops, guns) = split(sc, units);
     let tsp = sp_sum(sc, st, &troops);
     let gsp = sp_sum(sc, st, &guns);
+    if !lengths_split(sc, units, formation, (&troops, tsp), (&guns, gsp)).contains(&len) {
+        return None;
+    }
     let byte = |x: u16| u8::try_from(x).ok();
     match formation {
         Formation::RoadColumn if troops.is_empty() => Some(vec![1; len]),

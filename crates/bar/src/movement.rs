@@ -1540,19 +1540,28 @@ fn change_may_end(
     c: &formation::Change,
     occ: &[(HexId, usize)],
 ) -> bool {
+    // A few unit indices, kept inline: a stack and its neighbours in a hex are rarely more.
+    type Few<T> = tinyvec::TinyVec<[T; 16]>;
     // Everyone who can stand in the change's hexes afterwards: the movers, the units the change
     // puts there and those already there (`occ`: who stands where in `t`, sorted), in unit order.
-    let mut touched: Vec<usize> = m.units.iter().map(|&u| usize::from(u)).collect();
+    let mut touched: Few<usize> = m.units.iter().map(|&u| usize::from(u)).collect();
     touched.extend(c.formations.iter().map(|&(u, _)| usize::from(u)));
     for &h in &c.hexes {
         let from = occ.partition_point(|x| x.0 < h);
         touched.extend(occ[from..].iter().take_while(|x| x.0 == h).map(|x| x.1));
     }
     touched.sort_unstable();
-    touched.dedup();
+    let mut kept = 0;
+    for r in 0..touched.len() {
+        if kept == 0 || touched[r] != touched[kept - 1] {
+            touched[kept] = touched[r];
+            kept += 1;
+        }
+    }
+    touched.truncate(kept);
     // The units in `h` in stacking order, as `stacking::units_at` lists them, from `touched`.
     let occupants = |t: &State, h: HexId| {
-        let mut v: Vec<UnitIx> = touched
+        let mut v: Few<UnitIx> = touched
             .iter()
             .filter(|&&i| !t.units[i].eliminated && t.units[i].hexes.contains(&h))
             .map(|&i| i as UnitIx)
@@ -1562,17 +1571,22 @@ fn change_may_end(
     };
     let legal_here =
         |t: &State, h: HexId| crate::stacking::legal_units(sc, t, h, &occupants(t, h)).is_ok();
-    let saved: Vec<crate::state::UnitState> = touched.iter().map(|&i| t.units[i].clone()).collect();
-    let others: Vec<usize> = touched
+    // What the look changes (hexes, facing, formation), to give back afterwards.
+    let saved: Vec<(Hexes, Facing, Formation)> = touched
         .iter()
-        .copied()
-        .filter(|&i| !m.units.contains(&(i as UnitIx)))
+        .map(|&i| {
+            let u = &t.units[i];
+            (u.hexes, u.facing, u.formation)
+        })
         .collect();
-    let occupied = others.iter().any(|&i| !t.units[i].eliminated);
+    let is_mover = |i: usize| m.units.contains(&(i as UnitIx));
+    let occupied = touched
+        .iter()
+        .any(|&i| !is_mover(i) && !t.units[i].eliminated);
     apply_change(t, c);
     let result = 'check: {
         // The moving stack itself must be a legal stack in its new formation (10.1c–e, 10.11).
-        for &i in &others {
+        for &i in touched.iter().filter(|&&i| !is_mover(i)) {
             t.units[i].hexes.clear();
         }
         for &u in &c.must_leave {
@@ -1585,8 +1599,8 @@ fn change_may_end(
             break 'check true;
         }
         for (k, &i) in touched.iter().enumerate() {
-            if !m.units.contains(&(i as UnitIx)) {
-                t.units[i].hexes = saved[k].hexes;
+            if !is_mover(i) {
+                t.units[i].hexes = saved[k].0;
             }
         }
         // The units that must leave are not counted where they stand (8.6b, 10.4f).
@@ -1597,7 +1611,8 @@ fn change_may_end(
         !c.ends_movement && staying && m.left.saturating_sub(c.cost) >= Half::ONE
     };
     for (k, &i) in touched.iter().enumerate() {
-        t.units[i] = saved[k].clone();
+        let u = &mut t.units[i];
+        (u.hexes, u.facing, u.formation) = saved[k];
     }
     result
 }
