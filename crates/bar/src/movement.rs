@@ -1691,12 +1691,13 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
                     v.push(Action::MoveStack(stack[0]));
                 }
             }
-            if let Some(&l0) = leaders.first() {
-                let field = LeaderField::new(sc, st, sc.leaders[usize::from(l0)].side);
-                for l in leaders {
-                    if !leader_steps_in(sc, st, l, true, &field).is_empty() {
-                        v.push(Action::MoveLeader(l));
-                    }
+            // A leader is offered when he has a first step (21.1a): his neighbours' flags are
+            // looked at one by one, without the whole board's field.
+            for l in leaders {
+                let side = sc.leaders[usize::from(l)].side;
+                let flag = |x: usize| leader_flags_at(sc, st, side, sc.board.dense.ids[x]);
+                if !leader_steps_in(sc, st, l, true, flag).is_empty() {
+                    v.push(Action::MoveLeader(l));
                 }
             }
             v.extend(restacks(sc, st).into_iter().map(Action::Top));
@@ -1912,7 +1913,6 @@ pub fn leader_reach(sc: &Scenario, st: &State, l: LeaderIx) -> Vec<HexId> {
 /// Who stands where for one side's leaders (21.1a), by the board's dense index: the enemies'
 /// ZOC, the friendly and the enemy hexes; built once for every leader of a decision.
 struct LeaderField {
-    side: u8,
     flags: Vec<u8>,
 }
 
@@ -1946,30 +1946,46 @@ impl LeaderField {
                 mark(h, bit);
             }
         }
-        LeaderField { side, flags }
+        LeaderField { flags }
     }
 }
 
 /// [`leader_reach`], or (with `first`) as soon as one hex is found.
 fn leader_steps(sc: &Scenario, st: &State, l: LeaderIx, first: bool) -> Vec<HexId> {
     let field = LeaderField::new(sc, st, sc.leaders[usize::from(l)].side);
-    leader_steps_in(sc, st, l, first, &field)
+    leader_steps_in(sc, st, l, first, |x| field.flags[x])
 }
 
-/// [`leader_steps`] in a field built for the leader's side.
+/// [`LeaderField`]'s flags of one hex for `side`, found without building the whole field.
+fn leader_flags_at(sc: &Scenario, st: &State, side: u8, h: HexId) -> u8 {
+    let mut f = 0;
+    if crate::command::ezoc(sc, st, side, h) {
+        f |= L_ZOC;
+    }
+    for (i, s) in st.units.iter().enumerate() {
+        if !s.eliminated && s.hexes.contains(&h) {
+            f |= if sc.units[i].side == side {
+                L_FRIEND
+            } else {
+                L_ENEMY
+            };
+        }
+    }
+    f
+}
+
+/// [`leader_steps`] with the [`LeaderField`] flags of the leader's side given by dense index.
 fn leader_steps_in(
     sc: &Scenario,
     st: &State,
     l: LeaderIx,
     first: bool,
-    field: &LeaderField,
+    flag: impl Fn(usize) -> u8,
 ) -> Vec<HexId> {
     let Some(from) = st.leaders[usize::from(l)].hex else {
         return Vec::new();
     };
-    debug_assert_eq!(field.side, sc.leaders[usize::from(l)].side);
     let ma = Half::whole(u16::from(sc.leaders[usize::from(l)].ma));
-    let flags = &field.flags;
     let d = &sc.board.dense;
     let Some(start) = d.ix(from) else {
         return Vec::new();
@@ -1991,7 +2007,7 @@ fn leader_steps_in(
         } else {
             d.leader_mp[ni]? + d.leader_side_mp[gi][k]?
         };
-        let f = flags[ni];
+        let f = flag(ni);
         if (f & L_ZOC != 0 && f & L_FRIEND == 0) || f & L_ENEMY != 0 {
             return None;
         }
@@ -2018,7 +2034,7 @@ fn leader_steps_in(
                 continue;
             }
             // A leader stops on entering an EZOC hex (it may only be entered with friends there).
-            if g != start && flags[gi] & L_ZOC != 0 {
+            if g != start && flag(gi) & L_ZOC != 0 {
                 continue;
             }
             for k in 0..6 {
