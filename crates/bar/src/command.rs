@@ -131,7 +131,7 @@ pub fn occupancy(st: &State) -> FxHashMap<HexId, Vec<UnitIx>> {
 
 /// The integrity groups of a state ([`integrity_groups`]): each unit's group number, if it is in
 /// a group of two or more.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Groups(Vec<usize>);
 
 impl Groups {
@@ -146,6 +146,23 @@ impl Groups {
 /// regiment, none stacked with a unit of another regiment (an independent unit does not break
 /// it, 6.2c). Gives each unit in a group of two or more its group number.
 pub fn integrity_groups(sc: &Scenario, st: &State) -> Groups {
+    thread_local! {
+        static MEMO: crate::memo::Cell<Vec<crate::state::UnitState>, Groups> =
+            const { std::cell::RefCell::new(None) };
+    }
+    // A function of the units alone (`memo.rs`): asked again of an unchanged board, answered once.
+    crate::memo::cached(
+        &MEMO,
+        sc,
+        &st.units[..],
+        <[crate::state::UnitState]>::to_vec,
+        |k, q| k[..] == *q,
+        || integrity_groups_now(sc, st),
+    )
+}
+
+/// [`integrity_groups`], worked out.
+fn integrity_groups_now(sc: &Scenario, st: &State) -> Groups {
     // Who stands where ([`occupancy`]) as one sorted list: a hex's occupants are a run of it.
     let mut occ: Vec<(HexId, UnitIx)> = Vec::with_capacity(st.units.len() * 2);
     for (i, u) in st.units.iter().enumerate() {

@@ -30,6 +30,7 @@ pub mod formation;
 pub mod geom;
 pub mod initiative;
 pub mod leaders;
+pub mod memo;
 pub mod movement;
 pub mod opportunity_charge;
 pub mod policy;

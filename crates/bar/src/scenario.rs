@@ -557,6 +557,8 @@ pub struct Scenario {
     pub isr_limit: Option<u8>,
     /// Provenance counts (sourced, reconstructed or invented) of the scenario's own files.
     pub provenance: (usize, usize),
+    /// This load's number, for the memos of derived data (`memo.rs`); never compared.
+    pub instance: crate::memo::Instance,
 }
 
 /// Parse a facing: a hexpoint for line-type formations, a hexside for columns (8.4c).
@@ -1320,6 +1322,7 @@ impl Scenario {
             }
         }
         Ok(Scenario {
+            instance: crate::memo::Instance::fresh(),
             id: sc.scenario.id.clone(),
             name: sc.scenario.name.clone(),
             charts,

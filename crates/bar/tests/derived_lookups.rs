@@ -4,8 +4,11 @@
 //! targets (7.1–7.3) against the whole map, the set of occupied hexes (12.6a, 10.1a) against a look
 //! at every unit, the reactive firers found in one search (12.8a) against both types' opportunity
 //! groups, the board's terrain rows and levels against the scenario's hex records and the TEC by
-//! name.
-use bar::command::{LocField, Style, ezoc, ezoc_set, loc_map_for, loc_map_in, occupied_set};
+//! name, and the memo of the regimental integrity groups (6.2, `memo.rs`) against groups worked out
+//! afresh.
+use bar::command::{
+    LocField, Style, ezoc, ezoc_set, integrity_groups, loc_map_for, loc_map_in, occupied_set,
+};
 use bar::state::LeaderStatus;
 use engine::{Dice, Ruleset};
 
@@ -33,6 +36,15 @@ fn positions(id: &str, seed: u64, every: usize, limit: usize) -> (bar::Bar, Vec<
 fn check_position(bar: &bar::Bar, st: &bar::State) -> usize {
     let sc = &bar.sc;
     let mut checked = 0;
+    // 6.2: the integrity groups the memo gives (the last position's question was of another board;
+    // asked twice, the second answer is the memo's) are those a copy of the scenario, never asked
+    // before, works out.
+    let memo = integrity_groups(sc, st);
+    let again = integrity_groups(sc, st);
+    let worked = integrity_groups(&(**sc).clone(), st);
+    assert_eq!(memo, worked);
+    assert_eq!(again, worked);
+    checked += 1;
     // 12.6a, 10.1a: the set of occupied hexes holds exactly the hexes where a unit that is not
     // eliminated stands (off-board hexes never).
     let occ = occupied_set(sc, st);

@@ -1,0 +1,102 @@
+//! One-entry memos, one per thread, of pure functions of a scenario and part of a state: the
+//! answer is given back only when the scenario is the same one (its address and its
+//! [`Instance`]) and the parts of the state the function reads are equal to those it was asked
+//! about, so it is always the answer the function would give. Used where the same question is
+//! asked again and again of an unchanged board — the voluntary rout offers of each menu before
+//! anything moves (19.10a), the regimental integrity groups (6.2) of every LOC search — to save
+//! the random playouts' time (issue 15). Deterministic: no clock, no order between threads.
+//!
+//! A scenario edited in place after a question (only tests do that, through `Arc::make_mut`)
+//! must not be asked the same question of an equal state again: load or clone it instead.
+use crate::scenario::Scenario;
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::thread::LocalKey;
+
+/// The number of a loaded scenario, for the memos' key; equal to every other (two scenarios
+/// compare by their data).
+#[derive(Clone, Copy, Debug)]
+pub struct Instance(u64);
+
+impl Instance {
+    /// A number no scenario of this process had before.
+    pub fn fresh() -> Self {
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        Instance(NEXT.fetch_add(1, Ordering::Relaxed))
+    }
+}
+
+impl Default for Instance {
+    fn default() -> Self {
+        Instance::fresh()
+    }
+}
+
+impl PartialEq for Instance {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+/// A memo's cell: the scenario's key, the question and the answer.
+pub(crate) type Cell<K, V> = RefCell<Option<((usize, u64), K, V)>>;
+
+/// The answer of `compute` for the question `key` in `sc`, from the memo when it was the last
+/// question asked of it on this thread.
+pub(crate) fn cached<K, V, Q>(
+    memo: &'static LocalKey<Cell<K, V>>,
+    sc: &Scenario,
+    key: &Q,
+    own: impl FnOnce(&Q) -> K,
+    same: impl Fn(&K, &Q) -> bool,
+    compute: impl FnOnce() -> V,
+) -> V
+where
+    V: Clone,
+    Q: ?Sized,
+{
+    let id = (std::ptr::from_ref(sc) as usize, sc.instance.0);
+    let hit = memo.with(|m| {
+        m.borrow()
+            .as_ref()
+            .filter(|(i, k, _)| *i == id && same(k, key))
+            .map(|(_, _, v)| v.clone())
+    });
+    if let Some(v) = hit {
+        return v;
+    }
+    let v = compute();
+    memo.with(|m| *m.borrow_mut() = Some((id, own(key), v.clone())));
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    thread_local! {
+        static T: Cell<Vec<u8>, u32> = const { RefCell::new(None) };
+    }
+
+    fn ask(sc: &Scenario, key: &[u8], answer: u32) -> u32 {
+        cached(&T, sc, key, <[u8]>::to_vec, |k, q| k[..] == *q, || answer)
+    }
+
+    #[test]
+    fn a_memo_answers_only_the_same_question_of_the_same_scenario() {
+        let a = crate::Bar::load("bar-drill", &[], None).expect("the shipped scenario loads");
+        let b = crate::Bar::load("bar-drill", &[], None).expect("the shipped scenario loads");
+        assert_eq!(*a.sc, *b.sc, "two loads hold the same data");
+        assert_eq!(ask(&a.sc, &[1, 2], 10), 10);
+        // Asked again: the memo's answer, not the new computation's.
+        assert_eq!(ask(&a.sc, &[1, 2], 11), 10);
+        // Another question: worked out again.
+        assert_eq!(ask(&a.sc, &[1, 3], 12), 12);
+        assert_eq!(ask(&a.sc, &[1, 2], 13), 13);
+        // The same question of another load (equal data, another instance): worked out again.
+        assert_eq!(ask(&b.sc, &[1, 2], 14), 14);
+        // A clone lives elsewhere: worked out again.
+        let c = (*a.sc).clone();
+        assert_eq!(ask(&c, &[1, 2], 15), 15);
+    }
+}
