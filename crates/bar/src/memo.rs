@@ -19,6 +19,11 @@ use std::thread::LocalKey;
 pub struct Instance(u64);
 
 impl Instance {
+    /// The number.
+    pub fn number(self) -> u64 {
+        self.0
+    }
+
     /// A number no scenario of this process had before.
     pub fn fresh() -> Self {
         static NEXT: AtomicU64 = AtomicU64::new(1);
@@ -55,7 +60,7 @@ where
     V: Clone,
     Q: ?Sized,
 {
-    let id = (std::ptr::from_ref(sc) as usize, sc.instance.0);
+    let id = (std::ptr::from_ref(sc) as usize, sc.instance.number());
     let hit = memo.with(|m| {
         m.borrow()
             .as_ref()

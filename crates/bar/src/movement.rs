@@ -1446,6 +1446,121 @@ pub fn spread_owed(sc: &Scenario, st: &State) -> Vec<HexId> {
         .collect()
 }
 
+/// The moving unit's menu as [`legal`] worked it out (its open moves with their full costs and
+/// its open changes, in the menu's order), kept on this thread with the state it was asked of,
+/// so that [`execute`] takes the chosen action's details from it instead of working them out
+/// again (`memo.rs`; speed, issue 15).
+struct Menu {
+    scenario: (usize, u64),
+    state: State,
+    moves: Vec<(Move, Half)>,
+    changes: Vec<formation::Change>,
+}
+
+thread_local! {
+    static MENU: std::cell::RefCell<Option<Menu>> = const { std::cell::RefCell::new(None) };
+}
+
+/// An action's details from a kept [`Menu`]: the first open move or change that makes it, as
+/// [`open_move_of`] and [`open_change_of`] find it (`None`: not open).
+enum Known {
+    Move(Option<(Move, Half)>),
+    Change(Option<formation::Change>),
+}
+
+impl Menu {
+    fn known(&self, a: &Action) -> Known {
+        if let Action::Form(..) = a {
+            Known::Change(self.changes.iter().find(|c| form_action(c) == *a).cloned())
+        } else {
+            Known::Move(self.moves.iter().find(|(mv, _)| mv.action == *a).cloned())
+        }
+    }
+}
+
+fn scenario_key(sc: &Scenario) -> (usize, u64) {
+    (std::ptr::from_ref(sc) as usize, sc.instance.number())
+}
+
+/// Keep the menu of the mover `m` in `st` (its phase).
+fn remember_menu(
+    sc: &Scenario,
+    st: &State,
+    m: &Mover,
+    moves: Vec<(Move, Half)>,
+    changes: Vec<formation::Change>,
+) {
+    debug_assert!(matches!(&st.phase, Phase::Moving(x) if **x == *m));
+    MENU.with(|c| {
+        *c.borrow_mut() = Some(Menu {
+            scenario: scenario_key(sc),
+            state: st.clone(),
+            moves,
+            changes,
+        });
+    });
+}
+
+/// What `find` gives of the menu kept for the mover `m` in `st` (whose phase `flow::apply` has
+/// taken out, and whose decision count it has raised), if the menu was worked out for this very
+/// position: `None` when there is none, `Some(None)` when the action is not in it.
+fn recall_menu<T>(
+    sc: &Scenario,
+    st: &State,
+    m: &Mover,
+    find: impl FnOnce(&Menu) -> Option<T>,
+) -> Option<Option<T>> {
+    MENU.with(|c| {
+        let menu = c.borrow();
+        let menu = menu.as_ref()?;
+        let same = menu.scenario == scenario_key(sc)
+            && matches!(&menu.state.phase, Phase::Moving(x) if **x == *m)
+            && same_but_phase_and_count(&menu.state, st);
+        same.then(|| find(menu))
+    })
+}
+
+/// Whether two states are equal but for their phase and their count of decisions.
+fn same_but_phase_and_count(a: &State, b: &State) -> bool {
+    // Every field named, so that a new field of the state must be thought about here.
+    let State {
+        turn,
+        end_box,
+        units,
+        leaders,
+        brigades,
+        armies,
+        activation,
+        phase: _,
+        stack,
+        jobs,
+        next_order,
+        isr,
+        decisions: _,
+        dice,
+        holders,
+        rerouted,
+        loaded,
+        routes,
+    } = a;
+    *turn == b.turn
+        && *end_box == b.end_box
+        && *units == b.units
+        && *leaders == b.leaders
+        && *brigades == b.brigades
+        && *armies == b.armies
+        && *activation == b.activation
+        && *stack == b.stack
+        && *jobs == b.jobs
+        && *next_order == b.next_order
+        && *isr == b.isr
+        && *dice == b.dice
+        && *holders == b.holders
+        && *rerouted == b.rerouted
+        && *loaded == b.loaded
+        && *routes == b.routes
+}
+
 /// Put the mover's units on `hexes` with `facing`.
 fn place(st: &mut State, m: &Mover, hexes: &[HexId], facing: Facing) {
     for &u in &m.units {
@@ -1737,12 +1852,15 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
             if !m.spent && !m.rapid && may_rapid(sc, st, m) {
                 v.push(Action::Rapid);
             }
-            for (mv, _) in open_moves(sc, st, m) {
-                v.push(mv.action);
+            let moves = open_moves(sc, st, m);
+            let changes = open_changes(sc, st, m);
+            for (mv, _) in &moves {
+                v.push(mv.action.clone());
             }
-            for c in open_changes(sc, st, m) {
-                v.push(form_action(&c));
+            for c in &changes {
+                v.push(form_action(c));
             }
+            remember_menu(sc, st, m, moves, changes);
             // 9.4: a bent march column must straighten before it stops; 10.1a: a unit may
             // stop only where it makes a legal stack (if it has nothing else to do, it stops
             // anyway and the illegal stack routs it, 10.13).
@@ -2357,7 +2475,7 @@ pub fn apply(
                 rule: "12.8, 17.0".into(),
             });
             match pending {
-                Some(p) => execute(sc, st, *mover, &p, ev),
+                Some(p) => execute(sc, st, *mover, &p, None, ev),
                 None => after_action(sc, st, *mover, ev),
             }
         }
@@ -2458,7 +2576,7 @@ fn opportunity_fire(
         return Phase::Idle;
     };
     let p = match pending {
-        Some(p) => execute(sc, st, *mover, &p, ev),
+        Some(p) => execute(sc, st, *mover, &p, None, ev),
         None => after_action(sc, st, *mover, ev),
     };
     st.stack.push(p);
@@ -2486,6 +2604,8 @@ fn set_aspect(st: &mut State, units: &[UnitIx], a: &(Hexes, Facing, Formation)) 
 
 /// A decision of the moving unit.
 fn moving(sc: &Scenario, st: &mut State, mut m: Mover, a: &Action, ev: &mut Vec<Event>) -> Phase {
+    // The chosen action's details, from the menu `legal` worked out for this position.
+    let known = recall_menu(sc, st, &m, |menu| Some(menu.known(a)));
     match a {
         Action::Stop => finish(sc, st, m, "stops", ev),
         Action::Rapid => {
@@ -2540,22 +2660,35 @@ fn moving(sc: &Scenario, st: &mut State, mut m: Mover, a: &Action, ev: &mut Vec<
                 ev,
             ) {
                 Ok(p) => p,
-                Err(m) => execute(sc, st, *m, a, ev),
+                // Nobody was asked: the position is the menu's.
+                Err(m) => execute(sc, st, *m, a, known.flatten(), ev),
             }
         }
         _ => {
             let l = lead(st, &m);
             m.before = Some((l.hexes, l.facing, l.formation));
-            execute(sc, st, m, a, ev)
+            execute(sc, st, m, a, known.flatten(), ev)
         }
     }
 }
 
 /// Carry out a move or change (after any leave trigger was answered).
-fn execute(sc: &Scenario, st: &mut State, mut m: Mover, a: &Action, ev: &mut Vec<Event>) -> Phase {
+/// `known`: the action's details from the menu of this very position, if kept ([`Known`]).
+fn execute(
+    sc: &Scenario,
+    st: &mut State,
+    mut m: Mover,
+    a: &Action,
+    known: Option<Known>,
+    ev: &mut Vec<Event>,
+) -> Phase {
     let army = sc.armies[usize::from(m.side)].name.clone();
     if let Action::Form(..) = a {
-        let Some(c) = open_change_of(sc, st, &m, a) else {
+        let remembered = match known {
+            Some(Known::Change(c)) => c,
+            _ => open_change_of(sc, st, &m, a),
+        };
+        let Some(c) = remembered else {
             return Phase::Moving(Box::new(m));
         };
         let before = lead(st, &m).formation;
@@ -2623,7 +2756,11 @@ fn execute(sc: &Scenario, st: &mut State, mut m: Mover, a: &Action, ev: &mut Vec
         });
         return change_trigger(sc, st, m, ev);
     }
-    let Some((mv, cost)) = open_move_of(sc, st, &m, a) else {
+    let remembered = match known {
+        Some(Known::Move(x)) => x,
+        _ => open_move_of(sc, st, &m, a),
+    };
+    let Some((mv, cost)) = remembered else {
         return Phase::Moving(Box::new(m));
     };
     let us = lead(st, &m).clone();

@@ -160,3 +160,37 @@ fn r12_6_r10_1c_terrain_rows_and_levels_by_the_dense_index_are_the_scenarios() {
         assert_eq!(sc.board.level(off), 0);
     }
 }
+
+/// 11.1, 8.4, 10.1a: a move or change applied right after its menu was listed (its details taken
+/// from the menu kept by `legal`, `movement.rs` `Menu`) leaves the state and the log that the same
+/// action leaves when worked out afresh (a copy of the scenario, whose menu was never listed).
+#[test]
+fn r11_1_r8_4_a_moves_details_from_the_kept_menu_are_those_worked_out_afresh() {
+    let mut compared = 0;
+    for seed in 1..=2 {
+        let (bar, states) = positions("bar-drill", seed, 1, 700);
+        let fresh = bar::Bar {
+            sc: std::sync::Arc::new((*bar.sc).clone()),
+        };
+        for st in states
+            .iter()
+            .filter(|s| matches!(s.phase, bar::state::Phase::Moving(_)))
+        {
+            let legal = bar.legal_actions(st);
+            for a in &legal {
+                // The kept menu is this position's: `legal` listed it just now.
+                bar.legal_actions(st);
+                let (mut kept, mut kept_log) = (st.clone(), Vec::new());
+                bar.apply_legal(&mut kept, a, &mut kept_log);
+                let (mut afresh, mut afresh_log) = (st.clone(), Vec::new());
+                fresh.apply_legal(&mut afresh, a, &mut afresh_log);
+                assert_eq!(kept, afresh, "seed {seed}: {a:?}");
+                let text =
+                    |l: &[bar::event::Event]| l.iter().map(|e| e.to_string()).collect::<Vec<_>>();
+                assert_eq!(text(&kept_log), text(&afresh_log), "seed {seed}: {a:?}");
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 500, "{compared} actions compared");
+}
