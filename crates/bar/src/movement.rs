@@ -1276,11 +1276,6 @@ fn open_moves(sc: &Scenario, st: &State, m: &Mover) -> Vec<(Move, Half)> {
     open_moves_where(sc, st, m, None, false)
 }
 
-/// Whether the mover has any move open now ([`open_moves`], stopping at the first).
-fn any_open_move(sc: &Scenario, st: &State, m: &Mover) -> bool {
-    !open_moves_where(sc, st, m, None, true).is_empty()
-}
-
 /// The first open move that makes `a`, with its full cost ([`open_moves`]).
 fn open_move_of(sc: &Scenario, st: &State, m: &Mover, a: &Action) -> Option<(Move, Half)> {
     open_moves_where(sc, st, m, Some(a), true)
@@ -1446,10 +1441,11 @@ pub fn spread_owed(sc: &Scenario, st: &State) -> Vec<HexId> {
         .collect()
 }
 
-/// The moving unit's menu as [`legal`] worked it out (its open moves with their full costs and
-/// its open changes, in the menu's order), kept on this thread with the state it was asked of,
-/// so that [`execute`] takes the chosen action's details from it instead of working them out
-/// again (`memo.rs`; speed, issue 15).
+/// The moving unit's menu (its open moves with their full costs and its open changes, in the
+/// menu's order), kept on this thread with the position it belongs to: worked out by
+/// [`after_action`] (which must know whether anything is left) or by [`legal`], listed by
+/// [`legal`] and read by [`execute`] for the chosen action's details, instead of being worked out
+/// three times (`memo.rs`; speed, issue 15). Used only for the very same position.
 struct Menu {
     scenario: (usize, u64),
     state: State,
@@ -1469,6 +1465,14 @@ enum Known {
 }
 
 impl Menu {
+    /// The menu's moves and changes as actions, in its order.
+    fn actions(&self) -> impl Iterator<Item = Action> + '_ {
+        self.moves
+            .iter()
+            .map(|(mv, _)| mv.action.clone())
+            .chain(self.changes.iter().map(form_action))
+    }
+
     fn known(&self, a: &Action) -> Known {
         if let Action::Form(..) = a {
             Known::Change(self.changes.iter().find(|c| form_action(c) == *a).cloned())
@@ -1480,25 +1484,6 @@ impl Menu {
 
 fn scenario_key(sc: &Scenario) -> (usize, u64) {
     (std::ptr::from_ref(sc) as usize, sc.instance.number())
-}
-
-/// Keep the menu of the mover `m` in `st` (its phase).
-fn remember_menu(
-    sc: &Scenario,
-    st: &State,
-    m: &Mover,
-    moves: Vec<(Move, Half)>,
-    changes: Vec<formation::Change>,
-) {
-    debug_assert!(matches!(&st.phase, Phase::Moving(x) if **x == *m));
-    MENU.with(|c| {
-        *c.borrow_mut() = Some(Menu {
-            scenario: scenario_key(sc),
-            state: st.clone(),
-            moves,
-            changes,
-        });
-    });
 }
 
 /// What `find` gives of the menu kept for the mover `m` in `st` (whose phase `flow::apply` has
@@ -1581,12 +1566,6 @@ pub fn stack_legal(sc: &Scenario, st: &State, m: &Mover) -> Result<(), String> {
 /// The formation changes open to the mover (8.4, `formation::changes`), EZOC included there.
 fn open_changes(sc: &Scenario, st: &State, m: &Mover) -> Vec<formation::Change> {
     open_changes_where(sc, st, m, None, false)
-}
-
-/// Whether the mover has any formation change open now ([`open_changes`], stopping at the
-/// first).
-fn any_open_change(sc: &Scenario, st: &State, m: &Mover) -> bool {
-    !open_changes_where(sc, st, m, None, true).is_empty()
 }
 
 /// The first open change that makes `a` ([`open_changes`]).
@@ -1852,15 +1831,26 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
             if !m.spent && !m.rapid && may_rapid(sc, st, m) {
                 v.push(Action::Rapid);
             }
-            let moves = open_moves(sc, st, m);
-            let changes = open_changes(sc, st, m);
-            for (mv, _) in &moves {
-                v.push(mv.action.clone());
+            // The menu `after_action` worked out for this very position, or worked out now.
+            let kept = MENU.with(|c| {
+                c.borrow()
+                    .as_ref()
+                    .filter(|menu| menu.scenario == scenario_key(sc) && menu.state == *st)
+                    .map(|menu| menu.actions().collect::<Vec<_>>())
+            });
+            match kept {
+                Some(actions) => v.extend(actions),
+                None => {
+                    let menu = Menu {
+                        scenario: scenario_key(sc),
+                        state: st.clone(),
+                        moves: open_moves(sc, st, m),
+                        changes: open_changes(sc, st, m),
+                    };
+                    v.extend(menu.actions());
+                    MENU.with(|c| *c.borrow_mut() = Some(menu));
+                }
             }
-            for c in &changes {
-                v.push(form_action(c));
-            }
-            remember_menu(sc, st, m, moves, changes);
             // 9.4: a bent march column must straighten before it stops; 10.1a: a unit may
             // stop only where it makes a legal stack (if it has nothing else to do, it stops
             // anyway and the illegal stack routs it, 10.13).
@@ -3180,9 +3170,23 @@ fn after_action(sc: &Scenario, st: &mut State, m: Mover, ev: &mut Vec<Event>) ->
         // MPs, each picked as any other.
         return Phase::Movement;
     }
-    if !any_open_move(sc, st, &m) && !any_open_change(sc, st, &m) {
+    // The whole menu, kept for the `legal` that will list it (the position as it will stand,
+    // the mover's phase set); a mover with none left stops.
+    let moves = open_moves(sc, st, &m);
+    let changes = open_changes(sc, st, &m);
+    if moves.is_empty() && changes.is_empty() {
         return finish(sc, st, m, "has no move left", ev);
     }
+    let mut state = st.clone();
+    state.phase = Phase::Moving(Box::new(m.clone()));
+    MENU.with(|c| {
+        *c.borrow_mut() = Some(Menu {
+            scenario: scenario_key(sc),
+            state,
+            moves,
+            changes,
+        });
+    });
     Phase::Moving(Box::new(m))
 }
 

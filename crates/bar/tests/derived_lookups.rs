@@ -163,15 +163,19 @@ fn r12_6_r10_1c_terrain_rows_and_levels_by_the_dense_index_are_the_scenarios() {
 
 /// 11.1, 8.4, 10.1a: a move or change applied right after its menu was listed (its details taken
 /// from the menu kept by `legal`, `movement.rs` `Menu`) leaves the state and the log that the same
-/// action leaves when worked out afresh (a copy of the scenario, whose menu was never listed).
+/// action leaves when worked out afresh (a copy of the scenario, whose menu was never listed); and
+/// the menu listed next (kept by the end of the move) is the one worked out afresh.
 #[test]
 fn r11_1_r8_4_a_moves_details_from_the_kept_menu_are_those_worked_out_afresh() {
     let mut compared = 0;
     for seed in 1..=2 {
         let (bar, states) = positions("bar-drill", seed, 1, 700);
-        let fresh = bar::Bar {
+        let copy = || bar::Bar {
             sc: std::sync::Arc::new((*bar.sc).clone()),
         };
+        // `fresh` applies the action afresh; `lister` lists the next menu afresh (`fresh` may
+        // have kept it while applying).
+        let (fresh, lister) = (copy(), copy());
         for st in states
             .iter()
             .filter(|s| matches!(s.phase, bar::state::Phase::Moving(_)))
@@ -182,12 +186,19 @@ fn r11_1_r8_4_a_moves_details_from_the_kept_menu_are_those_worked_out_afresh() {
                 bar.legal_actions(st);
                 let (mut kept, mut kept_log) = (st.clone(), Vec::new());
                 bar.apply_legal(&mut kept, a, &mut kept_log);
+                // The next menu, kept by the move's end (`after_action`) where the mover goes on.
+                let next = bar.legal_actions(&kept);
                 let (mut afresh, mut afresh_log) = (st.clone(), Vec::new());
                 fresh.apply_legal(&mut afresh, a, &mut afresh_log);
                 assert_eq!(kept, afresh, "seed {seed}: {a:?}");
                 let text =
                     |l: &[bar::event::Event]| l.iter().map(|e| e.to_string()).collect::<Vec<_>>();
                 assert_eq!(text(&kept_log), text(&afresh_log), "seed {seed}: {a:?}");
+                assert_eq!(
+                    next,
+                    lister.legal_actions(&afresh),
+                    "seed {seed}: after {a:?}"
+                );
                 compared += 1;
             }
         }
