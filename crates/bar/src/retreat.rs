@@ -289,14 +289,13 @@ pub fn candidates(
         .neighbours()
         .map(|(_, h)| h)
         .filter(|h| {
-            let Some(info) = sc.board.hexes.get(h) else {
+            if !sc.board.contains(*h) {
                 return false;
-            };
+            }
+            // The hex's TEC row by the board's dense index.
             let prohibited = sc
-                .charts
-                .tec
-                .terrain
-                .get(&info.terrain)
+                .board
+                .tec_row(*h)
                 .is_some_and(|t| arms.iter().any(|a| t.prohibited.contains(a)))
                 || sc
                     .board
