@@ -214,10 +214,9 @@ pub fn apply_breakdown(
     {
         act.spread.push(h);
     }
+    let army = &sc.armies[usize::from(sc.units[usize::from(parent)].side)].name;
     ev.push(Event::Movement {
-        army: sc.armies[usize::from(sc.units[usize::from(parent)].side)]
-            .name
-            .clone(),
+        army: army.clone(),
         text: format!(
             "{} ({} SP) breaks down into {} in {}, {} facing {}: free, they may use their full MPs",
             sc.units[usize::from(parent)].name,
@@ -240,9 +239,7 @@ pub fn apply_breakdown(
             .and_then(|r| r.stacking.skirmish)
             .unwrap_or(0);
         ev.push(Event::Movement {
-            army: sc.armies[usize::from(sc.units[usize::from(parent)].side)]
-                .name
-                .clone(),
+            army: army.clone(),
             text: format!(
                 "{} SP of skirmishers in {} are over the skirmisher limit of {limit} SP: they must spread out before the movement phase ends",
                 share.iter().map(|&(_, sp)| u16::from(sp)).sum::<u16>(),
