@@ -7,6 +7,9 @@ use saxe::Saxe;
 use saxe::scenario::{Side, Terrain, UnitIx};
 use saxe::state::{ActTarget, Frame, Phase, State};
 
+mod common;
+use common::drive;
+
 fn rules() -> Saxe {
     Saxe::load("hastenbeck", &[], None).expect("built-in scenario loads")
 }
@@ -19,38 +22,6 @@ fn start(r: &Saxe, seed: u64) -> State {
 fn unit(r: &Saxe, id: &str) -> UnitIx {
     r.sc.unit_by_id(id)
         .unwrap_or_else(|| panic!("no unit {id}"))
-}
-
-/// Let `agent` take every decision of `side` (the other side's decisions: its first legal action,
-/// usually "pass") while `until` is false; at most `limit` actions.
-fn drive(
-    r: &Saxe,
-    s: &mut State,
-    agent: &mut dyn Agent,
-    side: Side,
-    limit: usize,
-    until: impl Fn(&State) -> bool,
-) {
-    for _ in 0..limit {
-        if until(s) {
-            return;
-        }
-        let Some(d) = r.decider(s) else { return };
-        let g = Game {
-            rules: r.clone(),
-            state: s.clone(),
-            policies: Default::default(),
-        };
-        let i = if d == Seat(side.ix() as u8) {
-            agent.decide(&g).index
-        } else {
-            let ids: Vec<String> = g.legal().into_iter().map(|a| a.id).collect();
-            ids.iter().position(|x| x == "pass").unwrap_or(0)
-        };
-        let legal = r.legal_actions(s);
-        let mut ev = Vec::new();
-        r.apply_legal(s, &legal[i], &mut ev);
-    }
 }
 
 fn in_activation(s: &State) -> bool {

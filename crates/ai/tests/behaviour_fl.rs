@@ -2,10 +2,12 @@
 //! (issue 19 item 7), and evaluations that read each scenario's own victory conditions (16.1,
 //! 16.2, 15.1) from fixed positions.
 use ai::Agent;
-use engine::{AgentHooks, Game, Ruleset, Seat};
+use engine::{AgentHooks, Ruleset, Seat};
 use saxe::Saxe;
 use saxe::scenario::Side;
 use saxe::state::State;
+
+mod common;
 
 fn load(id: &str) -> Saxe {
     Saxe::load(id, &[], None).expect("built-in scenario loads")
@@ -62,30 +64,10 @@ fn search_against_passing(
     done: impl Fn(&State) -> bool,
 ) {
     let mut agent = ai::agent("search", 7).expect("agent");
-    let mut ev = Vec::new();
-    let first_turn = s.turn;
-    for _ in 0..6000 {
-        if s.turn >= first_turn + turns || done(s) {
-            break;
-        }
-        let Some(d) = r.decider(s) else { break };
-        let g = Game {
-            rules: r.clone(),
-            state: s.clone(),
-            policies: Default::default(),
-        };
-        let i = if d == Seat(side.ix() as u8) {
-            agent.decide(&g).index
-        } else {
-            let ids: Vec<String> = engine::DynGame::legal(&g)
-                .into_iter()
-                .map(|a| a.id)
-                .collect();
-            ids.iter().position(|x| x == "pass").unwrap_or(0)
-        };
-        let legal = r.legal_actions(s);
-        r.apply_legal(s, &legal[i], &mut ev);
-    }
+    let end = s.turn + turns;
+    common::drive(r, s, agent.as_mut(), side, 6000, |s| {
+        s.turn >= end || done(s)
+    });
 }
 
 /// Heuristic against heuristic for `actions` actions; every explanation given.
