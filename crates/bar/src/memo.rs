@@ -2,9 +2,10 @@
 //! answer is given back only when the scenario is the same one (its address and its
 //! [`Instance`]) and the parts of the state the function reads are equal to those it was asked
 //! about, so it is always the answer the function would give. Used where the same question is
-//! asked again and again of an unchanged board — the voluntary rout offers of each menu before
-//! anything moves (19.10a), the regimental integrity groups (6.2) of every LOC search — to save
-//! the random playouts' time (issue 15). Deterministic: no clock, no order between threads.
+//! asked again and again of an unchanged board — the regimental integrity groups (6.2) of every
+//! LOC field — to save the random playouts' time (issue 15); the moving unit's kept menu
+//! (`movement.rs` `Menu`) uses the same scenario key. Deterministic: no clock, no order between
+//! threads.
 //!
 //! A scenario edited in place after a question (only tests do that, through `Arc::make_mut`)
 //! must not be asked the same question of an equal state again: load or clone it instead.
@@ -19,11 +20,6 @@ use std::thread::LocalKey;
 pub struct Instance(u64);
 
 impl Instance {
-    /// The number.
-    pub fn number(self) -> u64 {
-        self.0
-    }
-
     /// A number no scenario of this process had before.
     pub fn fresh() -> Self {
         static NEXT: AtomicU64 = AtomicU64::new(1);
@@ -43,6 +39,12 @@ impl PartialEq for Instance {
     }
 }
 
+/// The key of a loaded scenario: where it lives and its load's number (a copy lives elsewhere, a
+/// new load has a new number).
+pub(crate) fn scenario_key(sc: &Scenario) -> (usize, u64) {
+    (std::ptr::from_ref(sc) as usize, sc.instance.0)
+}
+
 /// A memo's cell: the scenario's key, the question and the answer.
 pub(crate) type Cell<K, V> = RefCell<Option<((usize, u64), K, V)>>;
 
@@ -60,7 +62,7 @@ where
     V: Clone,
     Q: ?Sized,
 {
-    let id = (std::ptr::from_ref(sc) as usize, sc.instance.number());
+    let id = scenario_key(sc);
     let hit = memo.with(|m| {
         m.borrow()
             .as_ref()

@@ -1482,10 +1482,6 @@ impl Menu {
     }
 }
 
-fn scenario_key(sc: &Scenario) -> (usize, u64) {
-    (std::ptr::from_ref(sc) as usize, sc.instance.number())
-}
-
 /// What `find` gives of the menu kept for the mover `m` in `st` (whose phase `flow::apply` has
 /// taken out, and whose decision count it has raised), if the menu was worked out for this very
 /// position: `None` when there is none, `Some(None)` when the action is not in it.
@@ -1498,7 +1494,7 @@ fn recall_menu<T>(
     MENU.with(|c| {
         let menu = c.borrow();
         let menu = menu.as_ref()?;
-        let same = menu.scenario == scenario_key(sc)
+        let same = menu.scenario == crate::memo::scenario_key(sc)
             && matches!(&menu.state.phase, Phase::Moving(x) if **x == *m)
             && same_but_phase_and_count(&menu.state, st);
         same.then(|| find(menu))
@@ -1835,14 +1831,16 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
             let kept = MENU.with(|c| {
                 c.borrow()
                     .as_ref()
-                    .filter(|menu| menu.scenario == scenario_key(sc) && menu.state == *st)
+                    .filter(|menu| {
+                        menu.scenario == crate::memo::scenario_key(sc) && menu.state == *st
+                    })
                     .map(|menu| menu.actions().collect::<Vec<_>>())
             });
             match kept {
                 Some(actions) => v.extend(actions),
                 None => {
                     let menu = Menu {
-                        scenario: scenario_key(sc),
+                        scenario: crate::memo::scenario_key(sc),
                         state: st.clone(),
                         moves: open_moves(sc, st, m),
                         changes: open_changes(sc, st, m),
@@ -3181,7 +3179,7 @@ fn after_action(sc: &Scenario, st: &mut State, m: Mover, ev: &mut Vec<Event>) ->
     state.phase = Phase::Moving(Box::new(m.clone()));
     MENU.with(|c| {
         *c.borrow_mut() = Some(Menu {
-            scenario: scenario_key(sc),
+            scenario: crate::memo::scenario_key(sc),
             state,
             moves,
             changes,
