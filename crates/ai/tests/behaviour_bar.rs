@@ -78,7 +78,7 @@ fn hex(bar: &Bar, s: &str) -> hexmap::HexId {
 /// The first front hex of a unit as it stands (9.1).
 fn front(st: &State, u: UnitIx) -> hexmap::HexId {
     let s = &st.units[usize::from(u)];
-    bar::geom::arcs_of(&s.hexes, s.facing).0[0]
+    bar::geom::arcs_of(&s.hexes, s.facing, s.formation).0[0]
 }
 
 #[test]

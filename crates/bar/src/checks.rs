@@ -94,7 +94,7 @@ pub fn flanked(sc: &Scenario, st: &State, u: UnitIx) -> bool {
     if s.formation == crate::geom::Formation::Square {
         return false;
     }
-    let (_, flank, rear) = arcs_of(&s.hexes, s.facing);
+    let (_, flank, rear) = arcs_of(&s.hexes, s.facing, s.formation);
     let side = sc.units[usize::from(u)].side;
     flank
         .iter()
@@ -119,7 +119,7 @@ pub fn supported(sc: &Scenario, st: &State, u: UnitIx) -> bool {
         return false;
     }
     let side = sc.units[usize::from(u)].side;
-    let (_, flank, _) = arcs_of(&s.hexes, s.facing);
+    let (_, flank, _) = arcs_of(&s.hexes, s.facing, s.formation);
     !flank.is_empty()
         && flank.iter().all(|h| {
             let terrain_ok = sc.board.tec_row(*h).is_some_and(|t| t.non_clear);

@@ -28,7 +28,7 @@ pub fn ezoc(sc: &Scenario, st: &State, side: u8, h: HexId) -> bool {
             && !u.routed
             && !u.hexes.is_empty()
             && u.hexes.iter().any(|x| x.is_adjacent(h))
-            && crate::geom::in_front_of(&u.hexes, u.facing, h)
+            && crate::geom::in_front_of(&u.hexes, u.facing, u.formation, h)
     })
 }
 
@@ -94,7 +94,8 @@ pub fn occupied_set<'a>(sc: &'a Scenario, st: &State) -> HexSet<'a> {
     set
 }
 
-/// Every hex of the board in the ZOC of a non-routed enemy of `side` (9.1).
+/// Every hex of the board in the ZOC of a non-routed enemy of `side` (9.1; a hook's extra front
+/// hex too, 8.1b).
 pub fn ezoc_set<'a>(sc: &'a Scenario, st: &State, side: u8) -> HexSet<'a> {
     let d = &sc.board.dense;
     let mut set = HexSet::new(d);
@@ -109,6 +110,10 @@ pub fn ezoc_set<'a>(sc: &'a Scenario, st: &State, side: u8) -> HexSet<'a> {
                         set.insert_ix(n);
                     }
                 }
+            }
+            // 8.1b: a hook's extra front hex.
+            if let Some(x) = crate::geom::hook_hex(&u.hexes, u.facing, u.formation) {
+                set.insert(x);
             }
         }
     }
@@ -349,7 +354,7 @@ impl<'a> LocField<'a> {
                 }
             }
             if enemy && !u.routed && !u.hexes.is_empty() {
-                for h in crate::geom::front_of(&u.hexes, u.facing) {
+                for h in crate::geom::front_of(&u.hexes, u.facing, u.formation) {
                     if let Some(x) = d.ix(h) {
                         flags[x as usize] |= ZOC;
                     }

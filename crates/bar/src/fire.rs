@@ -289,27 +289,58 @@ fn sight_in(
     Some(out)
 }
 
-/// Whether hex `t` lies in the fire arc of a unit firing from `h` (12.2b: into or through its
-/// front hexes; a square fires all round, 12.2g). 12.4d: artillery stacked with a square fires as
-/// if alone in the hex, and the square's SPs allotted to a hex shared with the artillery's front
-/// cannot fire — read as: the square's infantry does not fire at a hex in the front arc of a gun
-/// of its hex (docs/bar.md, "Fire decisions").
-fn in_arc(sc: &Scenario, st: &State, u: UnitIx, h: HexId, t: HexId) -> bool {
+/// How hex `t` lies for a unit firing from `h` (12.2b: into or through its front hexes; a square
+/// fires all round, 12.2g): `Some(false)` in its front arc, `Some(true)` only through a hook's
+/// extra front hex (8.1b: the arm of the hooked end, [`crate::geom::through_hook`]; its fire is
+/// capped by the hook diagram, 12.3d, [`hook_cap`]), `None` out of its arc. 12.4f: guns stacked
+/// with a hook fire through its arm only if the diagram does not mark the hook hex 'NA'. 12.4d:
+/// artillery stacked with a square fires as if alone in the hex, and the square's SPs allotted to
+/// a hex shared with the artillery's front hex cannot fire — read as: the square's infantry does
+/// not fire at a hex in the front arc of a gun of its hex (docs/bar.md, "Fire decisions").
+fn arc_to(sc: &Scenario, st: &State, u: UnitIx, h: HexId, t: HexId) -> Option<bool> {
     let s = &st.units[usize::from(u)];
-    if s.formation != Formation::Square {
-        return s.facing.arc_of(h, t) == Some(Arc::Front);
+    if s.formation == Formation::Square {
+        let blocked = stack(sc, st, u).iter().any(|&x| {
+            arm(sc, x) == Arm::Artillery
+                && st.units[usize::from(x)].hexes.contains(&h)
+                && st.units[usize::from(x)].facing.arc_of(h, t) == Some(Arc::Front)
+        });
+        return (!blocked).then_some(false);
     }
-    !stack(sc, st, u).iter().any(|&x| {
-        arm(sc, x) == Arm::Artillery
-            && st.units[usize::from(x)].hexes.contains(&h)
-            && st.units[usize::from(x)].facing.arc_of(h, t) == Some(Arc::Front)
-    })
+    if s.facing.arc_of(h, t) == Some(Arc::Front) {
+        return Some(false);
+    }
+    if crate::geom::through_hook(&s.hexes, s.facing, s.formation, h, t) {
+        return Some(true);
+    }
+    let guns_may =
+        arm(sc, u) == Arm::Artillery && charts(sc).is_some_and(|c| !c.diagram.hook_artillery_na);
+    if guns_may
+        && stack(sc, st, u).iter().any(|&x| {
+            let y = &st.units[usize::from(x)];
+            crate::geom::through_hook(&y.hexes, y.facing, y.formation, h, t)
+        })
+    {
+        return Some(true);
+    }
+    None
+}
+
+/// The SPs a group may fire when it aims through a hook's extra front hex only (12.3d, T8's
+/// reconstruction `diagram.hook_hex_fire`); `None` when it aims through its front as a line.
+fn hook_cap(sc: &Scenario, a: &Aim) -> Option<u8> {
+    if !a.hook {
+        return None;
+    }
+    Some(charts(sc).map_or(0, |c| c.diagram.hook_hex_fire))
 }
 
 /// How a group sees one hex of the target: range, sight, enfilade.
 #[derive(Clone, Debug)]
 struct Aim {
     hex: HexId,
+    /// Aimed through a hook's extra front hex only (8.1b, 12.3d).
+    hook: bool,
     range: u8,
     sight: Sight,
     enfilade: bool,
@@ -330,14 +361,27 @@ fn aim(
     let side = sc.units[usize::from(lead)].side;
     let t0 = *target.first()?;
     let ts = &st.units[usize::from(t0)];
-    let (_, flank, _) = crate::geom::arcs_of(&ts.hexes, ts.facing);
+    let (_, flank, _) = crate::geom::arcs_of(&ts.hexes, ts.facing, ts.formation);
     let mut best: Option<Aim> = None;
     for &t in &ts.hexes {
         let d = g.hex.distance(t);
-        if d == 0
-            || d > u32::from(max_range)
-            || !g.units.iter().all(|&u| in_arc(sc, st, u, g.hex, t))
-        {
+        if d == 0 || d > u32::from(max_range) {
+            continue;
+        }
+        // Every unit of the group must have the hex in its arc; through a hook's arm for one of
+        // them, the group's fire is the hook's (12.3d).
+        let mut hook = false;
+        let mut in_arc = true;
+        for &u in &g.units {
+            match arc_to(sc, st, u, g.hex, t) {
+                None => {
+                    in_arc = false;
+                    break;
+                }
+                Some(x) => hook |= x,
+            }
+        }
+        if !in_arc {
             continue;
         }
         let Some(sight) = sight_in(sc, st, g.hex, t, side, howitzer, occ) else {
@@ -352,13 +396,17 @@ fn aim(
                     .any(|s| matches!(s, LosStep::Hex(x) if flank.contains(x))));
         let cand = Aim {
             hex: t,
+            hook,
             range: d as u8,
             sight,
             enfilade,
         };
+        // The nearest (12.1), then the better sight, then a hex in the line's front before one
+        // seen only through a hook's arm (whose fire is capped, 12.3d).
+        let key = |a: &Aim| (a.range, a.sight.partial, a.hook);
         let better = match &best {
             None => true,
-            Some(b) => (cand.range, cand.sight.partial as u8) < (b.range, b.sight.partial as u8),
+            Some(b) => key(&cand) < key(b),
         };
         if better {
             best = Some(cand);
@@ -612,7 +660,32 @@ fn groups_among(
             };
             aim(sc, st, &one, target, reach, how, Some(&occ)).is_some()
         });
-        !g.units.is_empty() && !firing_sp(sc, st, g, &[]).is_empty()
+        if g.units.is_empty() {
+            return false;
+        }
+        // 12.3d (T8): a group that sees the target only through a hook's extra front hex fires
+        // the SPs the hook diagram gives that hex (only a hook's hooked end may).
+        let at_hooked_end = g.units.iter().any(|&u| {
+            let s = &st.units[usize::from(u)];
+            crate::geom::hook_arm(&s.hexes, s.facing, s.formation)
+                .is_some_and(|(end, _)| end == g.hex)
+        });
+        if !at_hooked_end {
+            return !firing_sp(sc, st, g, &[]).is_empty();
+        }
+        let weapons = || {
+            g.units
+                .iter()
+                .filter_map(|&u| firers.iter().find(|f| f.0 == u).map(|f| f.1))
+        };
+        let reach = weapons().map(|w| w.max_range()).max().unwrap_or(0);
+        let how = weapons().any(|w| w.howitzer);
+        if let Some(c) =
+            aim(sc, st, g, target, reach, how, Some(&occ)).and_then(|a| hook_cap(sc, &a))
+        {
+            g.sp = Some(c);
+        }
+        !firing_sp(sc, st, g, &[]).is_empty()
     });
     out
 }
@@ -757,6 +830,8 @@ fn part(
         let us = &st.units[usize::from(u)];
         let source = if arm(sc, u) == Arm::Artillery {
             "guns, 12.4c".to_string()
+        } else if let Some(c) = hook_cap(sc, &a) {
+            format!("through the hook hex 8.1b: at most {c} SP, hook diagram 12.3d")
         } else if us.formation.is_line() {
             format!(
                 "Infantry Line SP chart, {} ranks",
@@ -1214,7 +1289,7 @@ fn resolve_inner(
         };
         let flank = firer_hexes.iter().any(|&h| {
             let s = &st.units[usize::from(alive[0])];
-            let (_, fl, re) = crate::geom::arcs_of(&s.hexes, s.facing);
+            let (_, fl, re) = crate::geom::arcs_of(&s.hexes, s.facing, s.formation);
             s.formation != Formation::Square && (fl.contains(&h) || re.contains(&h))
         });
         let mut keys: Vec<&str> = extra.to_vec();

@@ -142,9 +142,54 @@ impl Formation {
     }
 }
 
+/// 8.1b: a hook's extra front hex, "at the front and side of the counter (right or left)": the
+/// flank hex on the hooked side of the hooked end (a right hook facing N: the E neighbour of its
+/// eastern hex), which the hook turns from a flank hex into a front hex. `None` for every other
+/// formation, a hex off the board, or a footprint that is not a line facing a hexpoint.
+/// Reconstructed (T9's hook diagram is missing): docs/bar-formations.md, row 8.1b.
+pub fn hook_hex(hexes: &[HexId], facing: Facing, f: Formation) -> Option<HexId> {
+    let Facing::Point(v) = facing else {
+        return None;
+    };
+    let d = match f {
+        Formation::HookRight => v.flank()[1],
+        Formation::HookLeft => v.flank()[0],
+        _ => return None,
+    };
+    // The hooked end is the one hex whose neighbour on the hooked side is not its own.
+    hexes
+        .iter()
+        .filter_map(|h| h.neighbour(d))
+        .find(|n| !hexes.contains(n))
+}
+
+/// The hex a hook's extra front hex is seen from (its hooked end), with the facing of the hook's
+/// arm there: the hexpoint turned one step toward the hooked side, whose front holds the line's
+/// front hex on that side and the hook hex (8.1b, 12.2b: the arm fires through both).
+pub fn hook_arm(hexes: &[HexId], facing: Facing, f: Formation) -> Option<(HexId, Facing)> {
+    let Facing::Point(v) = facing else {
+        return None;
+    };
+    let (d, turn) = match f {
+        Formation::HookRight => (v.flank()[1], 1),
+        Formation::HookLeft => (v.flank()[0], -1),
+        _ => return None,
+    };
+    let end = hexes
+        .iter()
+        .copied()
+        .find(|h| h.neighbour(d).is_none_or(|n| !hexes.contains(&n)))?;
+    Some((end, Facing::Point(v.turned(turn))))
+}
+
 /// The front, flank and rear hexes of a footprint (union over its hexes, minus its own hexes; a
-/// hex in two arcs counts in the most forward one).
-pub fn arcs_of(hexes: &[HexId], facing: Facing) -> (Vec<HexId>, Vec<HexId>, Vec<HexId>) {
+/// hex in two arcs counts in the most forward one); a hook's extra front hex (8.1b, [`hook_hex`])
+/// is front, not flank.
+pub fn arcs_of(
+    hexes: &[HexId],
+    facing: Facing,
+    f: Formation,
+) -> (Vec<HexId>, Vec<HexId>, Vec<HexId>) {
     let (fd, sd, rd) = facing.arcs();
     let mut front = Vec::new();
     let mut flank = Vec::new();
@@ -159,6 +204,9 @@ pub fn arcs_of(hexes: &[HexId], facing: Facing) -> (Vec<HexId>, Vec<HexId>, Vec<
                 front.push(n);
             }
         }
+    }
+    if let Some(x) = hook_hex(hexes, facing, f) {
+        front.push(x);
     }
     for &h in hexes {
         for d in &sd {
@@ -187,8 +235,8 @@ pub fn arcs_of(hexes: &[HexId], facing: Facing) -> (Vec<HexId>, Vec<HexId>, Vec<
 }
 
 /// The front hexes of a footprint ([`arcs_of`]'s first part, without the flank and rear).
-pub fn front_of(hexes: &[HexId], facing: Facing) -> Vec<HexId> {
-    let mut front = Vec::with_capacity(hexes.len() * 2);
+pub fn front_of(hexes: &[HexId], facing: Facing, f: Formation) -> Vec<HexId> {
+    let mut front = Vec::with_capacity(hexes.len() * 2 + 1);
     for &h in hexes {
         for d in facing.front_dirs() {
             if let Some(n) = h.neighbour(d)
@@ -199,16 +247,35 @@ pub fn front_of(hexes: &[HexId], facing: Facing) -> Vec<HexId> {
             }
         }
     }
+    if let Some(x) = hook_hex(hexes, facing, f) {
+        front.push(x);
+    }
     front
 }
 
-/// Whether `h` is a front hex of a footprint (`front_of(hexes, facing).contains(&h)`).
-pub fn in_front_of(hexes: &[HexId], facing: Facing, h: HexId) -> bool {
+/// Whether `h` is a front hex of a footprint (`front_of(hexes, facing, f).contains(&h)`).
+pub fn in_front_of(hexes: &[HexId], facing: Facing, f: Formation, h: HexId) -> bool {
     !hexes.contains(&h)
         && hexes.iter().any(|x| x.is_adjacent(h))
-        && facing
+        && (facing
             .front_dirs()
             .any(|d| hexes.iter().any(|x| x.neighbour(d) == Some(h)))
+            || hook_hex(hexes, facing, f) == Some(h))
+}
+
+/// Whether `t` lies in the front arc of a unit seen from its hex `h` (12.2b: "into or through
+/// their front hex"): the facing's front ([`Facing::arc_of`]), and for a hook's hooked end also
+/// the front of its arm ([`hook_arm`]), which opens through the hook hex (8.1b).
+pub fn in_front_arc(hexes: &[HexId], facing: Facing, f: Formation, h: HexId, t: HexId) -> bool {
+    facing.arc_of(h, t) == Some(Arc::Front) || through_hook(hexes, facing, f, h, t)
+}
+
+/// Whether `t` is seen from `h` only through a hook's arm (8.1b): in the arm's front arc and
+/// not in the line's (the fire the hook diagram distributes apart, 12.3d, 12.4f).
+pub fn through_hook(hexes: &[HexId], facing: Facing, f: Formation, h: HexId, t: HexId) -> bool {
+    hook_arm(hexes, facing, f).is_some_and(|(end, arm)| {
+        end == h && arm.arc_of(h, t) == Some(Arc::Front) && facing.arc_of(h, t) != Some(Arc::Front)
+    })
 }
 
 /// The footprint shape a formation takes (C6): columns facing a hexside are march or road

@@ -682,12 +682,10 @@ fn moves(sc: &Scenario, st: &State, m: &Mover) -> Vec<Move> {
     match fp.kind() {
         FootprintKind::Line => {
             if let Facing::Point(v) = us.facing {
-                let fronts: Vec<Dir> = if hook {
-                    // 8.1b: a hook moves only into its 'MV' front hexes: straight ahead.
-                    v.front().to_vec()
-                } else {
-                    v.front().to_vec()
-                };
+                // 8.1b: a hook moves only into its 'MV' front hexes, read as the line's two front
+                // hexes: its extra front hex (`geom::hook_hex`) is a front hex for ZOC, fire and
+                // combat, never a step (docs/bar-formations.md, row 8.1b).
+                let fronts = v.front();
                 for d in fronts {
                     let Ok(next) = fp.shifted(&Printed, d) else {
                         continue;

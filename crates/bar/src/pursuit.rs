@@ -550,12 +550,13 @@ fn leader_modifier(
         .max_by_key(|&(l, m)| (m, std::cmp::Reverse(l)))
 }
 
-/// The hexpoint facings of a one-hex unit with `to` in its front.
+/// The hexpoint facings of a one-hex unit with `to` in its front (a pursuer is cavalry, never a
+/// hook, 8.1b: its front is a line's).
 fn facings_toward(here: &[HexId], to: HexId) -> Vec<Facing> {
     Vertex::ALL
         .iter()
         .map(|&v| Facing::Point(v))
-        .filter(|&f| crate::geom::in_front_of(here, f, to))
+        .filter(|&f| crate::geom::in_front_of(here, f, Formation::Line, to))
         .collect()
 }
 
@@ -739,7 +740,7 @@ fn exploit_options(sc: &Scenario, st: &State, ch: &Chase) -> Vec<Action> {
             }
         }
     }
-    let front = crate::geom::front_of(&me.hexes, me.facing);
+    let front = crate::geom::front_of(&me.hexes, me.facing, me.formation);
     let enemy_front = front
         .iter()
         .any(|h| checks::enemy_in(sc, st, side, *h, true));
@@ -769,7 +770,7 @@ fn separations(sc: &Scenario, st: &State, us: &[UnitIx]) -> Vec<(Vec<UnitIx>, He
         return Vec::new();
     };
     let side = sc.units[usize::from(top)].side;
-    let (front, flank, rear) = arcs_of(&me.hexes, me.facing);
+    let (front, flank, rear) = arcs_of(&me.hexes, me.facing, me.formation);
     let n = us.len().min(8);
     for class in [rear, flank, front] {
         let mut out = Vec::new();

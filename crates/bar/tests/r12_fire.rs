@@ -569,7 +569,7 @@ fn r12_6e_fire_from_a_flank_hex_of_the_target_is_enfilade_and_from_its_front_is_
     let bar = drill();
     let x = hex("0707");
     let facing = bar::scenario::parse_facing("S", Formation::Line).expect("a facing");
-    let (front, flank, _) = bar::geom::arcs_of(&[x], facing);
+    let (front, flank, _) = bar::geom::arcs_of(&[x], facing, Formation::Line);
     for (from, enfilade) in [(flank[0], true), (front[0], false)] {
         let mut st = fresh(&bar);
         set(&bar, &mut st, "e1", &["0707"], "S", "line", 0);

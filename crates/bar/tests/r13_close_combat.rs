@@ -351,30 +351,14 @@ fn r13_11c_e54_a_flank_or_rear_attacker_gets_3_once() {
     // C in e1's flank hex 0606, B in e1's rear hex 0507, both facing it.
     face_to(&bar, &mut st, "i1", "0606", "0607");
     place(&bar, &mut st, "i2", "0507", "S");
-    activate(&bar, &mut st, &["i1", "i2"]);
-    close_combat(&bar, &mut st, &[]);
-    let log = fight(
-        &bar,
-        &mut st,
-        &["attack:i1", "attack:i2", "cc-done"],
-        &[9, 9, 9, 9, 9, 9, 5, 5],
-    );
-    let cv = log.iter().find(|l| l.contains("(13.11b–c)")).unwrap(); // logged
+    let cv = attack_cv(&bar, &mut st, &["i1", "i2"], &[9, 9, 9, 9, 9, 9, 5, 5]);
     assert_eq!(cv.matches("+ 3 (flank attack)").count(), 2, "{cv}");
     // B in the front hex instead: only C.
     let mut st = fresh(&bar);
     place(&bar, &mut st, "e1", "0607", "S");
     face_to(&bar, &mut st, "i1", "0606", "0607");
     place(&bar, &mut st, "i2", "0708", "N");
-    activate(&bar, &mut st, &["i1", "i2"]);
-    close_combat(&bar, &mut st, &[]);
-    let log = fight(
-        &bar,
-        &mut st,
-        &["attack:i1", "attack:i2", "cc-done"],
-        &[9, 9, 9, 9, 9, 9, 5, 5],
-    );
-    let cv = log.iter().find(|l| l.contains("(13.11b–c)")).unwrap(); // logged
+    let cv = attack_cv(&bar, &mut st, &["i1", "i2"], &[9, 9, 9, 9, 9, 9, 5, 5]);
     assert_eq!(cv.matches("+ 3 (flank attack)").count(), 1, "{cv}");
 }
 
@@ -392,15 +376,7 @@ fn r13_11c_e55_an_enemy_outside_the_combat_in_the_flank_facing_it_gives_minus_3(
             place(&bar, &mut st, "e2", "0708", "NW");
             assert!(!front(&bar, &st, "e2").contains(&"0707".to_string()));
         }
-        activate(&bar, &mut st, &["i1"]);
-        close_combat(&bar, &mut st, &[]);
-        let log = fight(
-            &bar,
-            &mut st,
-            &["attack:i1", "cc-done"],
-            &[9, 9, 9, 9, 5, 5],
-        );
-        let cv = log.iter().find(|l| l.contains("(13.11b–c)")).unwrap(); // logged
+        let cv = attack_cv(&bar, &mut st, &["i1"], &[9, 9, 9, 9, 5, 5]);
         assert_eq!(
             cv.contains("CV attacker IR 1/I +0 − 3 (enemy outside the combat in its flank)"),
             expect,

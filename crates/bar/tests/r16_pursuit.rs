@@ -407,7 +407,7 @@ fn r16_2c_10_8b_a_stack_over_the_limit_separates_rear_first() {
         "{l:?}"
     );
     let s = &st.units[usize::from(unit(&bar, "ka"))];
-    let (_, _, rear) = bar::geom::arcs_of(&s.hexes, s.facing);
+    let (_, _, rear) = bar::geom::arcs_of(&s.hexes, s.facing, s.formation);
     let rear: Vec<String> = rear.iter().map(|h| bar.sc.board.label(*h)).collect();
     for a in &l {
         let h = a.rsplit(':').next().unwrap(); // the hex

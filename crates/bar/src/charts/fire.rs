@@ -293,7 +293,8 @@ pub struct SizeRow {
 pub struct Diagrams {
     /// Square: the target hexes (all X or all Y of the alternating neighbours, 12.2g).
     pub square_targets: u8,
-    /// Hook: SPs that fire from the hook hex (the rest fires as a line from the main hex, 12.3d).
+    /// Hook: the most SPs that fire through the hook hex, 8.1b's extra front hex (through the
+    /// line's front a hook fires as a line, 12.3d).
     pub hook_hex_fire: u8,
     /// Hook: artillery stacked with a hook may not fire through the hook hex ('NA', 12.4f).
     pub hook_artillery_na: bool,

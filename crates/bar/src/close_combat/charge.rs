@@ -198,7 +198,7 @@ fn reachable_targets(sc: &Scenario, st: &State, stack: &[UnitIx], range: u16) ->
                 continue;
             }
             best.insert(nh.clone(), s);
-            let front = crate::geom::front_of(&nh, facing);
+            let front = crate::geom::front_of(&nh, facing, form);
             for (e, es) in st.units.iter().enumerate() {
                 let e = e as UnitIx;
                 if sc.units[usize::from(e)].side != side

@@ -278,20 +278,20 @@ pub(crate) fn is_light(sc: &Scenario, u: UnitIx) -> bool {
 /// The front (ZOC, 9.1) hexes of a unit as it stands.
 pub(crate) fn front_of(st: &State, u: UnitIx) -> Vec<HexId> {
     let s = &st.units[usize::from(u)];
-    crate::geom::front_of(&s.hexes, s.facing)
+    crate::geom::front_of(&s.hexes, s.facing, s.formation)
 }
 
 /// Flank and rear hexes of a unit (13.11c flanking, A40).
 pub(crate) fn flank_rear_of(st: &State, u: UnitIx) -> Vec<HexId> {
     let s = &st.units[usize::from(u)];
-    let (_, f, r) = arcs_of(&s.hexes, s.facing);
+    let (_, f, r) = arcs_of(&s.hexes, s.facing, s.formation);
     f.into_iter().chain(r).collect()
 }
 
 /// Flank hexes only.
 pub(crate) fn flank_of(st: &State, u: UnitIx) -> Vec<HexId> {
     let s = &st.units[usize::from(u)];
-    arcs_of(&s.hexes, s.facing).1
+    arcs_of(&s.hexes, s.facing, s.formation).1
 }
 
 /// 13.1a–c: the stacks of the active side entitled to initiate close combat, each its

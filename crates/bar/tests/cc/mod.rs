@@ -40,7 +40,7 @@ pub fn line(bar: &Bar, st: &mut State, id: &str, right: &str, facing: &str, len:
 /// The front hexes of a unit, as labels.
 pub fn front(bar: &Bar, st: &State, id: &str) -> Vec<String> {
     let s = &st.units[usize::from(unit(bar, id))];
-    let (f, _, _) = bar::geom::arcs_of(&s.hexes, s.facing);
+    let (f, _, _) = bar::geom::arcs_of(&s.hexes, s.facing, s.formation);
     f.iter().map(|h| bar.sc.board.label(*h)).collect()
 }
 
@@ -67,7 +67,7 @@ pub fn fronts_of_each_hex(bar: &Bar, st: &State, id: &str) -> (Vec<String>, Vec<
 /// The flank hexes of a unit, as labels.
 pub fn flank(bar: &Bar, st: &State, id: &str) -> Vec<String> {
     let s = &st.units[usize::from(unit(bar, id))];
-    let (_, f, _) = bar::geom::arcs_of(&s.hexes, s.facing);
+    let (_, f, _) = bar::geom::arcs_of(&s.hexes, s.facing, s.formation);
     f.iter().map(|h| bar.sc.board.label(*h)).collect()
 }
 
@@ -147,6 +147,19 @@ pub fn fight(bar: &Bar, st: &mut State, ids: &[&str], dice: &[u8]) -> Vec<String
         bar.apply_id(st, "cc-hold-fire", &mut ev).unwrap(); // legal
     }
     ev.iter().map(|e| e.to_string()).collect()
+}
+
+/// Activate `attackers`, run to the close combat phase, attack with each of them and end the
+/// designations, with loaded dice: the combat's CV line (13.11b–c).
+pub fn attack_cv(bar: &Bar, st: &mut State, attackers: &[&str], dice: &[u8]) -> String {
+    activate(bar, st, attackers);
+    close_combat(bar, st, &[]);
+    let mut ids: Vec<String> = attackers.iter().map(|a| format!("attack:{a}")).collect();
+    ids.push("cc-done".into());
+    let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+    let log = fight(bar, st, &ids, dice);
+    let cv = log.iter().find(|l| l.contains("(13.11b–c)")); // a combat was fought
+    cv.unwrap_or_else(|| panic!("no CV line: {log:#?}")).clone()
 }
 
 /// The drill ground with `edit` applied to the text of its order of battle.
