@@ -599,3 +599,39 @@ fn r19_7e_a_2_hex_line_routed_by_cavalry_keeps_the_hex_the_cavalry_can_advance_i
     assert_logged(&log, &format!("Red IR routs from {} (19.7e)", hexes[1]));
     assert!(st.units[usize::from(unit(&bar, "e1"))].routed, "{log:#?}");
 }
+
+#[test]
+fn r13_9a_a_stack_that_retreated_before_combat_is_out_of_the_rounds_while_the_others_fight() {
+    let bar = field();
+    let mut st = fresh(&bar);
+    // i1 at 0707 facing N has 0606 and 0607 in its front: one combat against e2 (fusiliers, who
+    // must fight) and rl (light infantry, who may withdraw from line infantry, 20.1).
+    place(&bar, &mut st, "i1", "0707", "N");
+    place(&bar, &mut st, "e2", "0606", "S");
+    place(&bar, &mut st, "rl", "0607", "S");
+    activate(&bar, &mut st, &["i1"]);
+    close_combat(&bar, &mut st, &[]);
+    let mut log = fight(&bar, &mut st, &["attack:i1", "cc-done"], &[9, 9]);
+    // e2's morale check (B) passes on 6, 2; rl withdraws, its MC (D) passes on 9, 9.
+    let l = legal(&bar, &st);
+    let to = l.iter().find(|x| x.starts_with("cc-withdraw:")).cloned();
+    let to = to.expect("rl may withdraw");
+    log.extend(act(&bar, &mut st, &[to.as_str()], &[6, 2, 9, 9]));
+    // No defensive fire (only to keep the round's dice simple), then the round on 5, 5.
+    log.extend(act(&bar, &mut st, &["cc-hold-fire"], &[5, 5, 9, 9, 9, 9]));
+    assert_logged(&log, "Red Jäger retreats before close combat");
+    let sp = log.iter().find(|l| l.contains("round 1: SP attacker"));
+    let sp = sp.expect("a round is fought");
+    assert!(sp.contains("defender Red IR 2 6 = 6;"), "{sp}");
+    let cv = log.iter().find(|l| l.contains("(13.11b–c)"));
+    let cv = cv.expect("a round is fought");
+    assert!(!cv.contains("Jäger"), "{cv}");
+    assert!(!cv.contains("mean of"), "{cv}");
+    // 14.4: the morale checks (G) after the round are not the withdrawn stack's.
+    assert!(
+        !log.iter()
+            .any(|l| l.contains("morale check G") && l.contains("Jäger")),
+        "{log:#?}"
+    );
+    sound(&bar, &st);
+}

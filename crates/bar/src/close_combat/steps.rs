@@ -1261,5 +1261,11 @@ fn withdraw(sc: &Scenario, st: &mut State, cc: &mut Cc, ix: usize, to: HexId, ev
     if !passed.is_empty() && !skirm {
         st.jobs.push(Job::MoraleF(passed));
     }
+    // 13.9a: it withdrew "rather than fight": out of this combat's defensive fire, rounds (its SP
+    // and CV, 13.11), losses and morale checks (14.4); its hex stays among the combat's (13.7e:
+    // vacated, for the advance).
+    if let Some(d) = cur_mut(cc).defenders.get_mut(ix) {
+        d.clear();
+    }
     let _ = name;
 }
