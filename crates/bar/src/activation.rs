@@ -132,8 +132,9 @@ pub fn declarations(sc: &Scenario, st: &State) -> Vec<Action> {
         .iter()
         .filter_map(|&l| st.leaders[usize::from(l)].hex)
         .collect();
-    // The integrity groups, found only when a unit not stacked with a leader asks.
-    let mut groups: Option<_> = None;
+    // The integrity groups, and those holding an unactivated unit stacked with an activated
+    // leader, found only when a unit not stacked with a leader asks.
+    let mut groups: Option<(_, Vec<usize>)> = None;
     let stacked = |u: usize| st.units[u].hexes.iter().any(|h| hexes.contains(h));
     for (i, u) in sc.units.iter().enumerate() {
         let s = &st.units[i];
@@ -151,12 +152,15 @@ pub fn declarations(sc: &Scenario, st: &State) -> Vec<Action> {
             continue;
         }
         let ok = stacked(i) || {
-            let groups = groups.get_or_insert_with(|| integrity_groups(sc, st));
-            groups.get(&(i as UnitIx)).is_some_and(|g| {
-                (0..sc.units.len()).any(|j| {
-                    groups.get(&(j as UnitIx)) == Some(g) && stacked(j) && !st.units[j].activated
-                })
-            })
+            let (groups, held) = groups.get_or_insert_with(|| {
+                let groups = integrity_groups(sc, st);
+                let held: Vec<usize> = (0..sc.units.len())
+                    .filter(|&j| stacked(j) && !st.units[j].activated)
+                    .filter_map(|j| groups.get(&(j as UnitIx)).copied())
+                    .collect();
+                (groups, held)
+            });
+            groups.get(&(i as UnitIx)).is_some_and(|g| held.contains(g))
         };
         if ok {
             out.push(Action::Attach(i as UnitIx));

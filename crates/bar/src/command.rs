@@ -101,23 +101,27 @@ pub fn ezoc_set<'a>(sc: &'a Scenario, st: &State, side: u8) -> HexSet<'a> {
     let mut set = HexSet::new(d);
     for (i, u) in st.units.iter().enumerate() {
         if sc.units[i].side != side && !u.eliminated && !u.routed && !u.hexes.is_empty() {
-            // `geom::front_of` without its list: the set drops the repeats.
-            for &h in &u.hexes {
-                let Some(x) = d.ix(h) else { continue };
-                for dir in u.facing.front_dirs() {
-                    let n = d.nbr[x as usize][dir.index()];
-                    if n != u32::MAX && !u.hexes.contains(&d.ids[n as usize]) {
-                        set.insert_ix(n);
-                    }
-                }
-            }
-            // 8.1b: a hook's extra front hex.
-            if let Some(x) = crate::geom::hook_hex(&u.hexes, u.facing, u.formation) {
-                set.insert(x);
-            }
+            zoc_of(d, u, |x| set.insert_ix(x));
         }
     }
     set
+}
+
+/// The ZOC hexes of a unit (9.1: its front hexes; a hook's extra front hex, 8.1b) by the board's
+/// dense index, each given to `f` (a hex may come twice): `geom::front_of` without its list.
+fn zoc_of(d: &crate::scenario::Dense, u: &crate::state::UnitState, mut f: impl FnMut(u32)) {
+    for &h in &u.hexes {
+        let Some(x) = d.ix(h) else { continue };
+        for dir in u.facing.front_dirs() {
+            let n = d.nbr[x as usize][dir.index()];
+            if n != u32::MAX && !u.hexes.contains(&d.ids[n as usize]) {
+                f(n);
+            }
+        }
+    }
+    if let Some(x) = crate::geom::hook_hex(&u.hexes, u.facing, u.formation).and_then(|h| d.ix(h)) {
+        f(x);
+    }
 }
 
 /// Units on the map by hex.
@@ -151,17 +155,23 @@ impl Groups {
 /// regiment, none stacked with a unit of another regiment (an independent unit does not break
 /// it, 6.2c). Gives each unit in a group of two or more its group number.
 pub fn integrity_groups(sc: &Scenario, st: &State) -> Groups {
+    /// What [`integrity_groups_now`] reads of a unit: its hexes, eliminated, routed.
+    type Seen = (crate::state::Hexes, bool, bool);
+    fn seen(u: &crate::state::UnitState) -> Seen {
+        (u.hexes, u.eliminated, u.routed)
+    }
     thread_local! {
-        static MEMO: crate::memo::Cell<Vec<crate::state::UnitState>, Groups> =
+        static MEMO: crate::memo::Cell<Vec<Seen>, Groups> =
             const { std::cell::RefCell::new(None) };
     }
-    // A function of the units alone (`memo.rs`): asked again of an unchanged board, answered once.
+    // A function of the units' places and states alone (`memo.rs`): asked again of an unchanged
+    // board (whatever else changed: activation, command, MPs), answered once.
     crate::memo::cached(
         &MEMO,
         sc,
         &st.units[..],
-        <[crate::state::UnitState]>::to_vec,
-        |k, q| k[..] == *q,
+        |q| q.iter().map(seen).collect(),
+        |k, q| k.len() == q.len() && k.iter().zip(q).all(|(a, b)| *a == seen(b)),
         || integrity_groups_now(sc, st),
     )
 }
@@ -320,6 +330,52 @@ const BLOCKED: u8 = 64;
 impl<'a> LocField<'a> {
     /// The field for `side`'s leaders.
     pub fn new(sc: &'a Scenario, st: &State, side: u8) -> LocField<'a> {
+        /// What [`LocField::now`] reads of a unit: hexes, facing, formation (its ZOC),
+        /// eliminated, routed, activated.
+        type Seen = (
+            crate::state::Hexes,
+            crate::geom::Facing,
+            crate::geom::Formation,
+            [bool; 3],
+        );
+        fn seen(u: &crate::state::UnitState) -> Seen {
+            (
+                u.hexes,
+                u.facing,
+                u.formation,
+                [u.eliminated, u.routed, u.activated],
+            )
+        }
+        type Field = (Vec<u8>, Vec<usize>, Groups);
+        thread_local! {
+            static MEMO: crate::memo::Cell<(u8, Vec<Seen>), Field> =
+                const { std::cell::RefCell::new(None) };
+        }
+        // A function of the side and the units alone (`memo.rs`): the command control and the
+        // voluntary rout offers of one board ask for the same field.
+        let (flags, group, groups) = crate::memo::cached(
+            &MEMO,
+            sc,
+            &(side, &st.units[..]),
+            |q| (q.0, q.1.iter().map(seen).collect()),
+            |k, q| {
+                k.0 == q.0
+                    && k.1.len() == q.1.len()
+                    && k.1.iter().zip(q.1).all(|(a, b)| *a == seen(b))
+            },
+            || Self::now(sc, st, side),
+        );
+        LocField {
+            d: &sc.board.dense,
+            side,
+            flags,
+            group,
+            groups,
+        }
+    }
+
+    /// [`LocField::new`], worked out: each hex's flags and integrity group, and the groups.
+    fn now(sc: &Scenario, st: &State, side: u8) -> (Vec<u8>, Vec<usize>, Groups) {
         let d = &sc.board.dense;
         let n = d.ids.len();
         // Per hex: enemy present; friendly present; a non-routed friend; all friends activated
@@ -354,11 +410,7 @@ impl<'a> LocField<'a> {
                 }
             }
             if enemy && !u.routed && !u.hexes.is_empty() {
-                for h in crate::geom::front_of(&u.hexes, u.facing, u.formation) {
-                    if let Some(x) = d.ix(h) {
-                        flags[x as usize] |= ZOC;
-                    }
-                }
+                zoc_of(d, u, |x| flags[x as usize] |= ZOC);
             }
         }
         for (x, f) in flags.iter_mut().enumerate() {
@@ -366,13 +418,7 @@ impl<'a> LocField<'a> {
                 *f |= BLOCKED;
             }
         }
-        LocField {
-            d,
-            side,
-            flags,
-            group,
-            groups,
-        }
+        (flags, group, groups)
     }
 }
 
@@ -699,6 +745,46 @@ pub fn leader_initiative(
     passed
 }
 
+/// The leaders who may give independent units command by a LOC (7.0, 7.4c): the activated
+/// brigades' leaders in command (brigade style), the army leader, the wing leaders in command, an
+/// activated special leader and the detachment leaders (army/wing style). `aw` holds the army and
+/// wing leaders' maps.
+fn givers<'a>(
+    sc: &'a Scenario,
+    st: &State,
+    act: &crate::state::Activation,
+    brigade_leader_ok: &BTreeMap<u16, bool>,
+    aw: &mut ArmyWingLocs<'_, 'a>,
+) -> Vec<(LeaderIx, Style)> {
+    let side = act.side;
+    let mut givers: Vec<(LeaderIx, Style)> = Vec::new();
+    for &b in &act.brigades {
+        if let Some(bl) = holder(st, sc.brigades[usize::from(b)].leader)
+            && brigade_leader_ok.get(&bl).copied().unwrap_or(false)
+        {
+            givers.push((bl, Style::Brigade));
+        }
+    }
+    for (i, l) in sc.leaders.iter().enumerate() {
+        let li = i as LeaderIx;
+        if l.side != side || st.leaders[i].status != LeaderStatus::Present {
+            continue;
+        }
+        let ok = match l.kind {
+            LeaderKind::Army => true,
+            LeaderKind::Wing => l
+                .wing
+                .is_some_and(|w| wing_loc_with(sc, st, w, |a, h| aw.cost(sc, st, a, h)).is_some()),
+            LeaderKind::Special => act.leaders.contains(&li),
+            LeaderKind::Brigade => false,
+        } || l.detachment.is_some();
+        if ok {
+            givers.push((li, Style::ArmyWing));
+        }
+    }
+    givers
+}
+
 /// Decide the command status of everything in the activation (7.6a): leaders first, then units;
 /// rolls leader and unit initiative where no LOC exists.
 pub fn command_control(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
@@ -828,41 +914,11 @@ pub fn command_control(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
             }
         }
     }
-    // Independent units (7.0, 7.4c): the LOCs of the leaders who may give them command, found
-    // only when an independent unit on the map asks (before any of their rolls: the board is as
-    // it was here).
-    let givers_maps = |st: &State| {
-        let mut givers: Vec<(LeaderIx, Style)> = Vec::new();
-        for &b in &act.brigades {
-            if let Some(bl) = holder(st, sc.brigades[usize::from(b)].leader)
-                && brigade_leader_ok.get(&bl).copied().unwrap_or(false)
-            {
-                givers.push((bl, Style::Brigade));
-            }
-        }
-        for (i, l) in sc.leaders.iter().enumerate() {
-            let li = i as LeaderIx;
-            if l.side != side || st.leaders[i].status != LeaderStatus::Present {
-                continue;
-            }
-            let ok = match l.kind {
-                LeaderKind::Army => true,
-                LeaderKind::Wing => l
-                    .wing
-                    .is_some_and(|w| wing_loc_in(sc, st, &field, w).is_some()),
-                LeaderKind::Special => act.leaders.contains(&li),
-                LeaderKind::Brigade => false,
-            } || l.detachment.is_some();
-            if ok {
-                givers.push((li, Style::ArmyWing));
-            }
-        }
-        givers
-            .iter()
-            .map(|&(l, s)| loc_map_in(sc, st, &field, l, s, sc.leaders[usize::from(l)].range))
-            .collect::<Vec<LocMap<'_>>>()
-    };
-    let mut maps: Option<Vec<LocMap<'_>>> = None;
+    // Independent units (7.0, 7.4c): the leaders who may give them command, found only when an
+    // independent unit on the map asks (before any of their rolls: the board is as it was here);
+    // the army and wing leaders' LOCs are the maps traced above for the brigade leaders.
+    let mut giving: Option<Vec<(LeaderIx, Style)>> = None;
+    let mut brigade_maps: Vec<(LeaderIx, LocMap<'_>)> = Vec::new();
     let mut rolled: Vec<(Vec<HexId>, bool)> = Vec::new();
     let mut indep = act.independents.clone();
     indep.sort_by_key(|&u| st.units[usize::from(u)].order);
@@ -872,10 +928,22 @@ pub fn command_control(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
             continue;
         }
         let hexes = s.hexes;
-        let by_loc = maps
-            .get_or_insert_with(|| givers_maps(st))
-            .iter()
-            .any(|m| hexes.iter().any(|h| m.contains_key(h)));
+        let giving =
+            giving.get_or_insert_with(|| givers(sc, st, &act, &brigade_leader_ok, &mut aw));
+        let by_loc = giving.iter().any(|&(l, style)| match style {
+            Style::ArmyWing => hexes.iter().any(|&h| aw.cost(sc, st, l, h).is_some()),
+            Style::Brigade => {
+                let k = match brigade_maps.iter().position(|m| m.0 == l) {
+                    Some(k) => k,
+                    None => {
+                        let range = sc.leaders[usize::from(l)].range;
+                        brigade_maps.push((l, loc_map_in(sc, st, &field, l, style, range)));
+                        brigade_maps.len() - 1
+                    }
+                };
+                hexes.iter().any(|h| brigade_maps[k].1.contains_key(h))
+            }
+        });
         let ok = if by_loc {
             true
         } else if let Some((_, r)) = rolled.iter().find(|(h, _)| *h == hexes) {

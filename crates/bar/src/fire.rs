@@ -139,11 +139,11 @@ fn firing_weapon<'a>(sc: &'a Scenario, st: &State, u: UnitIx) -> Option<&'a Weap
     if !st.on_map(u) || s.routed || arm(sc, u) == Arm::Cavalry {
         return None;
     }
-    let w = weapon(sc, u)?;
-    charts(sc)
+    // The formation first: most units that may not fire are in one that does not (12.2a).
+    let fires = charts(sc)
         .and_then(|c| c.formation.get(crate::geom::chart_key(s.formation)))
-        .is_some_and(|r| r.fires)
-        .then_some(w)
+        .is_some_and(|r| r.fires);
+    if fires { weapon(sc, u) } else { None }
 }
 
 /// The stack a unit is in: the units of its side with the same hexes, top first (10.6).

@@ -5,18 +5,17 @@ use crate::event::Event;
 use crate::geom::FacingExt as _;
 use crate::scenario::{Scenario, Skirmish, UnitIx};
 use crate::state::{Job, LeaderStatus, State};
-use hexmap::HexId;
 
 /// Stacks (units sharing the same hexes) among `units`, top unit first in each.
 pub fn stacks(st: &State, units: &[UnitIx]) -> Vec<Vec<UnitIx>> {
-    let mut out: Vec<(Vec<HexId>, Vec<UnitIx>)> = Vec::new();
+    let mut out: Vec<(crate::state::Hexes, Vec<UnitIx>)> = Vec::new();
     let mut v = units.to_vec();
     v.sort_by_key(|&u| st.units[usize::from(u)].order);
     for u in v {
         let h = st.units[usize::from(u)].hexes;
         match out.iter_mut().find(|(x, _)| *x == h) {
             Some((_, s)) => s.push(u),
-            None => out.push((h.to_vec(), vec![u])),
+            None => out.push((h, vec![u])),
         }
     }
     out.into_iter().map(|(_, s)| s).collect()

@@ -285,6 +285,14 @@ pub fn candidates(
         .iter()
         .map(|&u| sc.units[usize::from(u)].arm)
         .collect();
+    // The hexes beside it that hold an enemy, routed or not ([`checks::enemy_in`]), in one look
+    // at the units.
+    let mut enemies: Vec<HexId> = Vec::new();
+    for (i, x) in st.units.iter().enumerate() {
+        if sc.units[i].side != side && !x.eliminated {
+            enemies.extend(x.hexes.iter().filter(|h| h.is_adjacent(here)));
+        }
+    }
     let ok: Vec<HexId> = here
         .neighbours()
         .map(|(_, h)| h)
@@ -302,10 +310,7 @@ pub fn candidates(
                     .hexside(here, *h)
                     .and_then(|k| sc.charts.tec.hexside.get(k))
                     .is_some_and(|t| arms.iter().any(|a| t.prohibited.contains(a)));
-            !prohibited
-                && !visited.contains(h)
-                && *h != here
-                && !checks::enemy_in(sc, st, side, *h, true)
+            !prohibited && !visited.contains(h) && *h != here && !enemies.contains(h)
         })
         .collect();
     if ok.is_empty() {

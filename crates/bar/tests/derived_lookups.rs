@@ -4,8 +4,9 @@
 //! targets (7.1–7.3) against the whole map, the set of occupied hexes (12.6a, 10.1a) against a look
 //! at every unit, the reactive firers found in one search (12.8a) against both types' opportunity
 //! groups, the board's terrain rows and levels against the scenario's hex records and the TEC by
-//! name, and the memo of the regimental integrity groups (6.2, `memo.rs`) against groups worked out
-//! afresh.
+//! name, and the memos of the regimental integrity groups (6.2) and of the LOC field (7.1,
+//! `memo.rs`) against their answers worked out afresh, also for a position that differs only in
+//! what their keys leave out.
 use bar::command::{
     LocField, Style, ezoc, ezoc_set, integrity_groups, loc_map_for, loc_map_in, occupied_set,
 };
@@ -105,6 +106,56 @@ fn check_position(bar: &bar::Bar, st: &bar::State) -> usize {
             for t in &targets {
                 assert_eq!(part.get(t), whole.get(t), "LOC of leader {l} to {t}");
                 checked += 1;
+            }
+        }
+    }
+    checked + check_memo_keys(bar, st)
+}
+
+/// The memos' keys (`memo.rs`) leave out what their answers do not read: in a copy of the
+/// position whose units differ only in command, disorder, shaken, losses and stacking order,
+/// the integrity groups (6.2) and the LOC field (7.1) come from the memo filled by the position
+/// itself, and must be those a copy of the scenario, never asked before, works out for the copy.
+fn check_memo_keys(bar: &bar::Bar, st: &bar::State) -> usize {
+    let sc = &bar.sc;
+    let fresh = (**sc).clone();
+    let mut other = st.clone();
+    for u in &mut other.units {
+        u.ooc = !u.ooc;
+        u.disordered = !u.disordered;
+        u.shaken = !u.shaken;
+        u.lost = u.lost.wrapping_add(1);
+        u.order = u.order.wrapping_add(7);
+    }
+    let mut checked = 0;
+    let _ = integrity_groups(sc, st);
+    assert_eq!(
+        integrity_groups(sc, &other),
+        integrity_groups(&fresh, &other)
+    );
+    checked += 1;
+    for side in 0..2u8 {
+        let _ = LocField::new(sc, st, side);
+        let memo = LocField::new(sc, &other, side);
+        let worked = LocField::new(&fresh, &other, side);
+        assert_eq!(memo.groups, worked.groups);
+        for (l, leader) in sc.leaders.iter().enumerate() {
+            let l = l as u16;
+            if leader.side != side || other.leaders[usize::from(l)].status != LeaderStatus::Present
+            {
+                continue;
+            }
+            for style in [Style::Brigade, Style::ArmyWing] {
+                let a = loc_map_in(sc, &other, &memo, l, style, leader.range);
+                let b = loc_map_in(&fresh, &other, &worked, l, style, leader.range);
+                for &h in &sc.board.dense.ids {
+                    assert_eq!(
+                        a.get(&h),
+                        b.get(&h),
+                        "LOC field of side {side}: leader {l} to {h}"
+                    );
+                    checked += 1;
+                }
             }
         }
     }

@@ -176,10 +176,10 @@ fn area_of(sc: &Scenario, st: &State, stack: &[UnitIx], range: u16) -> Vec<HexId
     area
 }
 
-/// The enemy units a charge of `stack` could contact now (13.1d): footprints reachable within
-/// the range and area, through empty hexes, stopping in an EZOC (13.3d), with the enemy in its
-/// front; and in its LOS now.
-fn reachable_targets(sc: &Scenario, st: &State, stack: &[UnitIx], range: u16) -> Vec<UnitIx> {
+/// Whether a charge of `stack` could contact an enemy unit now (13.1d): a footprint reachable
+/// within the range and area, through empty hexes, stopping in an EZOC (13.3d), with the enemy in
+/// its front; and the enemy in its LOS now. The search stops at the first such enemy.
+fn reachable_target(sc: &Scenario, st: &State, stack: &[UnitIx], range: u16) -> bool {
     let side = sc.units[usize::from(stack[0])].side;
     let (facing, hexes, form) = aspect(st, stack[0]);
     let area = area_of(sc, st, stack, range);
@@ -187,7 +187,16 @@ fn reachable_targets(sc: &Scenario, st: &State, stack: &[UnitIx], range: u16) ->
     let mut best: HashMap<Vec<HexId>, u16> = HashMap::new();
     let mut todo = vec![(hexes.clone(), 0u16)];
     best.insert(hexes.clone(), 0);
-    let mut out: Vec<UnitIx> = Vec::new();
+    // 13.1d: in the cavalry's LOS at designation.
+    let in_sight = |e: UnitIx| {
+        hexes.iter().any(|&a| {
+            st.units[usize::from(e)]
+                .hexes
+                .iter()
+                .any(|&b| crate::fire::sight(sc, st, a, b, side, false).is_some())
+        })
+    };
+    let mut seen: Vec<UnitIx> = Vec::new();
     while let Some((h, spent)) = todo.pop() {
         for (nh, c, _) in steps_from(sc, Some(st), stack, facing, form, &h, range - spent) {
             if !nh.iter().all(|x| area.contains(x)) {
@@ -203,10 +212,13 @@ fn reachable_targets(sc: &Scenario, st: &State, stack: &[UnitIx], range: u16) ->
                 let e = e as UnitIx;
                 if sc.units[usize::from(e)].side != side
                     && st.on_map(e)
-                    && !out.contains(&e)
+                    && !seen.contains(&e)
                     && es.hexes.iter().any(|x| front.contains(x))
                 {
-                    out.push(e);
+                    if in_sight(e) {
+                        return true;
+                    }
+                    seen.push(e);
                 }
             }
             if !nh.iter().any(|x| ezoc.contains(x)) {
@@ -214,16 +226,7 @@ fn reachable_targets(sc: &Scenario, st: &State, stack: &[UnitIx], range: u16) ->
             }
         }
     }
-    // 13.1d: in the cavalry's LOS at designation.
-    out.retain(|&e| {
-        hexes.iter().any(|&a| {
-            st.units[usize::from(e)]
-                .hexes
-                .iter()
-                .any(|&b| crate::fire::sight(sc, st, a, b, side, false).is_some())
-        })
-    });
-    out
+    false
 }
 
 /// Whether every unit of the stack is cavalry.
@@ -252,7 +255,7 @@ pub(crate) fn may_charge(sc: &Scenario, st: &State, stack: &[UnitIx]) -> bool {
     let Some(r) = range(sc, stack) else {
         return false;
     };
-    !reachable_targets(sc, st, stack, r).is_empty()
+    reachable_target(sc, st, stack, r)
 }
 
 /// Whether a designated stack must charge to attack (no enemy in its ZOC).
