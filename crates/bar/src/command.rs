@@ -497,6 +497,20 @@ fn loc_search<'a>(
         }
     }
     let mut c: u16 = 0;
+    // The targets as bits of the dense index: one look a settled hex.
+    let mut is_target = vec![
+        0u64;
+        if targets.is_empty() {
+            0
+        } else {
+            n.div_ceil(64)
+        }
+    ];
+    for &t in targets {
+        if let Some(w) = is_target.get_mut(t as usize / 64) {
+            *w |= 1 << (t % 64);
+        }
+    }
     // With `all`: the targets not yet settled (a hex is settled once, at its cheapest).
     let mut left = targets.len();
     while waiting > 0 {
@@ -509,7 +523,10 @@ fn loc_search<'a>(
         if best[g] < c {
             continue;
         }
-        if targets.contains(&(g as u32)) {
+        if is_target
+            .get(g / 64)
+            .is_some_and(|w| w & (1 << (g % 64)) != 0)
+        {
             if !all {
                 return (LocMap { d, best }, Some(c));
             }
