@@ -1473,7 +1473,7 @@ impl Menu {
 
     fn known(&self, a: &Action) -> Known {
         if let Action::Form(..) = a {
-            Known::Change(self.changes.iter().find(|c| form_action(c) == *a).cloned())
+            Known::Change(self.changes.iter().find(|c| is_form_action(c, a)).cloned())
         } else {
             Known::Move(self.moves.iter().find(|(mv, _)| mv.action == *a).cloned())
         }
@@ -1596,7 +1596,7 @@ fn open_changes_where(
         _ => None,
     };
     let mut all = formation::changes_to(sc, st, &m.units, &b, to);
-    all.retain(|c| c.cost <= m.left && want.is_none_or(|w| form_action(c) == *w));
+    all.retain(|c| c.cost <= m.left && want.is_none_or(|w| is_form_action(c, w)));
     if all.is_empty() {
         return all;
     }
@@ -1807,15 +1807,15 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
             v
         }
         Phase::LeaderMoving { leader } => {
-            let mut v: Vec<Action> = leader_reach(sc, st, *leader)
-                .into_iter()
-                .map(|h| Action::LeaderTo(*leader, h))
-                .collect();
+            let reach = leader_reach(sc, st, *leader);
+            let mut v: Vec<Action> = Vec::with_capacity(reach.len() + 1);
+            v.extend(reach.into_iter().map(|h| Action::LeaderTo(*leader, h)));
             v.push(Action::Stop);
             v
         }
         Phase::Moving(m) => {
-            let mut v = Vec::new();
+            // Room for the kept menu, the rapid march and the stop without growing.
+            let mut v = Vec::with_capacity(64);
             if m.adopt {
                 for (f, fc) in adoptions(sc, st, m) {
                     v.push(Action::Adopt(f, fc));
@@ -1832,20 +1832,18 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
                     .filter(|menu| {
                         menu.scenario == crate::memo::scenario_key(sc) && menu.state == *st
                     })
-                    .map(|menu| menu.actions().collect::<Vec<_>>())
+                    .map(|menu| v.extend(menu.actions()))
+                    .is_some()
             });
-            match kept {
-                Some(actions) => v.extend(actions),
-                None => {
-                    let menu = Menu {
-                        scenario: crate::memo::scenario_key(sc),
-                        state: st.clone(),
-                        moves: open_moves(sc, st, m),
-                        changes: open_changes(sc, st, m),
-                    };
-                    v.extend(menu.actions());
-                    MENU.with(|c| *c.borrow_mut() = Some(menu));
-                }
+            if !kept {
+                let menu = Menu {
+                    scenario: crate::memo::scenario_key(sc),
+                    state: st.clone(),
+                    moves: open_moves(sc, st, m),
+                    changes: open_changes(sc, st, m),
+                };
+                v.extend(menu.actions());
+                MENU.with(|c| *c.borrow_mut() = Some(menu));
             }
             // 9.4: a bent march column must straighten before it stops; 10.1a: a unit may
             // stop only where it makes a legal stack (if it has nothing else to do, it stops
@@ -3442,7 +3440,7 @@ pub fn label(sc: &Scenario, st: &State, a: &Action) -> Option<String> {
             };
             let c = open_changes(sc, st, m)
                 .into_iter()
-                .find(|c| form_action(c) == *a)?;
+                .find(|c| is_form_action(c, a))?;
             format!(
                 "Change to {} facing {} in {} ({} MP{}) ({})",
                 c.formations.first().map_or("?", |x| x.1.name()),
@@ -3487,6 +3485,28 @@ pub fn label(sc: &Scenario, st: &State, a: &Action) -> Option<String> {
 }
 
 /// The action of a formation change: the top unit's new formation, facing and hexes.
+/// Whether `a` is the action of change `c` (`form_action(c) == *a`, without building it).
+fn is_form_action(c: &formation::Change, a: &Action) -> bool {
+    let Action::Form(forms, facing, hexes, leave) = a else {
+        return false;
+    };
+    if *facing != c.facing || *leave != c.leave_facing || hexes[..] != c.hexes[..] {
+        return false;
+    }
+    // The change's formations without repeats, in order, are `forms`.
+    let mut k = 0;
+    for (i, &(_, f)) in c.formations.iter().enumerate() {
+        if c.formations[..i].iter().any(|&(_, g)| g == f) {
+            continue;
+        }
+        if forms.get(k) != Some(&f) {
+            return false;
+        }
+        k += 1;
+    }
+    k == forms.len()
+}
+
 fn form_action(c: &formation::Change) -> Action {
     let mut forms: Vec<Formation> = Vec::new();
     for &(_, f) in &c.formations {
