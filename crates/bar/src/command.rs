@@ -171,7 +171,7 @@ pub fn integrity_groups(sc: &Scenario, st: &State) -> Groups {
         sc,
         &st.units[..],
         |q| q.iter().map(seen).collect(),
-        |k, q| k.len() == q.len() && k.iter().zip(q).all(|(a, b)| *a == seen(b)),
+        |k, q| crate::memo::seen_as(k, q, seen),
         || integrity_groups_now(sc, st),
     )
 }
@@ -358,11 +358,7 @@ impl<'a> LocField<'a> {
             sc,
             &(side, &st.units[..]),
             |q| (q.0, q.1.iter().map(seen).collect()),
-            |k, q| {
-                k.0 == q.0
-                    && k.1.len() == q.1.len()
-                    && k.1.iter().zip(q.1).all(|(a, b)| *a == seen(b))
-            },
+            |k, q| k.0 == q.0 && crate::memo::seen_as(&k.1, q.1, seen),
             || Self::now(sc, st, side),
         );
         LocField {
@@ -698,28 +694,35 @@ fn wing_loc_in(sc: &Scenario, st: &State, field: &LocField<'_>, wing: u16) -> Op
     })
 }
 
-/// The army and wing leaders' LOCs (7.3, style army/wing) of one field, each traced once as a
-/// map of its whole range and read for every hex asked about.
-struct ArmyWingLocs<'f, 'a> {
+/// Leaders' LOCs of one field (7.2–7.3), each leader's in each style traced once as a map of his
+/// whole range and read for every hex asked about.
+struct Locs<'f, 'a> {
     field: &'f LocField<'a>,
-    maps: Vec<(LeaderIx, Option<LocMap<'a>>)>,
+    maps: Vec<(LeaderIx, Style, Option<LocMap<'a>>)>,
 }
 
-impl<'a> ArmyWingLocs<'_, 'a> {
-    /// [`loc_to_in`] from `l` to `h` in the army/wing style.
-    fn cost(&mut self, sc: &'a Scenario, st: &State, l: LeaderIx, h: HexId) -> Option<u16> {
-        let k = match self.maps.iter().position(|m| m.0 == l) {
+impl<'a> Locs<'_, 'a> {
+    /// [`loc_to_in`] from `l` to `h` in `style`.
+    fn cost(
+        &mut self,
+        sc: &'a Scenario,
+        st: &State,
+        l: LeaderIx,
+        style: Style,
+        h: HexId,
+    ) -> Option<u16> {
+        let k = match self.maps.iter().position(|m| m.0 == l && m.1 == style) {
             Some(k) => k,
             None => {
                 let map = (st.leaders[usize::from(l)].status == LeaderStatus::Present).then(|| {
                     let range = sc.leaders[usize::from(l)].range;
-                    loc_search(sc, st, self.field, l, Style::ArmyWing, range, &[], false).0
+                    loc_search(sc, st, self.field, l, style, range, &[], false).0
                 });
-                self.maps.push((l, map));
+                self.maps.push((l, style, map));
                 self.maps.len() - 1
             }
         };
-        self.maps[k].1.as_ref()?.get(&h)
+        self.maps[k].2.as_ref()?.get(&h)
     }
 }
 
@@ -764,14 +767,14 @@ pub fn leader_initiative(
 
 /// The leaders who may give independent units command by a LOC (7.0, 7.4c): the activated
 /// brigades' leaders in command (brigade style), the army leader, the wing leaders in command, an
-/// activated special leader and the detachment leaders (army/wing style). `aw` holds the army and
-/// wing leaders' maps.
+/// activated special leader and the detachment leaders (army/wing style). `locs` holds the
+/// leaders' maps.
 fn givers<'a>(
     sc: &'a Scenario,
     st: &State,
     act: &crate::state::Activation,
     brigade_leader_ok: &BTreeMap<u16, bool>,
-    aw: &mut ArmyWingLocs<'_, 'a>,
+    locs: &mut Locs<'_, 'a>,
 ) -> Vec<(LeaderIx, Style)> {
     let side = act.side;
     let mut givers: Vec<(LeaderIx, Style)> = Vec::new();
@@ -789,9 +792,9 @@ fn givers<'a>(
         }
         let ok = match l.kind {
             LeaderKind::Army => true,
-            LeaderKind::Wing => l
-                .wing
-                .is_some_and(|w| wing_loc_with(sc, st, w, |a, h| aw.cost(sc, st, a, h)).is_some()),
+            LeaderKind::Wing => l.wing.is_some_and(|w| {
+                wing_loc_with(sc, st, w, |a, h| locs.cost(sc, st, a, Style::ArmyWing, h)).is_some()
+            }),
             LeaderKind::Special => act.leaders.contains(&li),
             LeaderKind::Brigade => false,
         } || l.detachment.is_some();
@@ -815,8 +818,8 @@ pub fn command_control(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
     // Leader initiative rolls below change nothing on the board: one field serves every LOC.
     let field = LocField::new(sc, st, side);
     // Leaders (7.3, 7.4a): each activated brigade's leader. The army and wing leaders' LOCs are
-    // traced once each and read for every brigade leader.
-    let mut aw = ArmyWingLocs {
+    // traced once each and read for every brigade leader (and the independents below).
+    let mut locs = Locs {
         field: &field,
         maps: Vec::new(),
     };
@@ -843,7 +846,7 @@ pub fn command_control(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
                 // 6.5c: a brigade joins a wing activation only with a LOC to its wing leader.
                 how = Some("LOC to the activated wing leader (6.5c)".into());
             } else if let Some(top) = top_leader(sc, st, side, br.detachment)
-                && let Some(c) = aw.cost(sc, st, top, h)
+                && let Some(c) = locs.cost(sc, st, top, Style::ArmyWing, h)
             {
                 how = Some(format!(
                     "LOC {} from {}",
@@ -851,9 +854,10 @@ pub fn command_control(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
                     sc.leaders[usize::from(top)].name
                 ));
             } else if let Some(w) = br.wing
-                && wing_loc_with(sc, st, w, |a, h| aw.cost(sc, st, a, h)).is_some()
+                && wing_loc_with(sc, st, w, |a, h| locs.cost(sc, st, a, Style::ArmyWing, h))
+                    .is_some()
                 && let Some(wl) = holder(st, sc.wings[usize::from(w)].leader)
-                && let Some(c) = aw.cost(sc, st, wl, h)
+                && let Some(c) = locs.cost(sc, st, wl, Style::ArmyWing, h)
             {
                 how = Some(format!(
                     "LOC {} from {}",
@@ -935,7 +939,6 @@ pub fn command_control(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
     // independent unit on the map asks (before any of their rolls: the board is as it was here);
     // the army and wing leaders' LOCs are the maps traced above for the brigade leaders.
     let mut giving: Option<Vec<(LeaderIx, Style)>> = None;
-    let mut brigade_maps: Vec<(LeaderIx, LocMap<'_>)> = Vec::new();
     let mut rolled: Vec<(Vec<HexId>, bool)> = Vec::new();
     let mut indep = act.independents.clone();
     indep.sort_by_key(|&u| st.units[usize::from(u)].order);
@@ -946,20 +949,11 @@ pub fn command_control(sc: &Scenario, st: &mut State, ev: &mut Vec<Event>) {
         }
         let hexes = s.hexes;
         let giving =
-            giving.get_or_insert_with(|| givers(sc, st, &act, &brigade_leader_ok, &mut aw));
-        let by_loc = giving.iter().any(|&(l, style)| match style {
-            Style::ArmyWing => hexes.iter().any(|&h| aw.cost(sc, st, l, h).is_some()),
-            Style::Brigade => {
-                let k = match brigade_maps.iter().position(|m| m.0 == l) {
-                    Some(k) => k,
-                    None => {
-                        let range = sc.leaders[usize::from(l)].range;
-                        brigade_maps.push((l, loc_map_in(sc, st, &field, l, style, range)));
-                        brigade_maps.len() - 1
-                    }
-                };
-                hexes.iter().any(|h| brigade_maps[k].1.contains_key(h))
-            }
+            giving.get_or_insert_with(|| givers(sc, st, &act, &brigade_leader_ok, &mut locs));
+        let by_loc = giving.iter().any(|&(l, style)| {
+            hexes
+                .iter()
+                .any(|&h| locs.cost(sc, st, l, style, h).is_some())
         });
         let ok = if by_loc {
             true

@@ -142,44 +142,40 @@ impl Formation {
     }
 }
 
+/// 8.1b: the side a hook is hooked to, for a footprint facing hexpoint `v`: the direction of its
+/// flank hex on that side and the turn (in hexpoints) toward it.
+fn hooked_side(facing: Facing, f: Formation) -> Option<(hexmap::Vertex, Dir, i32)> {
+    let Facing::Point(v) = facing else {
+        return None;
+    };
+    match f {
+        Formation::HookRight => Some((v, v.flank()[1], 1)),
+        Formation::HookLeft => Some((v, v.flank()[0], -1)),
+        _ => None,
+    }
+}
+
+/// The hex a hook's extra front hex is seen from (its hooked end: the one hex whose neighbour on
+/// the hooked side is not its own), with the facing of the hook's arm there: the hexpoint turned
+/// one step toward the hooked side, whose front holds the line's front hex on that side and the
+/// hook hex (8.1b, 12.2b: the arm fires through both).
+pub fn hook_arm(hexes: &[HexId], facing: Facing, f: Formation) -> Option<(HexId, Facing)> {
+    let (v, d, turn) = hooked_side(facing, f)?;
+    let end = hexes
+        .iter()
+        .copied()
+        .find(|h| h.neighbour(d).is_none_or(|n| !hexes.contains(&n)))?;
+    Some((end, Facing::Point(v.turned(turn))))
+}
+
 /// 8.1b: a hook's extra front hex, "at the front and side of the counter (right or left)": the
 /// flank hex on the hooked side of the hooked end (a right hook facing N: the E neighbour of its
 /// eastern hex), which the hook turns from a flank hex into a front hex. `None` for every other
 /// formation, a hex off the board, or a footprint that is not a line facing a hexpoint.
 /// Reconstructed (T9's hook diagram is missing): docs/bar-formations.md, row 8.1b.
 pub fn hook_hex(hexes: &[HexId], facing: Facing, f: Formation) -> Option<HexId> {
-    let Facing::Point(v) = facing else {
-        return None;
-    };
-    let d = match f {
-        Formation::HookRight => v.flank()[1],
-        Formation::HookLeft => v.flank()[0],
-        _ => return None,
-    };
-    // The hooked end is the one hex whose neighbour on the hooked side is not its own.
-    hexes
-        .iter()
-        .filter_map(|h| h.neighbour(d))
-        .find(|n| !hexes.contains(n))
-}
-
-/// The hex a hook's extra front hex is seen from (its hooked end), with the facing of the hook's
-/// arm there: the hexpoint turned one step toward the hooked side, whose front holds the line's
-/// front hex on that side and the hook hex (8.1b, 12.2b: the arm fires through both).
-pub fn hook_arm(hexes: &[HexId], facing: Facing, f: Formation) -> Option<(HexId, Facing)> {
-    let Facing::Point(v) = facing else {
-        return None;
-    };
-    let (d, turn) = match f {
-        Formation::HookRight => (v.flank()[1], 1),
-        Formation::HookLeft => (v.flank()[0], -1),
-        _ => return None,
-    };
-    let end = hexes
-        .iter()
-        .copied()
-        .find(|h| h.neighbour(d).is_none_or(|n| !hexes.contains(&n)))?;
-    Some((end, Facing::Point(v.turned(turn))))
+    let (_, d, _) = hooked_side(facing, f)?;
+    hook_arm(hexes, facing, f)?.0.neighbour(d)
 }
 
 /// The front, flank and rear hexes of a footprint (union over its hexes, minus its own hexes; a
@@ -261,13 +257,6 @@ pub fn in_front_of(hexes: &[HexId], facing: Facing, f: Formation, h: HexId) -> b
             .front_dirs()
             .any(|d| hexes.iter().any(|x| x.neighbour(d) == Some(h)))
             || hook_hex(hexes, facing, f) == Some(h))
-}
-
-/// Whether `t` lies in the front arc of a unit seen from its hex `h` (12.2b: "into or through
-/// their front hex"): the facing's front ([`Facing::arc_of`]), and for a hook's hooked end also
-/// the front of its arm ([`hook_arm`]), which opens through the hook hex (8.1b).
-pub fn in_front_arc(hexes: &[HexId], facing: Facing, f: Formation, h: HexId, t: HexId) -> bool {
-    facing.arc_of(h, t) == Some(Arc::Front) || through_hook(hexes, facing, f, h, t)
 }
 
 /// Whether `t` is seen from `h` only through a hook's arm (8.1b): in the arm's front arc and

@@ -46,6 +46,13 @@ pub(crate) fn scenario_key(sc: &Scenario) -> (usize, u64) {
     (std::ptr::from_ref(sc) as usize, sc.instance.0)
 }
 
+/// Whether a memo's key `k`, the projections by `seen` of the units it was asked about, is the
+/// projection of `q` (compared without building it): for memos keyed on the unit fields their
+/// function reads.
+pub(crate) fn seen_as<S: PartialEq, T>(k: &[S], q: &[T], seen: impl Fn(&T) -> S) -> bool {
+    k.len() == q.len() && k.iter().zip(q).all(|(a, b)| *a == seen(b))
+}
+
 /// A memo's cell: the scenario's key, the question and the answer.
 pub(crate) type Cell<K, V> = RefCell<Option<((usize, u64), K, V)>>;
 

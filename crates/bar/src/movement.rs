@@ -3484,37 +3484,35 @@ pub fn label(sc: &Scenario, st: &State, a: &Action) -> Option<String> {
     })
 }
 
-/// The action of a formation change: the top unit's new formation, facing and hexes.
+/// A change's formations without repeats, in the order of its units (the formations of its
+/// action).
+fn change_forms(c: &formation::Change) -> impl Iterator<Item = Formation> + '_ {
+    c.formations
+        .iter()
+        .enumerate()
+        .filter(|&(i, &(_, f))| !c.formations[..i].iter().any(|&(_, g)| g == f))
+        .map(|(_, &(_, f))| f)
+}
+
 /// Whether `a` is the action of change `c` (`form_action(c) == *a`, without building it).
 fn is_form_action(c: &formation::Change, a: &Action) -> bool {
     let Action::Form(forms, facing, hexes, leave) = a else {
         return false;
     };
-    if *facing != c.facing || *leave != c.leave_facing || hexes[..] != c.hexes[..] {
-        return false;
-    }
-    // The change's formations without repeats, in order, are `forms`.
-    let mut k = 0;
-    for (i, &(_, f)) in c.formations.iter().enumerate() {
-        if c.formations[..i].iter().any(|&(_, g)| g == f) {
-            continue;
-        }
-        if forms.get(k) != Some(&f) {
-            return false;
-        }
-        k += 1;
-    }
-    k == forms.len()
+    *facing == c.facing
+        && *leave == c.leave_facing
+        && hexes[..] == c.hexes[..]
+        && change_forms(c).eq(forms.iter().copied())
 }
 
+/// The action of a formation change: the top unit's new formation, facing and hexes.
 fn form_action(c: &formation::Change) -> Action {
-    let mut forms: Vec<Formation> = Vec::new();
-    for &(_, f) in &c.formations {
-        if !forms.contains(&f) {
-            forms.push(f);
-        }
-    }
-    Action::Form(forms, c.facing, c.hexes.clone(), c.leave_facing)
+    Action::Form(
+        change_forms(c).collect(),
+        c.facing,
+        c.hexes.clone(),
+        c.leave_facing,
+    )
 }
 
 /// A footprint check for the invariants (C6, 9.4): `None` when fine.

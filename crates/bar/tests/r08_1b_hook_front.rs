@@ -139,3 +139,20 @@ fn r13_11c_8_1b_an_attack_through_the_hook_hex_is_frontal() {
         );
     }
 }
+
+#[test]
+fn r19_8f_8_1b_a_hook_is_supported_by_its_one_flank_hex() {
+    let bar = field();
+    // A friend in the W flank hex only: a right hook (whose E flank hex is front) is supported,
+    // a line (whose E flank hex is empty clear ground) is not.
+    for (formation, supported) in [("hook-right", true), ("line", false)] {
+        let mut st = fresh(&bar);
+        place_as(&bar, &mut st, "i1", &["0707"], "N", formation);
+        place(&bar, &mut st, "i2", "0708", "N");
+        assert_eq!(
+            bar::checks::supported(&bar.sc, &st, unit(&bar, "i1")),
+            supported,
+            "{formation}"
+        );
+    }
+}

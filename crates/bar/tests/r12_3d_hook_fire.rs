@@ -5,6 +5,7 @@
 //! the reading and its reasons are in `docs/bar-formations.md` (row 8.1b) and
 //! `docs/bar-combat.md` (row 12.3d). Drill ground `tests/data/move` (Prague fire charts: a
 //! fusilier ×3 at one hex, clear defence 4).
+pub mod cc;
 mod common;
 use bar::Bar;
 use bar::geom::Formation;
@@ -125,25 +126,45 @@ fn r12_2b_8_1b_a_hook_fires_at_range_through_its_hook_hex_but_not_into_its_rear(
     }
 }
 
+/// g1 unlimbered on top of i1's right hook at 0707, both facing N, in i1's fire phase, with e1
+/// (facing `e1_facing`) at `e1_at`: the legal actions.
+fn guns_with_a_hook(bar: &Bar, e1_at: &str, e1_facing: &str) -> Vec<String> {
+    let mut st = fresh(bar);
+    set(bar, &mut st, "i1", "0707", "N", "hook-right");
+    set(bar, &mut st, "g1", "0707", "N", "unlimbered");
+    let (i1, g1) = (usize::from(unit(bar, "i1")), usize::from(unit(bar, "g1")));
+    st.units[g1].order = 0;
+    st.units[i1].order = 1;
+    set(bar, &mut st, "e1", e1_at, e1_facing, "line");
+    fire_phase(bar, &mut st, "i1");
+    if let Some(a) = st.activation.as_mut() {
+        a.units.push(g1 as u16);
+    }
+    st.units[g1].activated = true;
+    legal(bar, &st)
+}
+
 #[test]
 fn r12_4f_guns_stacked_with_a_hook_do_not_fire_through_its_hook_hex() {
     let bar = drill();
-    let mut st = fresh(&bar);
-    // g1 unlimbered on top of the right hook's stack, both facing N; e1 in the hook hex.
-    set(&bar, &mut st, "i1", "0707", "N", "hook-right");
-    set(&bar, &mut st, "g1", "0707", "N", "unlimbered");
-    let (i1, g1) = (usize::from(unit(&bar, "i1")), usize::from(unit(&bar, "g1")));
-    st.units[g1].order = 0;
-    st.units[i1].order = 1;
-    set(&bar, &mut st, "e1", &next("0707", Dir::E), "SW", "line");
-    fire_phase(&bar, &mut st, "i1");
-    st.activation.as_mut().unwrap().units.push(g1 as u16); // the fire phase set-up above
-    st.units[g1].activated = true;
-    let l = legal(&bar, &st);
+    // e1 in the hook hex: the hook fires, the guns do not ('NA').
+    let l = guns_with_a_hook(&bar, &next("0707", Dir::E), "SW");
     assert!(l.contains(&"fire:e1:inf".to_string()), "{l:?}");
     assert!(!l.contains(&"fire:e1:art".to_string()), "{l:?}");
     // In the line's front hex the guns fire.
-    set(&bar, &mut st, "e1", &next("0707", Dir::NE), "S", "line");
-    let l = legal(&bar, &st);
+    let l = guns_with_a_hook(&bar, &next("0707", Dir::NE), "S");
     assert!(l.contains(&"fire:e1:art".to_string()), "{l:?}");
+}
+
+#[test]
+fn r12_4f_guns_fire_through_the_hook_hex_when_the_diagram_marks_no_na() {
+    // The drill ground `cc` with its box's fire diagram edited: the hook hex not 'NA'.
+    let bar = cc::ground_with("cc", "fire.toml", |t| {
+        t.replace("hook_artillery_na = true", "hook_artillery_na = false")
+    });
+    let l = guns_with_a_hook(&bar, &next("0707", Dir::E), "SW");
+    assert!(l.contains(&"fire:e1:art".to_string()), "{l:?}");
+    // The same ground as shipped: 'NA'.
+    let l = guns_with_a_hook(&cc::field(), &next("0707", Dir::E), "SW");
+    assert!(!l.contains(&"fire:e1:art".to_string()), "{l:?}");
 }
