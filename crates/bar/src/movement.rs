@@ -1608,9 +1608,10 @@ fn open_changes_where(
         occ.extend(u.hexes.iter().map(|&h| (h, i)));
     }
     occ.sort_unstable();
+    let mut alone = LoneChanges::default();
     let open = all
         .into_iter()
-        .filter(|c| change_may_end(sc, &mut scratch, m, c, &occ));
+        .filter(|c| change_may_end(sc, &mut scratch, m, c, &occ, &mut alone));
     if first {
         open.take(1).collect()
     } else {
@@ -1618,10 +1619,71 @@ fn open_changes_where(
     }
 }
 
+/// What [`change_may_end`] found for a lone unit changing where no other unit stands, by what
+/// its answer reads there: the new formation and the terrain rows of the new hexes in footprint
+/// order. A lone unit's stack is itself, and `stacking::legal_units` then reads only its formation,
+/// its SPs in each hex (the footprint's length and the hex's place in it) and each hex's TEC row
+/// (10.1c–e, 10.11): facing is compared only between units. One menu's changes share them.
+#[derive(Default)]
+struct LoneChanges(Vec<(Formation, [u16; crate::state::MAX_FOOTPRINT], u8, bool)>);
+
+/// The TEC row `stacking::terrain_row` reads for `h`, as the board's dense index numbers it
+/// (`u16::MAX`: none).
+fn terrain_key(sc: &Scenario, h: HexId) -> u16 {
+    let d = &sc.board.dense;
+    match d.ix(h) {
+        Some(i) => d.row.get(i as usize).copied().unwrap_or(u16::MAX),
+        None => d.clear.unwrap_or(u16::MAX),
+    }
+}
+
 /// 10.1a for a change among stationary friends: afterwards the units must make a legal stack or
 /// have the MPs to leave (a change that ends the movement must leave a legal stack). `t` is a
-/// scratch copy of the state, given back as it was.
+/// scratch copy of the state, given back as it was; `alone` keeps the answers for a lone unit.
 fn change_may_end(
+    sc: &Scenario,
+    t: &mut State,
+    m: &Mover,
+    c: &formation::Change,
+    occ: &[(HexId, usize)],
+    alone: &mut LoneChanges,
+) -> bool {
+    // A lone unit changing where nobody else stands: its answer is known once per formation and
+    // terrain rows (`LoneChanges`).
+    let lone = match (&m.units[..], &c.formations[..]) {
+        ([u], [(v, f)])
+            if u == v
+                && c.must_leave.is_empty()
+                && c.hexes.len() <= crate::state::MAX_FOOTPRINT
+                && c.hexes.iter().all(|&h| {
+                    let from = occ.partition_point(|x| x.0 < h);
+                    occ[from..]
+                        .iter()
+                        .take_while(|x| x.0 == h)
+                        .all(|x| x.1 == usize::from(*u) || t.units[x.1].eliminated)
+                }) =>
+        {
+            let mut rows = [u16::MAX; crate::state::MAX_FOOTPRINT];
+            for (r, &h) in rows.iter_mut().zip(&c.hexes) {
+                *r = terrain_key(sc, h);
+            }
+            let key = (*f, rows, c.hexes.len() as u8);
+            if let Some(e) = alone.0.iter().find(|e| (e.0, e.1, e.2) == key) {
+                return e.3;
+            }
+            Some(key)
+        }
+        _ => None,
+    };
+    let result = change_may_end_now(sc, t, m, c, occ);
+    if let Some((f, rows, n)) = lone {
+        alone.0.push((f, rows, n, result));
+    }
+    result
+}
+
+/// [`change_may_end`] worked out on the scratch state.
+fn change_may_end_now(
     sc: &Scenario,
     t: &mut State,
     m: &Mover,
@@ -2092,29 +2154,21 @@ fn leader_steps_in(
     let Some(start) = d.ix(from) else {
         return Vec::new();
     };
-    let road_cost = sc.charts.tec.road.loc.max(Half::HALF);
-    // The cost of a step from `gi` in direction `k`, if the leader may take it (21.1a): never
-    // into an enemy, nor into an EZOC without friends there.
-    let step_to = |gi: usize, k: usize| -> Option<(usize, Half)> {
-        let nx = d.nbr[gi][k];
-        if nx == u32::MAX {
+    // The cost of a step from `gi` in direction `k`, if the leader may take it (21.1a, the board's
+    // `leader_step`): never into an enemy, nor into an EZOC without friends there.
+    let step_to = |gi: usize, k: usize| -> Option<(usize, u16)> {
+        let step = d.leader_step[gi][k];
+        if step == u16::MAX {
             return None;
         }
-        let ni = nx as usize;
-        if !d.leader_enter[ni] {
-            return None;
-        }
-        let step = if d.road[gi][k] {
-            road_cost
-        } else {
-            d.leader_mp[ni]? + d.leader_side_mp[gi][k]?
-        };
+        let ni = d.nbr[gi][k] as usize;
         let f = flag(ni);
         if (f & L_ZOC != 0 && f & L_FRIEND == 0) || f & L_ENEMY != 0 {
             return None;
         }
         Some((ni, step))
     };
+    let ma = ma.0;
     if first {
         // The first hex the search below would settle: the first open neighbour.
         return (0..6)
@@ -2124,15 +2178,17 @@ fn leader_steps_in(
     }
     // Dijkstra over the dense board in leader MP (half points), on a bucket queue: one bucket
     // per cost up to the MA, settled cheapest first (the same costs as a heap).
-    let mut best: Vec<Option<Half>> = vec![None; d.ids.len()];
-    let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); usize::from(ma.0) + 1];
-    best[start as usize] = Some(Half::ZERO);
+    let mut best: Vec<u16> = vec![u16::MAX; d.ids.len()];
+    let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); usize::from(ma) + 1];
+    // Every hex reached, once (its first reach), for the answer.
+    let mut reached: Vec<u32> = Vec::with_capacity(256);
+    best[start as usize] = 0;
     buckets[0].push(start);
     for c in 0..buckets.len() {
+        let cost = c as u16;
         while let Some(g) = buckets[c].pop() {
             let gi = g as usize;
-            let cost = Half(c as u16);
-            if best[gi].is_some_and(|b| b < cost) {
+            if best[gi] < cost {
                 continue;
             }
             // A leader stops on entering an EZOC hex (it may only be entered with friends there).
@@ -2147,23 +2203,19 @@ fn leader_steps_in(
                 if nc > ma {
                     continue;
                 }
-                if best[ni].is_none_or(|b| nc < b) {
-                    best[ni] = Some(nc);
-                    buckets[usize::from(nc.0)].push(ni as u32);
+                if nc < best[ni] {
+                    if best[ni] == u16::MAX && ni != start as usize {
+                        reached.push(ni as u32);
+                    }
+                    best[ni] = nc;
+                    buckets[usize::from(nc)].push(ni as u32);
                 }
             }
         }
     }
-    best[start as usize] = None;
-    let mut out: Vec<HexId> = best
-        .iter()
-        .enumerate()
-        .filter(|(_, b)| b.is_some())
-        .map(|(x, _)| d.ids[x])
-        .collect();
     // The board's order (the dense index is sorted by hex id).
-    out.sort_unstable();
-    out
+    reached.sort_unstable();
+    reached.into_iter().map(|x| d.ids[x as usize]).collect()
 }
 
 /// Who decides in the movement phase.

@@ -85,15 +85,11 @@ pub struct Dense {
     pub leader_side_ok: Vec<[bool; 6]>,
     /// Whether a road links the hex to its neighbour in each direction (7.3b).
     pub road: Vec<[bool; 6]>,
-    /// Whether a leader may enter the hex at all (its terrain is on the TEC and passable to
-    /// leaders, 21.1a): along a road he pays the road's cost.
-    pub leader_enter: Vec<bool>,
-    /// A leader's MP to enter the hex off a road (21.1a, the TEC's leader column); `None`: he may
-    /// not.
-    pub leader_mp: Vec<Option<Half>>,
-    /// A leader's MP to cross the hexside in each direction off a road (0 without a hexside
-    /// feature); `None`: he may not.
-    pub leader_side_mp: Vec<[Option<Half>; 6]>,
+    /// A leader's step from the hex in each direction (21.1a), in half MPs: the road's cost along
+    /// a road (7.3b, at least half a point), else the TEC's leader column for the hex entered plus
+    /// its hexside's; `u16::MAX` where he may not step (off the board, terrain not on the TEC or
+    /// impassable to leaders, a hexside he may not cross off a road).
+    pub leader_step: Vec<[u16; 6]>,
     /// The TEC's terrain rows of the board's hexes, copied from the charts (looked up at every
     /// query of a hex's terrain; the chart's map is keyed by name).
     pub rows: Vec<crate::charts::tec::TerrainRow>,
@@ -164,14 +160,16 @@ impl Board {
             .enumerate()
             .map(|(i, h)| (*h, i as u32))
             .collect();
+        // What a leader's steps are made of (21.1a), folded into `leader_step` below.
+        let mut leader_enter = vec![false; ids.len()];
+        let mut leader_mp: Vec<Option<Half>> = vec![None; ids.len()];
+        let mut leader_side_mp: Vec<[Option<Half>; 6]> = vec![[None; 6]; ids.len()];
         let mut d = Dense {
             nbr: vec![[u32::MAX; 6]; ids.len()],
             leader_ok: vec![true; ids.len()],
             leader_side_ok: vec![[true; 6]; ids.len()],
             road: vec![[false; 6]; ids.len()],
-            leader_enter: vec![false; ids.len()],
-            leader_mp: vec![None; ids.len()],
-            leader_side_mp: vec![[None; 6]; ids.len()],
+            leader_step: vec![[u16::MAX; 6]; ids.len()],
             ..Dense::default()
         };
         for (i, h) in ids.iter().enumerate() {
@@ -185,8 +183,8 @@ impl Board {
                 .get(h)
                 .and_then(|x| charts.tec.terrain.get(&x.terrain))
                 .filter(|t| !t.impassable_to_leaders);
-            d.leader_enter[i] = row.is_some();
-            d.leader_mp[i] = row.and_then(|t| t.mp_leader.points());
+            leader_enter[i] = row.is_some();
+            leader_mp[i] = row.and_then(|t| t.mp_leader.points());
             for (k, dir) in Dir::ALL.iter().enumerate() {
                 let Some(n) = h.neighbour(*dir) else { continue };
                 let Some(&j) = ix.get(&n) else { continue };
@@ -196,7 +194,7 @@ impl Board {
                     .and_then(|f| charts.tec.hexside.get(f))
                     .is_some_and(|t| t.impassable_to_leaders);
                 d.road[i][k] = self.road(*h, n);
-                d.leader_side_mp[i][k] = match self.hexside(*h, n) {
+                leader_side_mp[i][k] = match self.hexside(*h, n) {
                     None => Some(Half::ZERO),
                     Some(f) => charts
                         .tec
@@ -205,6 +203,23 @@ impl Board {
                         .filter(|t| !t.impassable_to_leaders)
                         .and_then(|t| t.mp_leader.points()),
                 };
+            }
+        }
+        let road_cost = charts.tec.road.loc.max(Half::HALF);
+        for i in 0..ids.len() {
+            for k in 0..6 {
+                let j = d.nbr[i][k];
+                if j == u32::MAX || !leader_enter[j as usize] {
+                    continue;
+                }
+                let step = if d.road[i][k] {
+                    Some(road_cost)
+                } else {
+                    leader_mp[j as usize].zip(leader_side_mp[i][k]).map(|(a, b)| a + b)
+                };
+                if let Some(c) = step {
+                    d.leader_step[i][k] = c.0;
+                }
             }
         }
         d.table = vec![u32::MAX; 256 * 256];
