@@ -103,8 +103,10 @@ struct Ctx<'a> {
     budget: Budget,
     disordered: bool,
     ezoc: bool,
-    /// The hexes holding an enemy unit, routed or not (10.1b), sorted.
-    enemy: Vec<HexId>,
+    /// The troops' SPs.
+    tsp: u16,
+    /// The hexes holding an enemy unit, routed or not (10.1b).
+    enemy: crate::command::HexSet<'a>,
     /// Candidates are finished at the price they carry (troops or guns alone, not a mixed stack
     /// that pays the dearer of two): one the budget cannot pay need not be generated.
     afford_only: bool,
@@ -235,32 +237,93 @@ pub fn sp_layout(
     formation: Formation,
     len: usize,
 ) -> Option<Vec<u8>> {
+    let l = layout(sc, st, units, formation, len)?;
+    (0..len).map(|i| l.get(i)).collect()
+}
+
+/// [`sp_layout`]'s SPs in the footprint's hex `i` alone (hex order as there), without building
+/// the whole layout; `None` where `sp_layout` gives none.
+pub fn sp_at(
+    sc: &Scenario,
+    st: &State,
+    units: &[UnitIx],
+    formation: Formation,
+    len: usize,
+    i: usize,
+) -> Option<u8> {
+    let l = layout(sc, st, units, formation, len)?;
+    // `sp_layout` gives no layout at all when any hex's SPs exceed a byte.
+    (0..len)
+        .try_for_each(|j| l.get(j).map(|_| ()))
+        .and(l.get(i))
+}
+
+/// The shape of an SP layout (see [`sp_layout`]), each hex's SPs read from it.
+#[derive(Clone, Copy)]
+enum Layout {
+    /// Limbered artillery in road column: 1 SP a hex (8.1i, 10.4g).
+    Ones,
+    /// A road column: 4 SP a hex, the last hex of `len` holding `last` (8.1f).
+    Road { len: usize, last: u16 },
+    /// As equal as possible, the `extra` ones from the first hex (8.1a, 8.1d).
+    Even { base: u16, extra: u16 },
+    /// One hex.
+    Single(u16),
+}
+
+impl Layout {
+    /// The SPs of hex `i` (`None` above a byte).
+    fn get(self, i: usize) -> Option<u8> {
+        let sp = match self {
+            Layout::Ones => 1,
+            Layout::Road { len, last } => {
+                if i + 1 == len {
+                    last
+                } else {
+                    4
+                }
+            }
+            Layout::Even { base, extra } => base + u16::from((i as u16) < extra),
+            Layout::Single(sp) => sp,
+        };
+        u8::try_from(sp).ok()
+    }
+}
+
+/// The layout of `units` in `formation` over `len` hexes, or `None` if they may not take that
+/// length (see [`sp_layout`]).
+fn layout(
+    sc: &Scenario,
+    st: &State,
+    units: &[UnitIx],
+    formation: Formation,
+    len: usize,
+) -> Option<Layout> {
     let (troops, guns) = split(sc, units);
     let tsp = sp_sum(sc, st, &troops);
     let gsp = sp_sum(sc, st, &guns);
     if !lengths_split(sc, units, formation, (&troops, tsp), (&guns, gsp)).contains(&len) {
         return None;
     }
-    let byte = |x: u16| u8::try_from(x).ok();
-    match formation {
-        Formation::RoadColumn if troops.is_empty() => Some(vec![1; len]),
-        Formation::RoadColumn => {
-            let mut out = vec![4u8; len];
-            let last = tsp.checked_sub(4 * (len as u16 - 1))?;
-            *out.last_mut()? = byte(last)?;
-            Some(out)
-        }
+    Some(match formation {
+        Formation::RoadColumn if troops.is_empty() => Layout::Ones,
+        Formation::RoadColumn => Layout::Road {
+            len,
+            last: tsp.checked_sub(4 * (len as u16 - 1))?,
+        },
         Formation::Line | Formation::HookLeft | Formation::HookRight | Formation::MarchColumn => {
             let n = len as u16;
-            let (base, extra) = (tsp / n, tsp % n);
-            (0..n).map(|i| byte(base + u16::from(i < extra))).collect()
+            Layout::Even {
+                base: tsp / n,
+                extra: tsp % n,
+            }
         }
-        Formation::Limbered | Formation::Unlimbered => Some(vec![byte(gsp)?]),
+        Formation::Limbered | Formation::Unlimbered => Layout::Single(gsp),
         Formation::AttackColumn
         | Formation::Square
         | Formation::Skirmish
-        | Formation::GeneralOrder => Some(vec![byte(tsp)?]),
-    }
+        | Formation::GeneralOrder => Layout::Single(tsp),
+    })
 }
 
 /// What 8.4g's last paragraph does to a square that has fallen below 3 SP: it becomes a
@@ -356,7 +419,13 @@ fn hexside_non_clear(sc: &Scenario, a: HexId, b: HexId) -> bool {
 }
 
 impl<'a> Ctx<'a> {
-    fn new(sc: &'a Scenario, st: &'a State, units: &[UnitIx], budget: &Budget) -> Option<Self> {
+    fn new(
+        sc: &'a Scenario,
+        st: &'a State,
+        units: &[UnitIx],
+        budget: &Budget,
+        in_z: Option<bool>,
+    ) -> Option<Self> {
         let first = *units.first()?;
         let s0 = st.units.get(usize::from(first))?;
         let side = sc.units.get(usize::from(first))?.side;
@@ -392,20 +461,22 @@ impl<'a> Ctx<'a> {
         if !troops.is_empty() && troop_arm(sc, &troops).is_none() {
             return None;
         }
-        let mut enemy: Vec<HexId> = Vec::new();
+        let mut enemy = crate::command::HexSet::new(&sc.board.dense);
         for (i, x) in st.units.iter().enumerate() {
             if sc.units[i].side != side && !x.eliminated {
-                enemy.extend(x.hexes.iter().copied());
+                for &h in &x.hexes {
+                    enemy.insert(h);
+                }
             }
         }
-        enemy.sort_unstable();
         Some(Ctx {
             sc,
             st,
             enemy,
             units: units.to_vec(),
             disordered: units.iter().any(|&u| st.units[usize::from(u)].disordered),
-            ezoc: units.iter().any(|&u| in_ezoc(sc, st, u)),
+            ezoc: in_z.unwrap_or_else(|| units.iter().any(|&u| in_ezoc(sc, st, u))),
+            tsp: sp_sum(sc, st, &troops),
             troops: troops.to_vec(),
             afford_only: troops.is_empty() || guns.is_empty(),
             guns: guns.to_vec(),
@@ -417,15 +488,16 @@ impl<'a> Ctx<'a> {
 
     /// Whether an enemy unit, routed or not, is in `h` (`checks::enemy_in` with the routed).
     fn enemy_in(&self, h: HexId) -> bool {
-        self.enemy.binary_search(&h).is_ok()
+        self.enemy.contains(&h)
     }
 
     fn us(&self, u: UnitIx) -> &crate::state::UnitState {
         &self.st.units[usize::from(u)]
     }
 
+    /// The troops' [`lengths`] for `f`.
     fn lengths(&self, f: Formation) -> RangeInclusive<usize> {
-        lengths(self.sc, self.st, &self.troops, f)
+        lengths_split(self.sc, &self.troops, f, (&self.troops, self.tsp), (&[], 0))
     }
 
     fn link(&self, from: Formation, to: Formation) -> Option<(ChangeCost, &'a [Cost])> {
@@ -453,7 +525,7 @@ impl<'a> Ctx<'a> {
             return out;
         };
         let inf = tarm == Arm::Infantry;
-        let tsp = sp_sum(self.sc, self.st, &self.troops);
+        let tsp = self.tsp;
         if self
             .troops
             .iter()
@@ -1131,7 +1203,19 @@ pub fn changes_to(
     budget: &Budget,
     to: Option<(Facing, &[HexId])>,
 ) -> Vec<Change> {
-    let Some(ctx) = Ctx::new(sc, st, units, budget) else {
+    changes_where(sc, st, units, budget, to, None)
+}
+
+/// [`changes_to`], told whether the stack stands in an enemy ZOC (9.1) when its caller knows.
+pub(crate) fn changes_where(
+    sc: &Scenario,
+    st: &State,
+    units: &[UnitIx],
+    budget: &Budget,
+    to: Option<(Facing, &[HexId])>,
+    in_z: Option<bool>,
+) -> Vec<Change> {
+    let Some(ctx) = Ctx::new(sc, st, units, budget, in_z) else {
         return Vec::new();
     };
     let keep = |c: &Cand| to.is_none_or(|(f, h)| c.facing == f && c.hexes == h);

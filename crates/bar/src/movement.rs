@@ -1271,14 +1271,42 @@ fn full_cost(
 /// backward into an EZOC (11.7d, 11.8b), the command restrictions (7.6c), and an occupied hex
 /// only when it could stop there or go on (10.1a).
 fn open_moves(sc: &Scenario, st: &State, m: &Mover) -> Vec<(Move, Half)> {
-    open_moves_where(sc, st, m, None, false)
+    open_moves_where(sc, st, m, None, false, &Around::new(sc, st, m.side))
 }
 
 /// The first open move that makes `a`, with its full cost ([`open_moves`]).
 fn open_move_of(sc: &Scenario, st: &State, m: &Mover, a: &Action) -> Option<(Move, Half)> {
-    open_moves_where(sc, st, m, Some(a), true)
+    open_moves_where(sc, st, m, Some(a), true, &Around::new(sc, st, m.side))
         .into_iter()
         .next()
+}
+
+/// What a mover's menu reads of the board around it, worked out once for its moves and its
+/// changes: the enemies' ZOC (9.1) and the hexes holding anyone.
+struct Around<'a> {
+    /// The ZOC of the mover's enemies ([`ezoc`]).
+    z: HexSet<'a>,
+    /// Every hex holding a unit not eliminated (`command::occupied_set`).
+    occ: HexSet<'a>,
+}
+
+impl<'a> Around<'a> {
+    fn new(sc: &'a Scenario, st: &State, side: u8) -> Around<'a> {
+        Around {
+            z: ezoc(sc, st, side),
+            occ: crate::command::occupied_set(sc, st),
+        }
+    }
+}
+
+/// The mover's whole menu: its open moves ([`open_moves`]) and changes ([`open_changes`]).
+fn menu_of(sc: &Scenario, st: &State, m: &Mover) -> (Vec<(Move, Half)>, Vec<formation::Change>) {
+    let around = Around::new(sc, st, m.side);
+    let in_z = in_ezoc(&around.z, &lead(st, m).hexes);
+    (
+        open_moves_where(sc, st, m, None, false, &around),
+        open_changes_where(sc, st, m, None, false, Some(in_z)),
+    )
 }
 
 /// [`open_moves`], only those making `want` (if given), stopping at the first (if `first`): the
@@ -1289,16 +1317,17 @@ fn open_moves_where(
     m: &Mover,
     want: Option<&Action>,
     first: bool,
+    around: &Around<'_>,
 ) -> Vec<(Move, Half)> {
     if m.must_stop || m.adopt {
         return Vec::new();
     }
     let a = arm(sc, m);
     let us_form = lead(st, m).formation;
-    let z = ezoc(sc, st, m.side);
-    let now_in = in_ezoc(&z, &lead(st, m).hexes);
+    let z = &around.z;
+    let now_in = in_ezoc(z, &lead(st, m).hexes);
     // The hexes holding anyone: only those are searched for who stands there.
-    let occ = crate::command::occupied_set(sc, st);
+    let occ = &around.occ;
     let anyone_in =
         |h: HexId, pick: &dyn Fn(UnitIx) -> bool| occ.contains(&h) && any_unit_in(st, h, pick);
     let mut out = Vec::new();
@@ -1309,7 +1338,7 @@ fn open_moves_where(
         if want.is_some_and(|w| mv.action != *w) {
             continue;
         }
-        let cost = full_cost(&mv, m, &lead(st, m).hexes, now_in, &z, a);
+        let cost = full_cost(&mv, m, &lead(st, m).hexes, now_in, z, a);
         if cost > m.left {
             continue;
         }
@@ -1559,24 +1588,26 @@ pub fn stack_legal(sc: &Scenario, st: &State, m: &Mover) -> Result<(), String> {
 
 /// The formation changes open to the mover (8.4, `formation::changes`), EZOC included there.
 fn open_changes(sc: &Scenario, st: &State, m: &Mover) -> Vec<formation::Change> {
-    open_changes_where(sc, st, m, None, false)
+    open_changes_where(sc, st, m, None, false, None)
 }
 
 /// The first open change that makes `a` ([`open_changes`]).
 fn open_change_of(sc: &Scenario, st: &State, m: &Mover, a: &Action) -> Option<formation::Change> {
-    open_changes_where(sc, st, m, Some(a), true)
+    open_changes_where(sc, st, m, Some(a), true, None)
         .into_iter()
         .next()
 }
 
 /// [`open_changes`], only those making `want` (if given), stopping at the first (if `first`):
-/// the same changes in the same order, fewer of them checked.
+/// the same changes in the same order, fewer of them checked. `in_z`: whether the mover stands
+/// in an enemy ZOC, when already known.
 fn open_changes_where(
     sc: &Scenario,
     st: &State,
     m: &Mover,
     want: Option<&Action>,
     first: bool,
+    in_z: Option<bool>,
 ) -> Vec<formation::Change> {
     if m.must_stop || m.adopt {
         return Vec::new();
@@ -1595,23 +1626,26 @@ fn open_changes_where(
         Some(Action::Form(_, f, h, _)) => Some((*f, &h[..])),
         _ => None,
     };
-    let mut all = formation::changes_to(sc, st, &m.units, &b, to);
+    let mut all = formation::changes_where(sc, st, &m.units, &b, to, in_z);
     all.retain(|c| c.cost <= m.left && want.is_none_or(|w| is_form_action(c, w)));
     if all.is_empty() {
         return all;
     }
     let mut scratch = st.clone();
-    // Who stands where, as one sorted list (a hex's occupants are a run of it): the units a
-    // change's hexes hold are found without a look at every unit for every change.
-    let mut occ: Vec<(HexId, usize)> = Vec::with_capacity(st.units.len() * 2);
+    // The hexes where others than the movers stand: only there are the units a change's hexes
+    // hold looked for.
+    let mut others = crate::command::HexSet::new(&sc.board.dense);
     for (i, u) in st.units.iter().enumerate() {
-        occ.extend(u.hexes.iter().map(|&h| (h, i)));
+        if !u.eliminated && !m.units.contains(&(i as UnitIx)) {
+            for &h in &u.hexes {
+                others.insert(h);
+            }
+        }
     }
-    occ.sort_unstable();
     let mut alone = LoneChanges::default();
     let open = all
         .into_iter()
-        .filter(|c| change_may_end(sc, &mut scratch, m, c, &occ, &mut alone));
+        .filter(|c| change_may_end(sc, &mut scratch, m, c, &others, &mut alone));
     if first {
         open.take(1).collect()
     } else {
@@ -1645,7 +1679,7 @@ fn change_may_end(
     t: &mut State,
     m: &Mover,
     c: &formation::Change,
-    occ: &[(HexId, usize)],
+    others: &HexSet<'_>,
     alone: &mut LoneChanges,
 ) -> bool {
     // A lone unit changing where nobody else stands: its answer is known once per formation and
@@ -1655,13 +1689,7 @@ fn change_may_end(
             if u == v
                 && c.must_leave.is_empty()
                 && c.hexes.len() <= crate::state::MAX_FOOTPRINT
-                && c.hexes.iter().all(|&h| {
-                    let from = occ.partition_point(|x| x.0 < h);
-                    occ[from..]
-                        .iter()
-                        .take_while(|x| x.0 == h)
-                        .all(|x| x.1 == usize::from(*u) || t.units[x.1].eliminated)
-                }) =>
+                && !c.hexes.iter().any(|h| others.contains(h)) =>
         {
             let mut rows = [u16::MAX; crate::state::MAX_FOOTPRINT];
             for (r, &h) in rows.iter_mut().zip(&c.hexes) {
@@ -1675,7 +1703,7 @@ fn change_may_end(
         }
         _ => None,
     };
-    let result = change_may_end_now(sc, t, m, c, occ);
+    let result = change_may_end_now(sc, t, m, c, others);
     if let Some((f, rows, n)) = lone {
         alone.0.push((f, rows, n, result));
     }
@@ -1688,17 +1716,18 @@ fn change_may_end_now(
     t: &mut State,
     m: &Mover,
     c: &formation::Change,
-    occ: &[(HexId, usize)],
+    others: &HexSet<'_>,
 ) -> bool {
     // A few unit indices, kept inline: a stack and its neighbours in a hex are rarely more.
     type Few<T> = tinyvec::TinyVec<[T; 16]>;
     // Everyone who can stand in the change's hexes afterwards: the movers, the units the change
-    // puts there and those already there (`occ`: who stands where in `t`, sorted), in unit order.
+    // puts there and those already there (looked for where `others` stand), in unit order.
     let mut touched: Few<usize> = m.units.iter().map(|&u| usize::from(u)).collect();
     touched.extend(c.formations.iter().map(|&(u, _)| usize::from(u)));
-    for &h in &c.hexes {
-        let from = occ.partition_point(|x| x.0 < h);
-        touched.extend(occ[from..].iter().take_while(|x| x.0 == h).map(|x| x.1));
+    for h in c.hexes.iter().filter(|h| others.contains(h)) {
+        touched.extend(
+            (0..t.units.len()).filter(|&i| !t.units[i].eliminated && t.units[i].hexes.contains(h)),
+        );
     }
     touched.sort_unstable();
     let mut kept = 0;
@@ -1898,11 +1927,12 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
                     .is_some()
             });
             if !kept {
+                let (moves, changes) = menu_of(sc, st, m);
                 let menu = Menu {
                     scenario: crate::memo::scenario_key(sc),
                     state: st.clone(),
-                    moves: open_moves(sc, st, m),
-                    changes: open_changes(sc, st, m),
+                    moves,
+                    changes,
                 };
                 v.extend(menu.actions());
                 MENU.with(|c| *c.borrow_mut() = Some(menu));
@@ -2252,11 +2282,13 @@ pub fn reactors(sc: &Scenario, st: &State, side: u8, hexes: &[HexId]) -> Vec<Uni
         if u.side != enemy || s.eliminated || s.hexes.is_empty() || s.routed {
             continue;
         }
-        let Some(fp) = footprint_of(s) else { continue };
         let in_front = |max: u32| {
-            hexes.iter().any(|&h| {
-                s.hexes.iter().any(|&x| x.distance(h) <= max)
-                    && fp.arc_of(&Printed, h) == Some(Arc::Front)
+            // A unit without a footprint has no front (and is never eligible).
+            footprint_of(s).is_some_and(|fp| {
+                hexes.iter().any(|&h| {
+                    s.hexes.iter().any(|&x| x.distance(h) <= max)
+                        && fp.arc_of(&Printed, h) == Some(Arc::Front)
+                })
             })
         };
         let eligible = match u.arm {
@@ -2269,7 +2301,10 @@ pub fn reactors(sc: &Scenario, st: &State, side: u8, hexes: &[HexId]) -> Vec<Uni
                         &s.hexes,
                     )
             }
-            Arm::Infantry | Arm::Artillery => firers.contains(&(i as UnitIx)),
+            // A unit without a footprint is on no one's list: skipped as before.
+            Arm::Infantry | Arm::Artillery => {
+                firers.contains(&(i as UnitIx)) && footprint_of(s).is_some()
+            }
         };
         if eligible {
             out.push(i as UnitIx);
@@ -3218,8 +3253,7 @@ fn after_action(sc: &Scenario, st: &mut State, m: Mover, ev: &mut Vec<Event>) ->
     }
     // The whole menu, kept for the `legal` that will list it (the position as it will stand,
     // the mover's phase set); a mover with none left stops.
-    let moves = open_moves(sc, st, &m);
-    let changes = open_changes(sc, st, &m);
+    let (moves, changes) = menu_of(sc, st, &m);
     if moves.is_empty() && changes.is_empty() {
         return finish(sc, st, m, "has no move left", ev);
     }

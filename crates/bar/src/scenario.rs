@@ -215,7 +215,9 @@ impl Board {
                 let step = if d.road[i][k] {
                     Some(road_cost)
                 } else {
-                    leader_mp[j as usize].zip(leader_side_mp[i][k]).map(|(a, b)| a + b)
+                    leader_mp[j as usize]
+                        .zip(leader_side_mp[i][k])
+                        .map(|(a, b)| a + b)
                 };
                 if let Some(c) = step {
                     d.leader_step[i][k] = c.0;

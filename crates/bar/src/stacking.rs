@@ -7,7 +7,7 @@
 use crate::charts::TerrainRow;
 use crate::checks::current_sp;
 use crate::data::Arm;
-use crate::formation::{lengths, sp_layout};
+use crate::formation::{lengths, sp_at};
 use crate::geom::{Formation, footprint_of};
 use crate::scenario::{Scenario, UnitIx};
 use crate::state::Hexes;
@@ -120,8 +120,8 @@ fn sp_in(sc: &Scenario, st: &State, units: &[UnitIx], h: HexId) -> u16 {
     let us = &st.units[usize::from(u0)];
     let n = us.hexes.len().max(1);
     let i = us.hexes.iter().position(|&x| x == h).unwrap_or(0);
-    match sp_layout(sc, st, units, us.formation, n) {
-        Some(l) => l.get(i).map_or(0, |&x| u16::from(x)),
+    match sp_at(sc, st, units, us.formation, n, i) {
+        Some(x) => u16::from(x),
         None => {
             let total: u16 = units
                 .iter()
