@@ -2207,16 +2207,21 @@ fn leader_steps_in(
             .unwrap_or_default();
     }
     // Dijkstra over the dense board in leader MP (half points), on a bucket queue: one bucket
-    // per cost up to the MA, settled cheapest first (the same costs as a heap).
+    // per cost up to the MA, settled cheapest first (the same costs as a heap). The buckets are
+    // lists threaded through one vector of (hex, next entry), `head` the last entry of each.
     let mut best: Vec<u16> = vec![u16::MAX; d.ids.len()];
-    let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); usize::from(ma) + 1];
+    let mut head: Vec<u32> = vec![u32::MAX; usize::from(ma) + 1];
+    let mut entries: Vec<(u32, u32)> = Vec::with_capacity(512);
     // Every hex reached, once (its first reach), for the answer.
     let mut reached: Vec<u32> = Vec::with_capacity(256);
     best[start as usize] = 0;
-    buckets[0].push(start);
-    for c in 0..buckets.len() {
+    entries.push((start, u32::MAX));
+    head[0] = 0;
+    for c in 0..head.len() {
         let cost = c as u16;
-        while let Some(g) = buckets[c].pop() {
+        while head[c] != u32::MAX {
+            let (g, next) = entries[head[c] as usize];
+            head[c] = next;
             let gi = g as usize;
             if best[gi] < cost {
                 continue;
@@ -2238,7 +2243,9 @@ fn leader_steps_in(
                         reached.push(ni as u32);
                     }
                     best[ni] = nc;
-                    buckets[usize::from(nc)].push(ni as u32);
+                    let b = usize::from(nc);
+                    entries.push((ni as u32, head[b]));
+                    head[b] = (entries.len() - 1) as u32;
                 }
             }
         }

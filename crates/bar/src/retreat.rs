@@ -281,62 +281,70 @@ pub fn candidates(
         return Vec::new();
     };
     let side = sc.units[usize::from(units[0])].side;
-    let arms: Vec<Arm> = units
-        .iter()
-        .map(|&u| sc.units[usize::from(u)].arm)
-        .collect();
+    let prohibits = |p: &[Arm]| {
+        units
+            .iter()
+            .any(|&u| p.contains(&sc.units[usize::from(u)].arm))
+    };
+    // The neighbours that may be entered, each with its distance to the nearest hex fled (at most
+    // six, kept inline).
+    let dist = |h: HexId| from.iter().map(|f| h.distance(*f)).min().unwrap_or(0);
     // The hexes beside it that hold an enemy, routed or not ([`checks::enemy_in`]), in one look
     // at the units.
-    let mut enemies: Vec<HexId> = Vec::new();
+    let mut enemies: tinyvec::TinyVec<[HexId; 8]> = tinyvec::TinyVec::new();
     for (i, x) in st.units.iter().enumerate() {
         if sc.units[i].side != side && !x.eliminated {
-            enemies.extend(x.hexes.iter().filter(|h| h.is_adjacent(here)));
+            enemies.extend(x.hexes.iter().copied().filter(|h| h.is_adjacent(here)));
         }
     }
-    let ok: Vec<HexId> = here
-        .neighbours()
-        .map(|(_, h)| h)
-        .filter(|h| {
-            if !sc.board.contains(*h) {
-                return false;
-            }
-            // The hex's TEC row by the board's dense index.
-            let prohibited = sc
+    let mut ok: tinyvec::ArrayVec<[(HexId, u32); 6]> = tinyvec::ArrayVec::new();
+    for (_, h) in here.neighbours() {
+        if !sc.board.contains(h) || visited.contains(&h) || h == here {
+            continue;
+        }
+        // The hex's TEC row by the board's dense index.
+        let prohibited = sc
+            .board
+            .tec_row(h)
+            .is_some_and(|t| prohibits(&t.prohibited))
+            || sc
                 .board
-                .tec_row(*h)
-                .is_some_and(|t| arms.iter().any(|a| t.prohibited.contains(a)))
-                || sc
-                    .board
-                    .hexside(here, *h)
-                    .and_then(|k| sc.charts.tec.hexside.get(k))
-                    .is_some_and(|t| arms.iter().any(|a| t.prohibited.contains(a)));
-            !prohibited && !visited.contains(h) && *h != here && !enemies.contains(h)
-        })
-        .collect();
-    if ok.is_empty() {
-        return ok;
+                .hexside(here, h)
+                .and_then(|k| sc.charts.tec.hexside.get(k))
+                .is_some_and(|t| prohibits(&t.prohibited));
+        if prohibited {
+            continue;
+        }
+        if !enemies.contains(&h) {
+            ok.push((h, dist(h)));
+        }
     }
-    let dist = |h: &HexId| from.iter().map(|f| h.distance(*f)).min().unwrap_or(0);
-    let d0 = dist(&here);
-    let away: Vec<HexId> = ok.iter().copied().filter(|h| dist(h) > d0).collect();
-    let keep: Vec<HexId> = ok.iter().copied().filter(|h| dist(h) == d0).collect();
-    let pool = if !away.is_empty() {
-        away
-    } else if !keep.is_empty() {
-        keep
+    if ok.is_empty() {
+        return Vec::new();
+    }
+    // Away from the enemy if it can, else keeping the distance, else the farthest it can get.
+    let d0 = dist(here);
+    let want = if ok.iter().any(|x| x.1 > d0) {
+        None
+    } else if ok.iter().any(|x| x.1 == d0) {
+        Some(d0)
     } else {
-        let m = ok.iter().map(dist).max().unwrap_or(0);
-        ok.into_iter().filter(|h| dist(h) == m).collect()
+        ok.iter().map(|x| x.1).max()
     };
+    let pool = ok
+        .iter()
+        .filter(|x| want.map_or(x.1 > d0, |w| x.1 == w))
+        .map(|x| x.0);
     // Toward the rear: the neighbours whose bearing is nearest the army's rear (to the nearest
     // 30°, so that a rear between two hexsides leaves both to the owner).
     let rear = f64::from(sc.armies[usize::from(side)].rear);
-    let score = |h: &HexId| -> i32 {
-        let d = (here.bearing_to(*h) - rear + 540.0).rem_euclid(360.0) - 180.0;
+    let score = |h: HexId| -> i32 {
+        let d = (here.bearing_to(h) - rear + 540.0).rem_euclid(360.0) - 180.0;
         -((d.abs() / 30.0).round() as i32)
     };
-    let best = pool.iter().map(score).max().unwrap_or(0);
-    pool.into_iter().filter(|h| score(h) == best).collect()
+    let scored: tinyvec::ArrayVec<[(HexId, i32); 6]> = pool.map(|h| (h, score(h))).collect();
+    let best = scored.iter().map(|x| x.1).max().unwrap_or(0);
+    scored.iter().filter(|x| x.1 == best).map(|x| x.0).collect()
 }
 
 /// Advance a rout retreat: step while one hex is possible, stop for the owner's choice when several
