@@ -206,8 +206,8 @@ impl Board {
             }
         }
         let road_cost = charts.tec.road.loc.max(Half::HALF);
-        for i in 0..ids.len() {
-            for k in 0..6 {
+        for (i, sides) in leader_side_mp.iter().enumerate() {
+            for (k, side) in sides.iter().enumerate() {
                 let j = d.nbr[i][k];
                 if j == u32::MAX || !leader_enter[j as usize] {
                     continue;
@@ -215,9 +215,7 @@ impl Board {
                 let step = if d.road[i][k] {
                     Some(road_cost)
                 } else {
-                    leader_mp[j as usize]
-                        .zip(leader_side_mp[i][k])
-                        .map(|(a, b)| a + b)
+                    leader_mp[j as usize].zip(*side).map(|(a, b)| a + b)
                 };
                 if let Some(c) = step {
                     d.leader_step[i][k] = c.0;
