@@ -595,12 +595,45 @@ pub fn groups_at(
     groups_among(sc, st, &firers(sc, st, side), target, kind)
 }
 
-/// The units of `side` that may fire now ([`may_fire`]), in unit order, with their weapons.
+/// The units of `side` that may fire now ([`may_fire`]), in unit order, with their weapons: as
+/// [`firing_weapon`] finds them, each formation's T6 row and each kind's T4 row looked up once.
 fn firers<'a>(sc: &'a Scenario, st: &State, side: u8) -> Vec<(UnitIx, &'a WeaponRow)> {
-    (0..st.units.len() as UnitIx)
-        .filter(|&u| sc.units[usize::from(u)].side == side)
-        .filter_map(|u| firing_weapon(sc, st, u).map(|w| (u, w)))
-        .collect()
+    let fc = charts(sc);
+    let mut fires: Vec<(crate::geom::Formation, bool)> = Vec::new();
+    let mut kinds: Vec<(&'a str, Option<&'a WeaponRow>)> = Vec::new();
+    let mut out = Vec::new();
+    for (i, s) in st.units.iter().enumerate() {
+        let unit = &sc.units[i];
+        let u = i as UnitIx;
+        if unit.side != side || !st.on_map(u) || s.routed || unit.arm == Arm::Cavalry {
+            continue;
+        }
+        let f = match fires.iter().find(|x| x.0 == s.formation) {
+            Some(x) => x.1,
+            None => {
+                let f = fc
+                    .and_then(|c| c.formation.get(crate::geom::chart_key(s.formation)))
+                    .is_some_and(|r| r.fires);
+                fires.push((s.formation, f));
+                f
+            }
+        };
+        if !f {
+            continue;
+        }
+        let w = match kinds.iter().find(|k| k.0 == unit.sub) {
+            Some(k) => k.1,
+            None => {
+                let w = weapon(sc, u);
+                kinds.push((unit.sub.as_str(), w));
+                w
+            }
+        };
+        if let Some(w) = w {
+            out.push((u, w));
+        }
+    }
+    out
 }
 
 /// [`groups_at`] among the side's [`firers`], found once for many targets.
