@@ -7,6 +7,7 @@
 mod dice;
 pub mod fair;
 mod lines;
+pub mod playout;
 pub mod points;
 pub mod policy;
 mod record;

@@ -6,26 +6,7 @@
 //! number of actions. With `check` the digest also covers every menu of legal actions (their ids)
 //! and every event (its JSON), which is slower; the timing then means nothing. The README's
 //! figures come from the criterion bench (`cargo bench -p saxe`).
-use engine::{Dice, Ruleset};
-use std::time::Instant;
-
-/// FNV-1a over bytes.
-fn fold(digest: &mut u64, bytes: &[u8]) {
-    for b in bytes {
-        *digest = (*digest ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3);
-    }
-}
-
-/// This process's CPU time so far in seconds (Linux `/proc/self/stat`, user + system, at the
-/// kernel's 100 ticks a second), so that figures on a shared machine count only our own work.
-fn cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    // Fields after the command name (which is in parentheses and may hold spaces).
-    let rest = stat.rsplit_once(')')?.1;
-    let f: Vec<&str> = rest.split_whitespace().collect();
-    let ticks = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
-    Some(ticks / 100.0)
-}
+use engine::playout::timed_playouts;
 
 fn main() {
     let a: Vec<String> = std::env::args().collect();
@@ -39,57 +20,11 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let t = Instant::now();
-    let cpu0 = cpu_seconds();
-    let mut decisions = 0usize;
-    let mut ev = Vec::new();
-    let mut digest = 0xcbf2_9ce4_8422_2325_u64;
-    for seed in 0..games {
-        ev.clear();
-        let mut st = saxe.start(seed, &mut ev);
-        let mut pick = Dice::new(seed ^ 0xabcdef);
-        let mut n = 0u64;
-        while saxe.decider(&st).is_some() {
-            let legal = saxe.legal_actions(&st);
-            let i = pick.below(legal.len());
-            if check {
-                for e in &ev {
-                    fold(&mut digest, &serde_json::to_vec(e).unwrap_or_default());
-                }
-                for l in &legal {
-                    fold(&mut digest, saxe.action_id(l).as_bytes());
-                    fold(&mut digest, b"|");
-                }
-            }
-            ev.clear();
-            saxe.apply_legal(&mut st, &legal[i], &mut ev);
-            n += 1;
-        }
-        if check {
-            for e in &ev {
-                fold(&mut digest, &serde_json::to_vec(e).unwrap_or_default());
-            }
-        }
-        decisions += n as usize;
-        // A digest of every final state and game length: a change meant to be only faster must
-        // not change it.
-        fold(&mut digest, &serde_json::to_vec(&st).unwrap_or_default());
-        fold(&mut digest, &n.to_le_bytes());
-    }
-    let s = t.elapsed().as_secs_f64();
-    let cpu = match (cpu0, cpu_seconds()) {
-        (Some(a), Some(b)) if b > a => format!(
-            " (CPU time: {:.2} ms a game, {:.0} decisions a second)",
-            (b - a) * 1000.0 / games as f64,
-            decisions as f64 / (b - a)
-        ),
-        _ => String::new(),
-    };
+    let t = timed_playouts(&saxe, games, check);
     println!(
-        "{id}: {games} games, {decisions} decisions ({} a game), {:.2} ms a game, {:.0} decisions a second{cpu}; digest{} {digest:016x}",
-        decisions / games.max(1) as usize,
-        s * 1000.0 / games as f64,
-        decisions as f64 / s,
-        if check { " (check)" } else { "" }
+        "{}; digest{} {:016x}",
+        t.summary(id),
+        if check { " (check)" } else { "" },
+        t.playouts.digest
     );
 }
