@@ -2308,7 +2308,7 @@ pub fn reactors(sc: &Scenario, st: &State, side: u8, hexes: &[HexId]) -> Vec<Uni
                         &s.hexes,
                     )
             }
-            // A unit without a footprint is on no one's list: skipped as before.
+            // A unit without a footprint (never on the map in a valid one) is not eligible.
             Arm::Infantry | Arm::Artillery => {
                 firers.contains(&(i as UnitIx)) && footprint_of(s).is_some()
             }

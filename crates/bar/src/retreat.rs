@@ -286,8 +286,7 @@ pub fn candidates(
             .iter()
             .any(|&u| p.contains(&sc.units[usize::from(u)].arm))
     };
-    // The neighbours that may be entered, each with its distance to the nearest hex fled (at most
-    // six, kept inline).
+    // A hex's distance to the nearest hex fled.
     let dist = |h: HexId| from.iter().map(|f| h.distance(*f)).min().unwrap_or(0);
     // The hexes beside it that hold an enemy, routed or not ([`checks::enemy_in`]), in one look
     // at the units.
@@ -297,6 +296,8 @@ pub fn candidates(
             enemies.extend(x.hexes.iter().copied().filter(|h| h.is_adjacent(here)));
         }
     }
+    // The neighbours that may be entered, each with its distance: at most six (a hex has six
+    // neighbours), kept inline.
     let mut ok: tinyvec::ArrayVec<[(HexId, u32); 6]> = tinyvec::ArrayVec::new();
     for (_, h) in here.neighbours() {
         if !sc.board.contains(h) || visited.contains(&h) || h == here {
