@@ -458,7 +458,71 @@ pub fn loc_map_for<'a>(
     let mut ix: Vec<u32> = targets.iter().filter_map(|t| field.d.ix(*t)).collect();
     ix.sort_unstable();
     ix.dedup();
-    loc_search(sc, st, field, l, style, range, &ix, true).0
+    debug_assert_eq!(field.side, sc.leaders[usize::from(l)].side);
+    let sources = sources_in(sc, st, l, style, &field.groups);
+    // Everything the search reads (the field, where it starts, how it counts, how far, what it
+    // looks for): the last map asked of an unchanged board is given again (the voluntary rout
+    // offers of 19.10a ask the same one decision after decision).
+    thread_local! {
+        static MEMO: crate::memo::Cell<LocAsked, Vec<u16>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    let asked = Asked {
+        flags: &field.flags,
+        group: &field.group,
+        sources: &sources,
+        style,
+        range,
+        targets: &ix,
+    };
+    let best = crate::memo::cached(
+        &MEMO,
+        sc,
+        &asked,
+        |q| LocAsked {
+            flags: q.flags.to_vec(),
+            group: q.group.to_vec(),
+            sources: q.sources.to_vec(),
+            style: q.style,
+            range: q.range,
+            targets: q.targets.to_vec(),
+        },
+        |k, q| {
+            k.style == q.style
+                && k.range == q.range
+                && k.sources == q.sources
+                && k.targets == q.targets
+                && k.flags == q.flags
+                && k.group == q.group
+        },
+        || {
+            loc_search_from(field, &sources, style, range, &ix, true)
+                .0
+                .best
+        },
+    );
+    LocMap { d: field.d, best }
+}
+
+/// What a targeted LOC search reads ([`loc_map_for`]'s memo key): the field's flags and
+/// integrity groups by hex, the hexes it starts from, its style, range and targets.
+struct LocAsked {
+    flags: Vec<u8>,
+    group: Vec<usize>,
+    sources: Vec<HexId>,
+    style: Style,
+    range: u8,
+    targets: Vec<u32>,
+}
+
+/// [`LocAsked`] borrowed, as a question is asked.
+struct Asked<'q> {
+    flags: &'q [u8],
+    group: &'q [usize],
+    sources: &'q [HexId],
+    style: Style,
+    range: u8,
+    targets: &'q [u32],
 }
 
 /// The LOC search: every hex within range, or (with `targets`) until the nearest target is
@@ -476,6 +540,19 @@ fn loc_search<'a>(
     all: bool,
 ) -> (LocMap<'a>, Option<u16>) {
     debug_assert_eq!(field.side, sc.leaders[usize::from(l)].side);
+    let sources = sources_in(sc, st, l, style, &field.groups);
+    loc_search_from(field, &sources, style, range, targets, all)
+}
+
+/// [`loc_search`] from the hexes `sources`.
+fn loc_search_from<'a>(
+    field: &LocField<'a>,
+    sources: &[HexId],
+    style: Style,
+    range: u8,
+    targets: &[u32],
+    all: bool,
+) -> (LocMap<'a>, Option<u16>) {
     let d = field.d;
     let n = d.ids.len();
     let (flags, group) = (&field.flags, &field.group);
@@ -485,7 +562,7 @@ fn loc_search<'a>(
     // within 4 of the cost being settled, in a ring of 5 buckets (the same costs as a heap).
     let mut ring: [Vec<u32>; 5] = std::array::from_fn(|_| Vec::with_capacity(64));
     let mut waiting = 0usize;
-    for s in sources_in(sc, st, l, style, &field.groups) {
+    for &s in sources {
         if let Some(x) = d.ix(s) {
             best[x as usize] = 0;
             ring[0].push(x);

@@ -3,7 +3,8 @@
 //! [`Instance`]) and the parts of the state the function reads are equal to those it was asked
 //! about, so it is always the answer the function would give. Used where the same question is
 //! asked again and again of an unchanged board — the regimental integrity groups (6.2) and the
-//! LOC field (7.1), each keyed on the parts of the units it reads — to save the random playouts'
+//! LOC field (7.1), each keyed on the parts of the units it reads, and the targeted LOC map
+//! (`command::loc_map_for`, keyed on everything its search reads) — to save the random playouts'
 //! time (issue 15); the moving unit's kept menu
 //! (`movement.rs` `Menu`) uses the same scenario key. Deterministic: no clock, no order between
 //! threads.

@@ -145,6 +145,26 @@ fn check_memo_keys(bar: &bar::Bar, st: &bar::State) -> usize {
             {
                 continue;
             }
+            // The targeted map's memo (`command::loc_map_for`, keyed on all its search reads):
+            // asked of the position itself, then of the copy, whose field is the same; a key
+            // missing the leader, style or targets would give another leader's or question's map.
+            let targets: Vec<hexmap::HexId> = other
+                .units
+                .iter()
+                .enumerate()
+                .filter(|(i, u)| sc.units[*i].side == side && !u.eliminated)
+                .flat_map(|(_, u)| u.hexes)
+                .collect();
+            for style in [Style::Brigade, Style::ArmyWing] {
+                let own = LocField::new(sc, st, side);
+                let _ = loc_map_for(sc, st, &own, l, style, leader.range, &targets);
+                let a = loc_map_for(sc, &other, &memo, l, style, leader.range, &targets);
+                let b = loc_map_for(&fresh, &other, &worked, l, style, leader.range, &targets);
+                for t in &targets {
+                    assert_eq!(a.get(t), b.get(t), "targeted LOC of leader {l} to {t}");
+                    checked += 1;
+                }
+            }
             for style in [Style::Brigade, Style::ArmyWing] {
                 let a = loc_map_in(sc, &other, &memo, l, style, leader.range);
                 let b = loc_map_in(&fresh, &other, &worked, l, style, leader.range);
