@@ -143,11 +143,16 @@ fn on_road(sc: &Scenario, hexes: &[HexId]) -> bool {
 
 /// The activated units stacked with `u` (same hexes) that may move with it.
 pub fn stack_of(sc: &Scenario, st: &State, u: UnitIx) -> Vec<UnitIx> {
-    let (units, _) = movable(sc, st);
+    stack_among(st, &movable(sc, st).0, u)
+}
+
+/// [`stack_of`] among the `movable` units already found.
+fn stack_among(st: &State, movable: &[UnitIx], u: UnitIx) -> Vec<UnitIx> {
     let me = &st.units[usize::from(u)];
     // 11.1b, 10.12a: a stack moves together when its units share hexes, formation and facing.
-    let mut v: Vec<UnitIx> = units
-        .into_iter()
+    let mut v: Vec<UnitIx> = movable
+        .iter()
+        .copied()
         .filter(|&x| {
             let s = &st.units[usize::from(x)];
             s.hexes == me.hexes && s.formation == me.formation && s.facing == me.facing
@@ -1865,7 +1870,7 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
             let mut seen: HashSet<Vec<HexId>> = HashSet::new();
             for &u in &units {
                 v.push(Action::MoveUnit(u));
-                let stack = stack_of(sc, st, u);
+                let stack = stack_among(st, &units, u);
                 if stack.len() > 1 && seen.insert(st.units[usize::from(u)].hexes.to_vec()) {
                     v.push(Action::MoveStack(stack[0]));
                 }
