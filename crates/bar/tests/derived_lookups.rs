@@ -95,13 +95,7 @@ fn check_position(bar: &bar::Bar, st: &bar::State) -> usize {
                 continue;
             }
             let whole = loc_map_in(sc, st, &field, l, Style::Brigade, leader.range);
-            let targets: Vec<hexmap::HexId> = st
-                .units
-                .iter()
-                .enumerate()
-                .filter(|(i, u)| sc.units[*i].side == side && !u.eliminated)
-                .flat_map(|(_, u)| u.hexes)
-                .collect();
+            let targets = side_hexes(sc, st, side);
             let part = loc_map_for(sc, st, &field, l, Style::Brigade, leader.range, &targets);
             for t in &targets {
                 assert_eq!(part.get(t), whole.get(t), "LOC of leader {l} to {t}");
@@ -110,6 +104,16 @@ fn check_position(bar: &bar::Bar, st: &bar::State) -> usize {
         }
     }
     checked + check_memo_keys(bar, st)
+}
+
+/// The hexes of `side`'s units on the board (a unit's hexes once each unit).
+fn side_hexes(sc: &bar::scenario::Scenario, st: &bar::State, side: u8) -> Vec<hexmap::HexId> {
+    st.units
+        .iter()
+        .enumerate()
+        .filter(|(i, u)| sc.units[*i].side == side && !u.eliminated)
+        .flat_map(|(_, u)| u.hexes)
+        .collect()
 }
 
 /// The memos' keys (`memo.rs`) leave out what their answers do not read: in a copy of the
@@ -148,13 +152,7 @@ fn check_memo_keys(bar: &bar::Bar, st: &bar::State) -> usize {
             // The targeted map's memo (`command::loc_map_for`, keyed on all its search reads):
             // asked of the position itself, then of the copy, whose field is the same; a key
             // missing the leader, style or targets would give another leader's or question's map.
-            let targets: Vec<hexmap::HexId> = other
-                .units
-                .iter()
-                .enumerate()
-                .filter(|(i, u)| sc.units[*i].side == side && !u.eliminated)
-                .flat_map(|(_, u)| u.hexes)
-                .collect();
+            let targets = side_hexes(sc, &other, side);
             for style in [Style::Brigade, Style::ArmyWing] {
                 let own = LocField::new(sc, st, side);
                 let _ = loc_map_for(sc, st, &own, l, style, leader.range, &targets);
