@@ -8,6 +8,7 @@ use crate::scenario::{LeaderIx, Scenario, UnitIx};
 use crate::state::{LeaderStatus, State};
 use hexmap::HexId;
 use rustc_hash::FxHashMap;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// How a LOC is counted.
@@ -464,37 +465,23 @@ pub fn loc_map_for<'a>(
     // looks for): the last map asked of an unchanged board is given again (the voluntary rout
     // offers of 19.10a ask the same one decision after decision).
     thread_local! {
-        static MEMO: crate::memo::Cell<LocAsked, Vec<u16>> =
+        static MEMO: crate::memo::Cell<LocAsked<'static>, Vec<u16>> =
             const { std::cell::RefCell::new(None) };
     }
-    let asked = Asked {
-        flags: &field.flags,
-        group: &field.group,
-        sources: &sources,
+    let asked = LocAsked {
         style,
         range,
-        targets: &ix,
+        sources: Cow::Borrowed(&sources),
+        targets: Cow::Borrowed(&ix),
+        flags: Cow::Borrowed(&field.flags),
+        group: Cow::Borrowed(&field.group),
     };
     let best = crate::memo::cached(
         &MEMO,
         sc,
         &asked,
-        |q| LocAsked {
-            flags: q.flags.to_vec(),
-            group: q.group.to_vec(),
-            sources: q.sources.to_vec(),
-            style: q.style,
-            range: q.range,
-            targets: q.targets.to_vec(),
-        },
-        |k, q| {
-            k.style == q.style
-                && k.range == q.range
-                && k.sources == q.sources
-                && k.targets == q.targets
-                && k.flags == q.flags
-                && k.group == q.group
-        },
+        LocAsked::owned,
+        |k, q| k == q,
         || {
             loc_search_from(field, &sources, style, range, &ix, true)
                 .0
@@ -504,25 +491,30 @@ pub fn loc_map_for<'a>(
     LocMap { d: field.d, best }
 }
 
-/// What a targeted LOC search reads ([`loc_map_for`]'s memo key): the field's flags and
-/// integrity groups by hex, the hexes it starts from, its style, range and targets.
-struct LocAsked {
-    flags: Vec<u8>,
-    group: Vec<usize>,
-    sources: Vec<HexId>,
+/// What a targeted LOC search reads ([`loc_map_for`]'s memo key): its style, range, the hexes it
+/// starts from, its targets, and the field's flags and integrity groups by hex (compared in that
+/// order, the cheap first); borrowed when asked, owned when kept.
+#[derive(PartialEq)]
+struct LocAsked<'q> {
     style: Style,
     range: u8,
-    targets: Vec<u32>,
+    sources: Cow<'q, [HexId]>,
+    targets: Cow<'q, [u32]>,
+    flags: Cow<'q, [u8]>,
+    group: Cow<'q, [usize]>,
 }
 
-/// [`LocAsked`] borrowed, as a question is asked.
-struct Asked<'q> {
-    flags: &'q [u8],
-    group: &'q [usize],
-    sources: &'q [HexId],
-    style: Style,
-    range: u8,
-    targets: &'q [u32],
+impl LocAsked<'_> {
+    fn owned(&self) -> LocAsked<'static> {
+        LocAsked {
+            style: self.style,
+            range: self.range,
+            sources: Cow::Owned(self.sources.to_vec()),
+            targets: Cow::Owned(self.targets.to_vec()),
+            flags: Cow::Owned(self.flags.to_vec()),
+            group: Cow::Owned(self.group.to_vec()),
+        }
+    }
 }
 
 /// The LOC search: every hex within range, or (with `targets`) until the nearest target is

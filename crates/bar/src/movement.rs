@@ -1666,16 +1666,6 @@ fn open_changes_where(
 #[derive(Default)]
 struct LoneChanges(Vec<(Formation, [u16; crate::state::MAX_FOOTPRINT], u8, bool)>);
 
-/// The TEC row `stacking::terrain_row` reads for `h`, as the board's dense index numbers it
-/// (`u16::MAX`: none).
-fn terrain_key(sc: &Scenario, h: HexId) -> u16 {
-    let d = &sc.board.dense;
-    match d.ix(h) {
-        Some(i) => d.row.get(i as usize).copied().unwrap_or(u16::MAX),
-        None => d.clear.unwrap_or(u16::MAX),
-    }
-}
-
 /// 10.1a for a change among stationary friends: afterwards the units must make a legal stack or
 /// have the MPs to leave (a change that ends the movement must leave a legal stack). `t` is a
 /// scratch copy of the state, given back as it was; `alone` keeps the answers for a lone unit.
@@ -1698,7 +1688,8 @@ fn change_may_end(
         {
             let mut rows = [u16::MAX; crate::state::MAX_FOOTPRINT];
             for (r, &h) in rows.iter_mut().zip(&c.hexes) {
-                *r = terrain_key(sc, h);
+                // The TEC row `stacking::terrain_row` reads.
+                *r = sc.board.tec_row_key(h).unwrap_or(u16::MAX);
             }
             let key = (*f, rows, c.hexes.len() as u8);
             if let Some(e) = alone.0.iter().find(|e| (e.0, e.1, e.2) == key) {

@@ -283,12 +283,17 @@ impl Board {
     /// The TEC's row of a hex, a hex off the board counting as clear.
     #[inline]
     pub fn tec_row_or_clear(&self, h: HexId) -> Option<&crate::charts::tec::TerrainRow> {
+        self.dense.rows.get(usize::from(self.tec_row_key(h)?))
+    }
+
+    /// The index in the dense index's rows of the TEC row [`Board::tec_row_or_clear`] reads for
+    /// `h` (`u16::MAX` or `None`: none): hexes of one terrain share it.
+    pub fn tec_row_key(&self, h: HexId) -> Option<u16> {
         let d = &self.dense;
-        let k = match d.ix(h) {
-            Some(i) => *d.row.get(i as usize)?,
-            None => d.clear?,
-        };
-        d.rows.get(usize::from(k))
+        match d.ix(h) {
+            Some(i) => d.row.get(i as usize).copied(),
+            None => d.clear,
+        }
     }
 
     /// Whether the hex is on the map.

@@ -856,3 +856,43 @@ fn r11_9c_a_skirmisher_rolls_its_er_or_better_to_enter_an_enemy_zoc_and_stops_on
         }
     }
 }
+
+#[test]
+fn r10_1a_r10_1c_a_lone_unit_s_formation_changes_meet_each_new_hex_s_stacking_limit() {
+    // 12 SP of cavalry in march column beside the village 1209 (test TEC: cavalry 12 a hex in
+    // the clear, 4 in the village). A line through its head hex (8.4c) of two hexes puts 6 SP in
+    // each: legal in the clear, too many in the village; one of three hexes puts 4 in each, legal
+    // there too. The menu offers exactly the lines whose every hex holds its SPs (10.1a, 10.1c),
+    // though many lines share their formation and length.
+    let bar = field();
+    let mut st = fresh(&bar);
+    set(&bar, &mut st, "k1", &["1208"], "NE", "march");
+    movement(&bar, &mut st, &["k1"]);
+    act(&bar, &mut st, &["move:k1"], &[]);
+    let village = hex("1209");
+    let lines: Vec<Vec<hexmap::HexId>> = bar
+        .legal_actions(&st)
+        .into_iter()
+        .filter_map(|a| match a {
+            bar::action::Action::Form(fs, _, hexes, _) if fs == [Formation::Line] => Some(hexes),
+            _ => None,
+        })
+        .collect();
+    let with_village = |n: usize| {
+        lines
+            .iter()
+            .filter(|h| h.len() == n && h.contains(&village))
+            .count()
+    };
+    let in_clear = |n: usize| {
+        lines
+            .iter()
+            .filter(|h| h.len() == n && !h.contains(&village))
+            .count()
+    };
+    assert_eq!(with_village(2), 0, "6 SP in the village: {lines:?}");
+    assert!(in_clear(2) > 0, "6 SP a clear hex: {lines:?}");
+    assert!(with_village(3) > 0, "4 SP in the village: {lines:?}");
+    assert!(in_clear(3) > 0, "{lines:?}");
+    assert!(in_clear(1) > 0, "12 SP in the clear head hex: {lines:?}");
+}
