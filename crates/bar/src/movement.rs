@@ -2235,7 +2235,8 @@ fn leader_steps_in(
                     continue;
                 }
                 if nc < best[ni] {
-                    if best[ni] == u16::MAX && ni != start as usize {
+                    // (The start, at 0, is never improved on: never in the answer.)
+                    if best[ni] == u16::MAX {
                         reached.push(ni as u32);
                     }
                     best[ni] = nc;
