@@ -183,7 +183,7 @@ pub(super) fn move_cost(bar: &Bar, st: &State, a: &Action, side: u8) -> f64 {
     cost += 0.5 * (disordered(&after) - disordered(st)).max(0.0);
     if let Phase::Moving(m) = &after.phase
         && m.side == side
-        && crate::movement::stack_legal(sc, &after, m).is_err()
+        && !crate::movement::stack_legal(sc, &after, m)
     {
         cost += 1.0;
     }

@@ -514,7 +514,7 @@ fn straighten_cost(
             }
             let mut t = st.clone();
             place(&mut t, m, now.hexes(), now.facing());
-            if stack_legal(sc, &t, m).is_ok() {
+            if stack_legal(sc, &t, m) {
                 return Some(total);
             }
         }
@@ -1391,7 +1391,7 @@ fn open_moves_where(
         {
             let t = scratch.get_or_insert_with(|| st.clone());
             place(t, m, &mv.hexes, mv.facing);
-            let can_stop = stack_legal(sc, t, m).is_ok();
+            let can_stop = stack_legal(sc, t, m);
             for &u in &m.units {
                 let (s, was) = (&mut t.units[usize::from(u)], &st.units[usize::from(u)]);
                 s.hexes = was.hexes;
@@ -1438,7 +1438,7 @@ pub(crate) fn skirmisher_exits(sc: &Scenario, st: &State, u: UnitIx) -> Vec<HexI
             place(&mut there, &m, &mv.hexes, mv.facing);
             let mut m2 = m.clone();
             m2.left = m.left.saturating_sub(cost);
-            if stack_legal(sc, &there, &m2).is_ok() {
+            if stack_legal(sc, &there, &m2) {
                 out.push(mv.hexes[0]);
             }
         }
@@ -1584,11 +1584,11 @@ fn place(st: &mut State, m: &Mover, hexes: &[HexId], facing: Facing) {
 }
 
 /// Whether the mover may end its movement where it is (10.1c–f, 10.2–10.4, 10.11).
-pub fn stack_legal(sc: &Scenario, st: &State, m: &Mover) -> Result<(), String> {
-    for &h in &lead(st, m).hexes {
-        crate::stacking::legal_at(sc, st, h).map_err(|e| e.to_string())?;
-    }
-    Ok(())
+pub fn stack_legal(sc: &Scenario, st: &State, m: &Mover) -> bool {
+    lead(st, m)
+        .hexes
+        .iter()
+        .all(|&h| crate::stacking::legal_at(sc, st, h).is_ok())
 }
 
 /// The formation changes open to the mover (8.4, `formation::changes`), EZOC included there.
@@ -1947,7 +1947,7 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
                         | Action::Prolonge(_)
                 )
             });
-            if (straight(us.formation, &us.hexes, us.facing) && stack_legal(sc, st, m).is_ok())
+            if (straight(us.formation, &us.hexes, us.facing) && stack_legal(sc, st, m))
                 || !can_leave
             {
                 v.push(Action::Stop);
@@ -3339,7 +3339,7 @@ fn finish(sc: &Scenario, st: &mut State, m: Mover, why: &str, ev: &mut Vec<Event
         act.moved.extend(m.units.iter().copied());
     }
     // 10.13: an involuntary illegal stack routs the mover; the others test (F).
-    if stack_legal(sc, st, &m).is_err() {
+    if !stack_legal(sc, st, &m) {
         let here: Vec<UnitIx> = lead(st, &m)
             .hexes
             .iter()

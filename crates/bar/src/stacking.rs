@@ -96,7 +96,15 @@ pub fn terrain_row(sc: &Scenario, h: HexId) -> Option<&TerrainRow> {
 
 /// The combat units in a hex (not eliminated), in stacking order (top first, 10.6).
 pub fn units_at(st: &State, h: HexId) -> Vec<UnitIx> {
-    let mut v: Vec<UnitIx> = st
+    units_at_in(st, h)
+}
+
+/// [`units_at`] in any list.
+fn units_at_in<C>(st: &State, h: HexId) -> C
+where
+    C: FromIterator<UnitIx> + std::ops::DerefMut<Target = [UnitIx]>,
+{
+    let mut v: C = st
         .units
         .iter()
         .enumerate()
@@ -142,7 +150,9 @@ fn sp_in(sc: &Scenario, st: &State, units: &[UnitIx], h: HexId) -> u16 {
 /// multi-hex line count in each of its hexes, 10.4d) and the artillery's place in the stacking
 /// order (10.6d–e). Leaders never count (10.5b).
 pub fn legal_at(sc: &Scenario, st: &State, h: HexId) -> Result<(), StackError> {
-    legal_units(sc, st, h, &units_at(st, h))
+    // Kept inline: a hex rarely holds more than 16 units.
+    let v: tinyvec::TinyVec<[UnitIx; 16]> = units_at_in(st, h);
+    legal_units(sc, st, h, &v)
 }
 
 /// [`legal_at`] for `units`, the units now in `h` in stacking order (as [`units_at`] lists them),
