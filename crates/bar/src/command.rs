@@ -98,29 +98,75 @@ pub fn occupied_set<'a>(sc: &'a Scenario, st: &State) -> HexSet<'a> {
 /// Every hex of the board in the ZOC of a non-routed enemy of `side` (9.1; a hook's extra front
 /// hex too, 8.1b).
 pub fn ezoc_set<'a>(sc: &'a Scenario, st: &State, side: u8) -> HexSet<'a> {
-    let d = &sc.board.dense;
-    let mut set = HexSet::new(d);
-    for (i, u) in st.units.iter().enumerate() {
-        if sc.units[i].side != side && !u.eliminated && !u.routed && !u.hexes.is_empty() {
-            zoc_of(d, u, |x| set.insert_ix(x));
-        }
+    /// What the set reads of unit `i`: for an enemy of `side` on the map and not routed, its
+    /// hexes, facing and formation (its ZOC); nothing of the others.
+    type Seen = Option<(
+        crate::state::Hexes,
+        crate::geom::Facing,
+        crate::geom::Formation,
+    )>;
+    let seen =
+        |i: usize, u: &crate::state::UnitState| -> Seen {
+            (sc.units[i].side != side && !u.eliminated && !u.routed && !u.hexes.is_empty())
+                .then_some((u.hexes, u.facing, u.formation))
+        };
+    thread_local! {
+        static MEMO: crate::memo::Cell<(u8, Vec<Seen>), Vec<u64>> =
+            const { std::cell::RefCell::new(None) };
     }
-    set
+    let d = &sc.board.dense;
+    // A function of the side and the enemies' ZOCs alone (`memo.rs`): a mover's menus, one after
+    // another, ask for the same set while only the mover's side moves.
+    let bits = crate::memo::cached(
+        &MEMO,
+        sc,
+        &(side, &st.units[..]),
+        |q| {
+            (
+                q.0,
+                q.1.iter().enumerate().map(|(i, u)| seen(i, u)).collect(),
+            )
+        },
+        |k, q| {
+            k.0 == q.0
+                && k.1.len() == q.1.len()
+                && k.1
+                    .iter()
+                    .zip(q.1)
+                    .enumerate()
+                    .all(|(i, (a, b))| *a == seen(i, b))
+        },
+        || {
+            let mut set = HexSet::new(d);
+            for u in st.units.iter().enumerate().filter_map(|(i, u)| seen(i, u)) {
+                let (hexes, facing, formation) = u;
+                zoc_of(d, &hexes, facing, formation, |x| set.insert_ix(x));
+            }
+            set.bits
+        },
+    );
+    HexSet { d, bits }
 }
 
 /// The ZOC hexes of a unit (9.1: its front hexes; a hook's extra front hex, 8.1b) by the board's
 /// dense index, each given to `f` (a hex may come twice): `geom::front_of` without its list.
-fn zoc_of(d: &crate::scenario::Dense, u: &crate::state::UnitState, mut f: impl FnMut(u32)) {
-    for &h in &u.hexes {
+fn zoc_of(
+    d: &crate::scenario::Dense,
+    hexes: &[HexId],
+    facing: crate::geom::Facing,
+    formation: crate::geom::Formation,
+    mut f: impl FnMut(u32),
+) {
+    for &h in hexes {
         let Some(x) = d.ix(h) else { continue };
-        for dir in u.facing.front_dirs() {
+        for dir in facing.front_dirs() {
             let n = d.nbr[x as usize][dir.index()];
-            if n != u32::MAX && !u.hexes.contains(&d.ids[n as usize]) {
+            if n != u32::MAX && !hexes.contains(&d.ids[n as usize]) {
                 f(n);
             }
         }
     }
-    if let Some(x) = crate::geom::hook_hex(&u.hexes, u.facing, u.formation).and_then(|h| d.ix(h)) {
+    if let Some(x) = crate::geom::hook_hex(hexes, facing, formation).and_then(|h| d.ix(h)) {
         f(x);
     }
 }
@@ -407,7 +453,9 @@ impl<'a> LocField<'a> {
                 }
             }
             if enemy && !u.routed && !u.hexes.is_empty() {
-                zoc_of(d, u, |x| flags[x as usize] |= ZOC);
+                zoc_of(d, &u.hexes, u.facing, u.formation, |x| {
+                    flags[x as usize] |= ZOC
+                });
             }
         }
         for (x, f) in flags.iter_mut().enumerate() {

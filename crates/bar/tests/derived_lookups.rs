@@ -4,9 +4,9 @@
 //! targets (7.1–7.3) against the whole map, the set of occupied hexes (12.6a, 10.1a) against a look
 //! at every unit, the reactive firers found in one search (12.8a) against both types' opportunity
 //! groups, the board's terrain rows and levels against the scenario's hex records and the TEC by
-//! name, and the memos of the regimental integrity groups (6.2) and of the LOC field (7.1,
-//! `memo.rs`) against their answers worked out afresh, also for a position that differs only in
-//! what their keys leave out.
+//! name, and the memos of the regimental integrity groups (6.2), of the EZOC set (9.1) and of the
+//! LOC field (7.1, `memo.rs`) against their answers worked out afresh, also for a position that
+//! differs only in what their keys leave out.
 use bar::command::{
     LocField, Style, ezoc, ezoc_set, integrity_groups, loc_map_for, loc_map_in, occupied_set,
 };
@@ -139,6 +139,18 @@ fn check_memo_keys(bar: &bar::Bar, st: &bar::State) -> usize {
     );
     checked += 1;
     for side in 0..2u8 {
+        // The EZOC set's memo, keyed on the enemies' ZOCs: asked of the position, then of the copy.
+        let _ = ezoc_set(sc, st, side);
+        let memo = ezoc_set(sc, &other, side);
+        let worked = ezoc_set(&fresh, &other, side);
+        for h in &sc.board.dense.ids {
+            assert_eq!(
+                memo.contains(h),
+                worked.contains(h),
+                "EZOC of side {side} at {h}"
+            );
+            checked += 1;
+        }
         let _ = LocField::new(sc, st, side);
         let memo = LocField::new(sc, &other, side);
         let worked = LocField::new(&fresh, &other, side);
