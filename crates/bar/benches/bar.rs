@@ -35,7 +35,8 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
-/// Bytes a state takes in memory: its own size and the heap a clone of it allocates.
+/// Bytes a state takes in memory: its own size, the heap a clone of it allocates and its units'
+/// list, which a clone shares until it changes it (`state::Units`).
 fn memory(s: &bar::state::State) -> usize {
     COUNTING.store(true, Ordering::Relaxed);
     let before = ALLOCATED.load(Ordering::Relaxed);
@@ -43,7 +44,8 @@ fn memory(s: &bar::state::State) -> usize {
     let heap = ALLOCATED.load(Ordering::Relaxed) - before;
     COUNTING.store(false, Ordering::Relaxed);
     drop(c);
-    std::mem::size_of::<bar::state::State>() + heap
+    let units = s.units.len() * std::mem::size_of::<bar::state::UnitState>();
+    std::mem::size_of::<bar::state::State>() + heap + units
 }
 
 fn rules() -> Bar {

@@ -93,7 +93,7 @@ pub fn start(sc: &Scenario, seed: u64, ev: &mut Vec<Event>) -> State {
     let mut st = State {
         turn: 1,
         end_box: 0,
-        units,
+        units: units.into(),
         leaders,
         brigades: vec![BrigadeState::default(); sc.brigades.len()],
         armies: [ArmyState::default(), ArmyState::default()],

@@ -515,6 +515,83 @@ pub enum Phase {
     Over,
 }
 
+/// The units' states, in the scenario's order: a list shared by copies of a state until one of
+/// them changes it (copy on write: `DerefMut` copies a shared list first, `Arc::make_mut`), so a
+/// copy of a state costs no copy of its units, and two copies that share the list are equal
+/// without a look at each unit. Reads and writes as the plain list (`Vec<UnitState>`); written
+/// and read as one in files.
+#[derive(Clone, Default)]
+pub struct Units(std::sync::Arc<Vec<UnitState>>);
+
+impl std::fmt::Debug for Units {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::ops::Deref for Units {
+    type Target = Vec<UnitState>;
+    #[inline]
+    fn deref(&self) -> &Vec<UnitState> {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Units {
+    /// The list to change: this copy's own (copied now if another copy shares it).
+    #[inline]
+    fn deref_mut(&mut self) -> &mut Vec<UnitState> {
+        std::sync::Arc::make_mut(&mut self.0)
+    }
+}
+
+impl PartialEq for Units {
+    fn eq(&self, other: &Self) -> bool {
+        // One list (no copy has changed it since they were copied), or equal unit by unit.
+        std::sync::Arc::ptr_eq(&self.0, &other.0) || *self.0 == *other.0
+    }
+}
+
+impl From<Vec<UnitState>> for Units {
+    fn from(v: Vec<UnitState>) -> Self {
+        Units(std::sync::Arc::new(v))
+    }
+}
+
+impl FromIterator<UnitState> for Units {
+    fn from_iter<I: IntoIterator<Item = UnitState>>(iter: I) -> Self {
+        Units::from(iter.into_iter().collect::<Vec<_>>())
+    }
+}
+
+impl<'a> IntoIterator for &'a Units {
+    type Item = &'a UnitState;
+    type IntoIter = std::slice::Iter<'a, UnitState>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a mut Units {
+    type Item = &'a mut UnitState;
+    type IntoIter = std::slice::IterMut<'a, UnitState>;
+    fn into_iter(self) -> Self::IntoIter {
+        std::ops::DerefMut::deref_mut(self).iter_mut()
+    }
+}
+
+impl Serialize for Units {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Units {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Vec::<UnitState>::deserialize(d).map(Units::from)
+    }
+}
+
 /// A whole game state.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct State {
@@ -523,7 +600,7 @@ pub struct State {
     /// The END TURN marker's box (0 … `end_boxes`; End when it equals `end_boxes`, 6.7a).
     pub end_box: u8,
     /// Units, as the scenario's.
-    pub units: Vec<UnitState>,
+    pub units: Units,
     /// Leaders, as the scenario's.
     pub leaders: Vec<LeaderState>,
     /// Brigades.
