@@ -362,6 +362,8 @@ pub struct LocField<'a> {
     group: Vec<usize>,
     /// The state's integrity groups ([`integrity_groups`]).
     pub groups: Groups,
+    /// The hexes a LOC may not enter, one bit a hex of the dense index, when first asked.
+    blocked: std::cell::OnceCell<Vec<u64>>,
 }
 
 const ENEMY: u8 = 1;
@@ -414,7 +416,22 @@ impl<'a> LocField<'a> {
             flags,
             group,
             groups,
+            blocked: std::cell::OnceCell::new(),
         }
+    }
+
+    /// The hexes a LOC may not enter (7.1), one bit a hex of the dense index: all an army or
+    /// wing LOC reads of the field.
+    fn blocked(&self) -> &[u64] {
+        self.blocked.get_or_init(|| {
+            let mut bits = vec![0u64; self.flags.len().div_ceil(64)];
+            for (x, f) in self.flags.iter().enumerate() {
+                if f & BLOCKED != 0 {
+                    bits[x / 64] |= 1 << (x % 64);
+                }
+            }
+            bits
+        })
     }
 
     /// [`LocField::new`], worked out: each hex's flags and integrity group, and the groups.
@@ -490,7 +507,13 @@ pub fn loc_map_in<'a>(
     style: Style,
     range: u8,
 ) -> LocMap<'a> {
-    loc_search(sc, st, field, l, style, range, &[], false).0
+    match style {
+        Style::ArmyWing => {
+            let sources = sources_in(sc, st, l, style, &field.groups);
+            army_wing_map(field, sc, &sources, range)
+        }
+        Style::Brigade => loc_search(sc, st, field, l, style, range, &[], false).0,
+    }
 }
 
 /// [`loc_map_in`] to be asked only about `targets`: the search stops once every target within
@@ -818,6 +841,55 @@ struct Locs<'f, 'a> {
     maps: Vec<(LeaderIx, Style, Option<LocMap<'a>>)>,
 }
 
+/// What an army or wing leader's LOC map reads ([`army_wing_map`]'s memo key): the hexes it
+/// starts from, its range and the hexes a LOC may not enter; borrowed when asked, owned when kept.
+#[derive(PartialEq)]
+struct ArmyWingAsked<'q> {
+    range: u8,
+    sources: Cow<'q, [HexId]>,
+    blocked: Cow<'q, [u64]>,
+}
+
+/// An army or wing leader's whole LOC map (7.3, army/wing style: a step costs 1 half point along
+/// a road, else 2, and reads of the field only where a LOC may not go). Memoised on all it reads
+/// for the last eight maps asked: each activation's command control asks the army and wing
+/// leaders' maps again, often of a board where no block has moved (`memo.rs`).
+fn army_wing_map<'a>(
+    field: &LocField<'a>,
+    sc: &Scenario,
+    sources: &[HexId],
+    range: u8,
+) -> LocMap<'a> {
+    let blocked = field.blocked();
+    thread_local! {
+        static MEMO: crate::memo::Cells<ArmyWingAsked<'static>, Vec<u16>> =
+            const { std::cell::RefCell::new(Vec::new()) };
+    }
+    let asked = ArmyWingAsked {
+        range,
+        sources: Cow::Borrowed(sources),
+        blocked: Cow::Borrowed(blocked),
+    };
+    let best = crate::memo::cached_among(
+        &MEMO,
+        8,
+        sc,
+        &asked,
+        |q| ArmyWingAsked {
+            range: q.range,
+            sources: Cow::Owned(q.sources.to_vec()),
+            blocked: Cow::Owned(q.blocked.to_vec()),
+        },
+        |k, q| k == q,
+        || {
+            loc_search_from(field, sources, Style::ArmyWing, range, &[], false)
+                .0
+                .best
+        },
+    );
+    LocMap { d: field.d, best }
+}
+
 impl<'a> Locs<'_, 'a> {
     /// [`loc_to_in`] from `l` to `h` in `style`.
     fn cost(
@@ -833,7 +905,7 @@ impl<'a> Locs<'_, 'a> {
             None => {
                 let map = (st.leaders[usize::from(l)].status == LeaderStatus::Present).then(|| {
                     let range = sc.leaders[usize::from(l)].range;
-                    loc_search(sc, st, self.field, l, style, range, &[], false).0
+                    loc_map_in(sc, st, self.field, l, style, range)
                 });
                 self.maps.push((l, style, map));
                 self.maps.len() - 1

@@ -86,6 +86,45 @@ where
     v
 }
 
+/// A memo's cells for its last `n` questions (most recent first).
+pub(crate) type Cells<K, V> = RefCell<Vec<((usize, u64), K, V)>>;
+
+/// [`cached`] with the answers to the last `n` questions kept (the most recent first): for a
+/// question asked again after others in between.
+pub(crate) fn cached_among<K, V, Q>(
+    memo: &'static LocalKey<Cells<K, V>>,
+    n: usize,
+    sc: &Scenario,
+    key: &Q,
+    own: impl FnOnce(&Q) -> K,
+    same: impl Fn(&K, &Q) -> bool,
+    compute: impl FnOnce() -> V,
+) -> V
+where
+    V: Clone,
+    Q: ?Sized,
+{
+    let id = scenario_key(sc);
+    let hit = memo.with(|m| {
+        let mut m = m.borrow_mut();
+        let i = m.iter().position(|(i, k, _)| *i == id && same(k, key))?;
+        let e = m.remove(i);
+        let v = e.2.clone();
+        m.insert(0, e);
+        Some(v)
+    });
+    if let Some(v) = hit {
+        return v;
+    }
+    let v = compute();
+    memo.with(|m| {
+        let mut m = m.borrow_mut();
+        m.insert(0, (id, own(key), v.clone()));
+        m.truncate(n);
+    });
+    v
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -96,6 +135,39 @@ mod tests {
 
     fn ask(sc: &Scenario, key: &[u8], answer: u32) -> u32 {
         cached(&T, sc, key, <[u8]>::to_vec, |k, q| k[..] == *q, || answer)
+    }
+
+    thread_local! {
+        static TN: Cells<Vec<u8>, u32> = const { RefCell::new(Vec::new()) };
+    }
+
+    fn ask_among(sc: &Scenario, key: &[u8], answer: u32) -> u32 {
+        cached_among(
+            &TN,
+            2,
+            sc,
+            key,
+            <[u8]>::to_vec,
+            |k, q| k[..] == *q,
+            || answer,
+        )
+    }
+
+    #[test]
+    fn a_memo_of_n_answers_the_last_n_questions_of_the_same_scenario() {
+        let a = crate::Bar::load("bar-drill", &[], None).expect("the shipped scenario loads");
+        let b = crate::Bar::load("bar-drill", &[], None).expect("the shipped scenario loads");
+        assert_eq!(ask_among(&a.sc, &[1], 10), 10);
+        assert_eq!(ask_among(&a.sc, &[2], 20), 20);
+        // Both kept: their first answers.
+        assert_eq!(ask_among(&a.sc, &[1], 11), 10);
+        assert_eq!(ask_among(&a.sc, &[2], 21), 20);
+        // A third question pushes out the least recent ([1]).
+        assert_eq!(ask_among(&a.sc, &[3], 30), 30);
+        assert_eq!(ask_among(&a.sc, &[2], 22), 20);
+        assert_eq!(ask_among(&a.sc, &[1], 12), 12);
+        // Another load: worked out again.
+        assert_eq!(ask_among(&b.sc, &[1], 13), 13);
     }
 
     #[test]

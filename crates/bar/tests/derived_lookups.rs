@@ -286,3 +286,63 @@ fn r11_1_r8_4_a_moves_details_from_the_kept_menu_are_those_worked_out_afresh() {
     }
     assert!(compared > 500, "{compared} actions compared");
 }
+
+/// 7.1, 7.3: an army or wing leader's LOC map is memoised on the hexes a LOC may not enter (among
+/// what it reads): asked again after an enemy has come to stand beside the leader, it is worked
+/// out again — the hex now holds an enemy and no LOC enters it — and equals the map a copy of the
+/// scenario, never asked before, works out.
+#[test]
+fn r07_1_r07_3_an_army_leaders_loc_map_is_traced_again_when_an_enemy_blocks_a_hex_of_it() {
+    let bar = bar::Bar::load("bar-drill", &[], None).expect("the shipped scenario loads");
+    let sc = &bar.sc;
+    let mut ev = Vec::new();
+    let st = bar.start(1, &mut ev);
+    let side = 0u8;
+    let l = sc.armies[usize::from(side)].leader;
+    let range = sc.leaders[usize::from(l)].range;
+    let here = st.leaders[usize::from(l)]
+        .hex
+        .expect("the army leader is on the map");
+    let before = loc_map_in(
+        sc,
+        &st,
+        &LocField::new(sc, &st, side),
+        l,
+        Style::ArmyWing,
+        range,
+    );
+    // A neighbour the LOC reaches and nobody holds: an enemy unit steps in.
+    let occupied = occupied_set(sc, &st);
+    let h = here
+        .neighbours()
+        .map(|(_, n)| n)
+        .find(|n| before.get(n).is_some() && !occupied.contains(n))
+        .expect("an open neighbour within the LOC");
+    let enemy = (0..sc.units.len())
+        .find(|&i| sc.units[i].side != side && !st.units[i].eliminated)
+        .expect("an enemy unit");
+    let mut moved = st.clone();
+    moved.units[enemy].hexes = bar::state::Hexes::from(&[h][..]);
+    moved.units[enemy].formation = bar::geom::Formation::AttackColumn;
+    let after = loc_map_in(
+        sc,
+        &moved,
+        &LocField::new(sc, &moved, side),
+        l,
+        Style::ArmyWing,
+        range,
+    );
+    assert_eq!(after.get(&h), None, "no LOC enters an enemy's hex (7.1)");
+    let fresh = (**sc).clone();
+    let worked = loc_map_in(
+        &fresh,
+        &moved,
+        &LocField::new(&fresh, &moved, side),
+        l,
+        Style::ArmyWing,
+        range,
+    );
+    for x in &sc.board.dense.ids {
+        assert_eq!(after.get(x), worked.get(x), "army LOC to {x}");
+    }
+}
