@@ -1870,7 +1870,8 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
             // looked at one by one, without the whole board's field.
             for l in leaders {
                 let side = sc.leaders[usize::from(l)].side;
-                let flag = |x: usize| leader_flags_at(sc, st, side, sc.board.dense.ids[x]);
+                let z = crate::command::ezoc_set(sc, st, side);
+                let flag = |x: usize| leader_flags_at(sc, st, side, &z, sc.board.dense.ids[x]);
                 if !leader_steps_in(sc, st, l, true, flag).is_empty() {
                     v.push(Action::MoveLeader(l));
                 }
@@ -2146,10 +2147,11 @@ fn leader_steps(sc: &Scenario, st: &State, l: LeaderIx, first: bool) -> Vec<HexI
     leader_steps_in(sc, st, l, first, |x| field.flags[x])
 }
 
-/// [`LeaderField`]'s flags of one hex for `side`, found without building the whole field.
-fn leader_flags_at(sc: &Scenario, st: &State, side: u8, h: HexId) -> u8 {
+/// [`LeaderField`]'s flags of one hex for `side`, found without building the whole field; `z`:
+/// the side's EZOC.
+fn leader_flags_at(sc: &Scenario, st: &State, side: u8, z: &HexSet<'_>, h: HexId) -> u8 {
     let mut f = 0;
-    if crate::command::ezoc(sc, st, side, h) {
+    if z.contains(&h) {
         f |= L_ZOC;
     }
     for (i, s) in st.units.iter().enumerate() {

@@ -1,7 +1,7 @@
 //! Rout retreat (20.2) of single-hex units and stacks, the losses on the way (19.7d, 20.2d) and
 //! the morale checks (F) of the friends passed through (20.2b, 19.1c).
 use crate::checks::{self, Spec, current_sp};
-use crate::command::ezoc;
+use crate::command::ezoc_set;
 use crate::data::Arm;
 use crate::event::Event;
 use crate::scenario::{Scenario, Skirmish, UnitIx};
@@ -369,6 +369,9 @@ pub fn step(
         return Phase::Idle;
     };
     let mut choice = choice;
+    // The EZOC of the retreating side (9.1): only its own units move here, so it stays the same
+    // step after step; found at the first step.
+    let mut zoc: Option<crate::command::HexSet<'_>> = None;
     loop {
         let Some(&here) = units
             .first()
@@ -437,7 +440,10 @@ pub fn step(
         // pursuit (16) / opportunity charge (17)
         crate::pursuit::note_step(st, &units, next);
         left = left.saturating_sub(1);
-        if ezoc(sc, st, side, next) {
+        if zoc
+            .get_or_insert_with(|| ezoc_set(sc, st, side))
+            .contains(&next)
+        {
             losses += 1; // 20.2b, 19.7d
         }
         for (i, x) in st.units.iter().enumerate() {
