@@ -1,13 +1,15 @@
-//! One-entry memos, one per thread, of pure functions of a scenario and part of a state: the
-//! answer is given back only when the scenario is the same one (its address and its
-//! [`Instance`]) and the parts of the state the function reads are equal to those it was asked
-//! about, so it is always the answer the function would give. Used where the same question is
-//! asked again and again of an unchanged board — the regimental integrity groups (6.2) and the
-//! LOC field (7.1), each keyed on the parts of the units it reads, the targeted LOC map
-//! (`command::loc_map_for`, keyed on everything its search reads) and the EZOC set (9.1,
-//! `command::ezoc_set`, keyed on the enemies' hexes, facings and formations) — to save the random
-//! playouts' time (issue 15); the moving unit's kept menu (`movement.rs` `Menu`) uses the same
-//! scenario key. Deterministic: no clock, no order between threads.
+//! Memos, one per thread, of pure functions of a scenario and part of a state: the answer is
+//! given back only when the scenario is the same one (its address and its [`Instance`]) and the
+//! parts of the state the function reads are equal to those it was asked about, so it is always
+//! the answer the function would give. Used where the same question is asked again and again of
+//! an unchanged board — the regimental integrity groups (6.2) and the LOC field (7.1), each keyed
+//! on the parts of the units it reads, the targeted LOC map (`command::loc_map_for`, keyed on
+//! everything its search reads) and the EZOC set (9.1, `command::ezoc_set`, keyed on the enemies'
+//! hexes, facings and formations), each the last question only (`cached`); the army and wing
+//! leaders' LOC maps (7.3, `command::army_wing_map`, keyed on the blocked hexes, the hexes they
+//! start from and the range), the last eight (`cached_among`) — to save the random playouts'
+//! time (issue 15); the moving unit's kept menu (`movement.rs` `Menu`) uses the same scenario key.
+//! Deterministic: no clock, no order between threads.
 //!
 //! A scenario edited in place after a question (only tests do that, through `Arc::make_mut`)
 //! must not be asked the same question of an equal state again: load or clone it instead.
