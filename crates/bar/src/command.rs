@@ -111,8 +111,8 @@ pub fn ezoc_set<'a>(sc: &'a Scenario, st: &State, side: u8) -> HexSet<'a> {
                 .then_some((u.hexes, u.facing, u.formation))
         };
     thread_local! {
-        static MEMO: crate::memo::Cell<(u8, Vec<Seen>), Vec<u64>> =
-            const { std::cell::RefCell::new(None) };
+        static MEMO: crate::memo::Cells<(u8, Vec<Seen>), Vec<u64>> =
+            const { std::cell::RefCell::new(Vec::new()) };
     }
     let d = &sc.board.dense;
     // A function of the side and the enemies' ZOCs alone (`memo.rs`): a mover's menus, one after
@@ -208,8 +208,8 @@ pub fn integrity_groups(sc: &Scenario, st: &State) -> Groups {
         (u.hexes, u.eliminated, u.routed)
     }
     thread_local! {
-        static MEMO: crate::memo::Cell<Vec<Seen>, Groups> =
-            const { std::cell::RefCell::new(None) };
+        static MEMO: crate::memo::Cells<Vec<Seen>, Groups> =
+            const { std::cell::RefCell::new(Vec::new()) };
     }
     // A function of the units' places and states alone (`memo.rs`): asked again of an unchanged
     // board (whatever else changed: activation, command, MPs), answered once.
@@ -397,8 +397,8 @@ impl<'a> LocField<'a> {
         }
         type Field = (Vec<u8>, Vec<usize>, Groups);
         thread_local! {
-            static MEMO: crate::memo::Cell<(u8, Vec<Seen>), Field> =
-                const { std::cell::RefCell::new(None) };
+            static MEMO: crate::memo::Cells<(u8, Vec<Seen>), Field> =
+                const { std::cell::RefCell::new(Vec::new()) };
         }
         // A function of the side and the units alone (`memo.rs`): the command control and the
         // voluntary rout offers of one board ask for the same field.
@@ -536,8 +536,8 @@ pub fn loc_map_for<'a>(
     // looks for): the last map asked of an unchanged board is given again (the voluntary rout
     // offers of 19.10a ask the same one decision after decision).
     thread_local! {
-        static MEMO: crate::memo::Cell<LocAsked<'static>, Vec<u16>> =
-            const { std::cell::RefCell::new(None) };
+        static MEMO: crate::memo::Cells<LocAsked<'static>, Vec<u16>> =
+            const { std::cell::RefCell::new(Vec::new()) };
     }
     let asked = LocAsked {
         style,

@@ -56,13 +56,14 @@ pub(crate) fn seen_as<S: PartialEq, T>(k: &[S], q: &[T], seen: impl Fn(&T) -> S)
     k.len() == q.len() && k.iter().zip(q).all(|(a, b)| *a == seen(b))
 }
 
-/// A memo's cell: the scenario's key, the question and the answer.
-pub(crate) type Cell<K, V> = RefCell<Option<((usize, u64), K, V)>>;
+/// A memo's cells: for each of its last questions (the most recent first) the scenario's key,
+/// the question and the answer.
+pub(crate) type Cells<K, V> = RefCell<Vec<((usize, u64), K, V)>>;
 
 /// The answer of `compute` for the question `key` in `sc`, from the memo when it was the last
 /// question asked of it on this thread.
 pub(crate) fn cached<K, V, Q>(
-    memo: &'static LocalKey<Cell<K, V>>,
+    memo: &'static LocalKey<Cells<K, V>>,
     sc: &Scenario,
     key: &Q,
     own: impl FnOnce(&Q) -> K,
@@ -73,23 +74,8 @@ where
     V: Clone,
     Q: ?Sized,
 {
-    let id = scenario_key(sc);
-    let hit = memo.with(|m| {
-        m.borrow()
-            .as_ref()
-            .filter(|(i, k, _)| *i == id && same(k, key))
-            .map(|(_, _, v)| v.clone())
-    });
-    if let Some(v) = hit {
-        return v;
-    }
-    let v = compute();
-    memo.with(|m| *m.borrow_mut() = Some((id, own(key), v.clone())));
-    v
+    cached_among(memo, 1, sc, key, own, same, compute)
 }
-
-/// A memo's cells for its last `n` questions (most recent first).
-pub(crate) type Cells<K, V> = RefCell<Vec<((usize, u64), K, V)>>;
 
 /// [`cached`] with the answers to the last `n` questions kept (the most recent first): for a
 /// question asked again after others in between.
@@ -110,9 +96,11 @@ where
     let hit = memo.with(|m| {
         let mut m = m.borrow_mut();
         let i = m.iter().position(|(i, k, _)| *i == id && same(k, key))?;
-        let e = m.remove(i);
-        let v = e.2.clone();
-        m.insert(0, e);
+        let v = m[i].2.clone();
+        if i > 0 {
+            let e = m.remove(i);
+            m.insert(0, e);
+        }
         Some(v)
     });
     if let Some(v) = hit {
@@ -132,7 +120,7 @@ mod tests {
     use super::*;
 
     thread_local! {
-        static T: Cell<Vec<u8>, u32> = const { RefCell::new(None) };
+        static T: Cells<Vec<u8>, u32> = const { RefCell::new(Vec::new()) };
     }
 
     fn ask(sc: &Scenario, key: &[u8], answer: u32) -> u32 {
