@@ -11,10 +11,11 @@ use serde::{Deserialize, Serialize};
 /// saved game or set-up with a longer footprint is refused when it is read.
 pub const MAX_FOOTPRINT: usize = 8;
 
-/// A unit's hexes, kept inline (no heap): a state's clone is a copy of its units (issue 18: the
-/// whole battle's state within 16 KiB; a search clones states by the thousand). It reads as a
-/// slice (`Deref`), is written as a vector of at most [`MAX_FOOTPRINT`] hexes, and is saved as a
-/// list of hex numbers, as a `Vec` was.
+/// A unit's hexes, kept inline (no heap): a unit's state is a plain copy, and the units' list one
+/// block (issue 18: the whole battle's state within 16 KiB; a search clones states by the
+/// thousand, sharing the list until it changes, [`Units`]). It reads as a slice (`Deref`), is
+/// written as a vector of at most [`MAX_FOOTPRINT`] hexes, and is saved as a list of hex numbers,
+/// as a `Vec` was.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Hexes(tinyvec::ArrayVec<[HexId; MAX_FOOTPRINT]>);
