@@ -509,6 +509,7 @@ pub fn loc_map_in<'a>(
 ) -> LocMap<'a> {
     match style {
         Style::ArmyWing => {
+            debug_assert_eq!(field.side, sc.leaders[usize::from(l)].side);
             let sources = sources_in(sc, st, l, style, &field.groups);
             army_wing_map(field, sc, &sources, range)
         }

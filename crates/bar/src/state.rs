@@ -559,12 +559,6 @@ impl From<Vec<UnitState>> for Units {
     }
 }
 
-impl FromIterator<UnitState> for Units {
-    fn from_iter<I: IntoIterator<Item = UnitState>>(iter: I) -> Self {
-        Units::from(iter.into_iter().collect::<Vec<_>>())
-    }
-}
-
 impl<'a> IntoIterator for &'a Units {
     type Item = &'a UnitState;
     type IntoIter = std::slice::Iter<'a, UnitState>;
