@@ -119,6 +119,7 @@ pub fn ezoc_set<'a>(sc: &'a Scenario, st: &State, side: u8) -> HexSet<'a> {
     // another, ask for the same set while only the mover's side moves.
     let bits = crate::memo::cached(
         &MEMO,
+        1,
         sc,
         &(side, &st.units[..]),
         |q| {
@@ -215,6 +216,7 @@ pub fn integrity_groups(sc: &Scenario, st: &State) -> Groups {
     // board (whatever else changed: activation, command, MPs), answered once.
     crate::memo::cached(
         &MEMO,
+        1,
         sc,
         &st.units[..],
         |q| q.iter().map(seen).collect(),
@@ -404,6 +406,7 @@ impl<'a> LocField<'a> {
         // voluntary rout offers of one board ask for the same field.
         let (flags, group, groups) = crate::memo::cached(
             &MEMO,
+            1,
             sc,
             &(side, &st.units[..]),
             |q| (q.0, q.1.iter().map(seen).collect()),
@@ -550,6 +553,7 @@ pub fn loc_map_for<'a>(
     };
     let best = crate::memo::cached(
         &MEMO,
+        1,
         sc,
         &asked,
         LocAsked::owned,
@@ -871,7 +875,7 @@ fn army_wing_map<'a>(
         sources: Cow::Borrowed(sources),
         blocked: Cow::Borrowed(blocked),
     };
-    let best = crate::memo::cached_among(
+    let best = crate::memo::cached(
         &MEMO,
         8,
         sc,

@@ -5,11 +5,11 @@
 //! an unchanged board — the regimental integrity groups (6.2) and the LOC field (7.1), each keyed
 //! on the parts of the units it reads, the targeted LOC map (`command::loc_map_for`, keyed on
 //! everything its search reads) and the EZOC set (9.1, `command::ezoc_set`, keyed on the enemies'
-//! hexes, facings and formations), each the last question only (`cached`); the army and wing
-//! leaders' LOC maps (7.3, `command::army_wing_map`, keyed on the blocked hexes, the hexes they
-//! start from and the range), the last eight (`cached_among`) — to save the random playouts'
-//! time (issue 15); the moving unit's kept menu (`movement.rs` `Menu`) uses the same scenario key.
-//! Deterministic: no clock, no order between threads.
+//! hexes, facings and formations), each the last question only; the army and wing leaders' LOC
+//! maps (7.3, `command::army_wing_map`, keyed on the blocked hexes, the hexes they start from and
+//! the range), the last eight — to save the random playouts' time (issue 15); the moving unit's
+//! kept menu (`movement.rs` `Menu`) uses the same scenario key. Deterministic: no clock, no order
+//! between threads.
 //!
 //! A scenario edited in place after a question (only tests do that, through `Arc::make_mut`)
 //! must not be asked the same question of an equal state again: load or clone it instead.
@@ -60,26 +60,9 @@ pub(crate) fn seen_as<S: PartialEq, T>(k: &[S], q: &[T], seen: impl Fn(&T) -> S)
 /// the question and the answer.
 pub(crate) type Cells<K, V> = RefCell<Vec<((usize, u64), K, V)>>;
 
-/// The answer of `compute` for the question `key` in `sc`, from the memo when it was the last
-/// question asked of it on this thread.
+/// The answer of `compute` for the question `key` in `sc`, from the memo when it was one of the
+/// last `n` questions asked of it on this thread (their answers kept, the most recent first).
 pub(crate) fn cached<K, V, Q>(
-    memo: &'static LocalKey<Cells<K, V>>,
-    sc: &Scenario,
-    key: &Q,
-    own: impl FnOnce(&Q) -> K,
-    same: impl Fn(&K, &Q) -> bool,
-    compute: impl FnOnce() -> V,
-) -> V
-where
-    V: Clone,
-    Q: ?Sized,
-{
-    cached_among(memo, 1, sc, key, own, same, compute)
-}
-
-/// [`cached`] with the answers to the last `n` questions kept (the most recent first): for a
-/// question asked again after others in between.
-pub(crate) fn cached_among<K, V, Q>(
     memo: &'static LocalKey<Cells<K, V>>,
     n: usize,
     sc: &Scenario,
@@ -124,7 +107,15 @@ mod tests {
     }
 
     fn ask(sc: &Scenario, key: &[u8], answer: u32) -> u32 {
-        cached(&T, sc, key, <[u8]>::to_vec, |k, q| k[..] == *q, || answer)
+        cached(
+            &T,
+            1,
+            sc,
+            key,
+            <[u8]>::to_vec,
+            |k, q| k[..] == *q,
+            || answer,
+        )
     }
 
     thread_local! {
@@ -132,7 +123,7 @@ mod tests {
     }
 
     fn ask_among(sc: &Scenario, key: &[u8], answer: u32) -> u32 {
-        cached_among(
+        cached(
             &TN,
             2,
             sc,
