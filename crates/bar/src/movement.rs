@@ -1327,95 +1327,108 @@ fn open_moves_where(
     if m.must_stop || m.adopt {
         return Vec::new();
     }
-    let a = arm(sc, m);
-    let us_form = lead(st, m).formation;
-    let z = &around.z;
-    let now_in = in_ezoc(z, &lead(st, m).hexes);
-    // The hexes holding anyone: only those are searched for who stands there.
-    let occ = &around.occ;
-    let anyone_in =
-        |h: HexId, pick: &dyn Fn(UnitIx) -> bool| occ.contains(&h) && any_unit_in(st, h, pick);
     let mut out = Vec::new();
-    // One scratch copy of the state for the 10.1a look-ahead below, given back as it was after
-    // each look.
+    // One scratch copy of the state for the 10.1a look-ahead, given back as it was after each
+    // look.
     let mut scratch: Option<State> = None;
     for mv in moves(sc, st, m) {
         if want.is_some_and(|w| mv.action != *w) {
             continue;
         }
-        let cost = full_cost(&mv, m, &lead(st, m).hexes, now_in, z, a);
-        if cost > m.left {
-            continue;
-        }
-        // A free facing change (a square's or a skirmisher's) is made once in a hex: a second
-        // one could have been the first (9.2).
-        if mv.kind == MoveKind::Turn && cost == Half::ZERO && m.turned_here {
-            continue;
-        }
-        if mv
-            .hexes
-            .iter()
-            .any(|&h| anyone_in(h, &|u| sc.units[usize::from(u)].side != m.side))
-        {
-            continue;
-        }
-        let new_ezoc = mv
-            .hexes
-            .iter()
-            .any(|h| z.contains(h) && !lead(st, m).hexes.contains(h));
-        if mv.kind == MoveKind::Back && new_ezoc {
-            continue;
-        }
-        // 11.9b: limbered artillery never enters an EZOC; unlimbered artillery only by prolonge
-        // into a hex already holding friendly infantry or artillery (11.6).
-        if a == Arm::Artillery
-            && new_ezoc
-            && !(mv.kind == MoveKind::Prolonge
-                && mv
-                    .hexes
-                    .iter()
-                    .all(|&h| friendly_foot_or_guns(sc, st, m.side, h, &m.units)))
-        {
-            continue;
-        }
-        // 7.6c: an out-of-command unit enters an EZOC only as its one action, from adjacent.
-        if m.restricted && new_ezoc && m.spent {
-            continue;
-        }
-        // 10.1a: into an occupied hex only if it could stop there or leave again (a facing
-        // change or wheel among stationary friends too: they must end as a legal stack).
-        if mv
-            .hexes
-            .iter()
-            .any(|&h| anyone_in(h, &|u| !m.units.contains(&u)))
-        {
-            let t = scratch.get_or_insert_with(|| st.clone());
-            place(t, m, &mv.hexes, mv.facing);
-            let can_stop = stack_legal(sc, t, m);
-            for &u in &m.units {
-                let (s, was) = (&mut t.units[usize::from(u)], &st.units[usize::from(u)]);
-                s.hexes = was.hexes;
-                s.facing = was.facing;
+        if let Some(cost) = move_open(sc, st, m, &mv, around, &mut scratch) {
+            out.push((mv, cost));
+            if first {
+                break;
             }
-            let m2_left = m.left.saturating_sub(cost);
-            // "MPs to leave the hex": a step costs at least one MP (half on a road).
-            let cheapest = if us_form == Formation::RoadColumn {
-                Half::HALF
-            } else {
-                Half::ONE
-            };
-            let can_go = m2_left >= cheapest;
-            // 11.6: a prolonge step ends the movement where it goes.
-            if !can_stop && (!can_go || mv.kind == MoveKind::Prolonge) {
-                continue;
-            }
-        }
-        out.push((mv, cost));
-        if first {
-            break;
         }
     }
     out
+}
+
+/// Whether the mover may make `mv` now, and at what full cost: paid for, not into an enemy, not
+/// backward into an EZOC (11.7d, 11.8b), the artillery and command restrictions (11.9b, 7.6c),
+/// and an occupied hex only when it could stop there or go on (10.1a). `scratch`: a copy of
+/// `st` for the 10.1a look-ahead (made when first needed), given back as it was.
+fn move_open(
+    sc: &Scenario,
+    st: &State,
+    m: &Mover,
+    mv: &Move,
+    around: &Around<'_>,
+    scratch: &mut Option<State>,
+) -> Option<Half> {
+    let a = arm(sc, m);
+    let now = &lead(st, m).hexes;
+    let z = &around.z;
+    // The hexes holding anyone: only those are searched for who stands there.
+    let occ = &around.occ;
+    let anyone_in =
+        |h: HexId, pick: &dyn Fn(UnitIx) -> bool| occ.contains(&h) && any_unit_in(st, h, pick);
+    let cost = full_cost(mv, m, now, in_ezoc(z, now), z, a);
+    if cost > m.left {
+        return None;
+    }
+    // A free facing change (a square's or a skirmisher's) is made once in a hex: a second one
+    // could have been the first (9.2).
+    if mv.kind == MoveKind::Turn && cost == Half::ZERO && m.turned_here {
+        return None;
+    }
+    if mv
+        .hexes
+        .iter()
+        .any(|&h| anyone_in(h, &|u| sc.units[usize::from(u)].side != m.side))
+    {
+        return None;
+    }
+    let new_ezoc = mv.hexes.iter().any(|h| z.contains(h) && !now.contains(h));
+    if mv.kind == MoveKind::Back && new_ezoc {
+        return None;
+    }
+    // 11.9b: limbered artillery never enters an EZOC; unlimbered artillery only by prolonge into
+    // a hex already holding friendly infantry or artillery (11.6).
+    if a == Arm::Artillery
+        && new_ezoc
+        && !(mv.kind == MoveKind::Prolonge
+            && mv
+                .hexes
+                .iter()
+                .all(|&h| friendly_foot_or_guns(sc, st, m.side, h, &m.units)))
+    {
+        return None;
+    }
+    // 7.6c: an out-of-command unit enters an EZOC only as its one action, from adjacent.
+    if m.restricted && new_ezoc && m.spent {
+        return None;
+    }
+    // 10.1a: into an occupied hex only if it could stop there or leave again (a facing change or
+    // wheel among stationary friends too: they must end as a legal stack).
+    if mv
+        .hexes
+        .iter()
+        .any(|&h| anyone_in(h, &|u| !m.units.contains(&u)))
+    {
+        let t = scratch.get_or_insert_with(|| st.clone());
+        place(t, m, &mv.hexes, mv.facing);
+        let can_stop = stack_legal(sc, t, m);
+        for &u in &m.units {
+            let (s, was) = (&mut t.units[usize::from(u)], &st.units[usize::from(u)]);
+            s.hexes = was.hexes;
+            s.facing = was.facing;
+        }
+        let m2_left = m.left.saturating_sub(cost);
+        // "MPs to leave the hex": a step costs at least one MP (half on a road).
+        let cheapest = if lead(st, m).formation == Formation::RoadColumn {
+            Half::HALF
+        } else {
+            Half::ONE
+        };
+        let can_go = m2_left >= cheapest;
+        // 11.6: a prolonge step ends the movement where it goes.
+        if !can_stop && (!can_go || mv.kind == MoveKind::Prolonge) {
+            return None;
+        }
+    }
+    Some(cost)
 }
 
 /// The hexes a unit in skirmish order could step into now and stop in (11.1a, 10.1a): after the
@@ -1614,6 +1627,33 @@ fn open_changes_where(
     first: bool,
     in_z: Option<bool>,
 ) -> Vec<formation::Change> {
+    let all = change_candidates(sc, st, m, want, in_z);
+    if all.is_empty() {
+        return all;
+    }
+    let mut scratch = st.clone();
+    let mut look = ChangeLook::new(sc, st, m);
+    let open = all
+        .into_iter()
+        .filter(|c| change_may_end(sc, &mut scratch, m, c, &look.others, &mut look.alone));
+    if first {
+        open.take(1).collect()
+    } else {
+        open.collect()
+    }
+}
+
+/// The formation changes the mover may pay for now (8.4, `formation::changes`, EZOC included
+/// there; none in a limited activation, 7.6c–d), only those making `want` (if given), before
+/// 10.1a is checked ([`change_may_end`]). `in_z`: whether the mover stands in an enemy ZOC, when
+/// already known.
+fn change_candidates(
+    sc: &Scenario,
+    st: &State,
+    m: &Mover,
+    want: Option<&Action>,
+    in_z: Option<bool>,
+) -> Vec<formation::Change> {
     if m.must_stop || m.adopt {
         return Vec::new();
     }
@@ -1633,28 +1673,32 @@ fn open_changes_where(
     };
     let mut all = formation::changes_where(sc, st, &m.units, &b, to, in_z);
     all.retain(|c| c.cost <= m.left && want.is_none_or(|w| is_form_action(c, w)));
-    if all.is_empty() {
-        return all;
-    }
-    let mut scratch = st.clone();
-    // The hexes where others than the movers stand: only there are the units a change's hexes
-    // hold looked for.
-    let mut others = crate::command::HexSet::new(&sc.board.dense);
-    for (i, u) in st.units.iter().enumerate() {
-        if !u.eliminated && !m.units.contains(&(i as UnitIx)) {
-            for &h in &u.hexes {
-                others.insert(h);
+    all
+}
+
+/// What [`change_may_end`] reads for every change of one mover in one position, worked out once.
+struct ChangeLook<'a> {
+    /// The hexes where others than the movers stand: only there are the units a change's hexes
+    /// hold looked for.
+    others: HexSet<'a>,
+    /// The answers for a lone unit ([`LoneChanges`]).
+    alone: LoneChanges,
+}
+
+impl<'a> ChangeLook<'a> {
+    fn new(sc: &'a Scenario, st: &State, m: &Mover) -> ChangeLook<'a> {
+        let mut others = crate::command::HexSet::new(&sc.board.dense);
+        for (i, u) in st.units.iter().enumerate() {
+            if !u.eliminated && !m.units.contains(&(i as UnitIx)) {
+                for &h in &u.hexes {
+                    others.insert(h);
+                }
             }
         }
-    }
-    let mut alone = LoneChanges::default();
-    let open = all
-        .into_iter()
-        .filter(|c| change_may_end(sc, &mut scratch, m, c, &others, &mut alone));
-    if first {
-        open.take(1).collect()
-    } else {
-        open.collect()
+        ChangeLook {
+            others,
+            alone: LoneChanges::default(),
+        }
     }
 }
 
