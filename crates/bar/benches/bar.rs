@@ -54,22 +54,32 @@ fn rules() -> Bar {
 
 /// A random game (the timed one): its decisions.
 fn random_game(r: &Bar, seed: u64) -> usize {
-    play(r, seed, false).0
+    play(r, seed, false, false).0
 }
 
 /// A random game: its decisions and, if `peak_wanted`, the largest state seen every 50
-/// decisions (bytes).
-fn play(r: &Bar, seed: u64, peak_wanted: bool) -> (usize, usize) {
+/// decisions (bytes). Each decision a uniform draw among the legal actions: by
+/// `Ruleset::random_action` (a moving unit's menu sampled without being listed,
+/// `movement::sample`), or with `listed` from the whole list of legal actions.
+fn play(r: &Bar, seed: u64, peak_wanted: bool, listed: bool) -> (usize, usize) {
     let mut ev = Vec::new();
     let mut s = r.start(seed, &mut ev);
     let mut pick = Dice::new(seed ^ 0xabcdef);
     let mut n = 0;
     let mut peak = 0;
     while r.decider(&s).is_some() {
-        let legal = r.legal_actions(&s);
-        let i = pick.below(legal.len());
+        let a = if listed {
+            let mut legal = r.legal_actions(&s);
+            let i = pick.below(legal.len());
+            (i < legal.len()).then(|| legal.swap_remove(i))
+        } else {
+            r.random_action(&s, &mut pick)
+        };
+        let Some(a) = a else {
+            break;
+        };
         ev.clear();
-        r.apply_legal(&mut s, &legal[i], &mut ev);
+        r.apply_legal(&mut s, &a, &mut ev);
         n += 1;
         if peak_wanted && n % 50 == 0 {
             peak = peak.max(memory(&s));
@@ -90,7 +100,7 @@ fn prague_benches(c: &mut Criterion) {
         let mut ev = Vec::new();
         let start = r.start(1, &mut ev);
         let games = if id == "prague-battle" { 2 } else { 5 };
-        let runs: Vec<(usize, usize)> = (0..games).map(|s| play(&r, s, true)).collect();
+        let runs: Vec<(usize, usize)> = (0..games).map(|s| play(&r, s, true, false)).collect();
         eprintln!(
             "{id}: state at the set-up {} bytes in memory, {} bytes as JSON; {} decisions a random \
              game on average; largest state seen in {games} random games {} bytes in memory",
@@ -153,6 +163,17 @@ fn benches(c: &mut Criterion) {
             black_box(random_game(&r, seed))
         })
     });
+    // The same, every decision's legal actions listed first (what a player's menu costs).
+    let mut seed = 0u64;
+    c.bench_function(
+        "bar full random game of bar-drill, every menu listed",
+        |b| {
+            b.iter(|| {
+                seed += 1;
+                black_box(play(&r, seed, false, true).0)
+            })
+        },
+    );
 }
 
 criterion_group! {

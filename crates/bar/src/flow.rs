@@ -362,6 +362,21 @@ pub fn facings(formation: crate::geom::Formation) -> Vec<Facing> {
     }
 }
 
+/// A uniformly random entry of [`legal`]'s list, drawn with `pick` (`None`: the list is empty):
+/// a moving unit's menu is sampled without being listed (`movement::sample`); any other is
+/// listed and one entry drawn.
+pub fn sample(sc: &Scenario, st: &State, pick: &mut engine::Dice) -> Option<Action> {
+    if let Some(a) = crate::movement::sample(sc, st, pick) {
+        return Some(a);
+    }
+    let mut v = legal(sc, st);
+    if v.is_empty() {
+        return None;
+    }
+    let i = pick.below(v.len());
+    Some(v.swap_remove(i))
+}
+
 /// The legal actions of the decider.
 pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
     match &st.phase {

@@ -411,6 +411,10 @@ impl Ruleset for Bar {
         }
     }
 
+    fn random_action(&self, state: &State, pick: &mut engine::Dice) -> Option<Action> {
+        flow::sample(&self.sc, state, pick)
+    }
+
     fn apply_legal(&self, state: &mut State, action: &Action, events: &mut Vec<Event>) {
         flow::apply(&self.sc, state, action, events);
     }

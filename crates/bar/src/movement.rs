@@ -1304,16 +1304,6 @@ impl<'a> Around<'a> {
     }
 }
 
-/// The mover's whole menu: its open moves ([`open_moves`]) and changes ([`open_changes`]).
-fn menu_of(sc: &Scenario, st: &State, m: &Mover) -> (Vec<(Move, Half)>, Vec<formation::Change>) {
-    let around = Around::new(sc, st, m.side);
-    let in_z = in_ezoc(&around.z, &lead(st, m).hexes);
-    (
-        open_moves_where(sc, st, m, None, false, &around),
-        open_changes_where(sc, st, m, None, false, Some(in_z)),
-    )
-}
-
 /// [`open_moves`], only those making `want` (if given), stopping at the first (if `first`): the
 /// same moves in the same order, fewer of them checked.
 fn open_moves_where(
@@ -1486,20 +1476,48 @@ pub fn spread_owed(sc: &Scenario, st: &State) -> Vec<HexId> {
         .collect()
 }
 
-/// The moving unit's menu (its open moves with their full costs and its open changes, in the
-/// menu's order), kept on this thread with the position it belongs to: worked out by
-/// [`after_action`] (which must know whether anything is left) or by [`legal`], listed by
-/// [`legal`] and read by [`execute`] for the chosen action's details, instead of being worked out
-/// three times (`memo.rs`; speed, issue 15). Used only for the very same position.
+/// The moving unit's menu (its candidate moves and changes in the menu's order, each checked
+/// only when first asked about), kept on this thread with the position it belongs to: made by
+/// [`after_action`] (which must know whether anything is open: it checks until it finds one), by
+/// [`legal`] (which lists every open entry) or by [`sample`] (which checks only the entries it
+/// draws), and read by [`execute`] for the chosen action's details, instead of being worked out
+/// again (`memo.rs`; speed, issue 15). Used only for the very same position.
 struct Menu {
     scenario: (usize, u64),
+    /// The position, the mover's phase set.
     state: State,
-    moves: Vec<(Move, Half)>,
-    changes: Vec<formation::Change>,
+    cands: Cands,
 }
 
 thread_local! {
     static MENU: std::cell::RefCell<Option<Menu>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Whether an entry of a menu is open: not yet checked, open, or not open.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mark {
+    Unknown,
+    Open,
+    Closed,
+}
+
+/// A mover's candidates in one position, in the menu's order (moves, then changes): its moves
+/// (`moves`, each with its full cost once found open, [`move_open`]) and its changes
+/// ([`change_candidates`], each open if [`change_may_end`]). The open ones are the menu that
+/// [`open_moves`] and [`open_changes`] list.
+struct Cands {
+    moves: Vec<(Move, Half, Mark)>,
+    changes: Vec<(formation::Change, Mark)>,
+}
+
+/// What checking the entries of one menu reads of its position, made when first needed during
+/// one call ([`Cands::check`]). Used only with the position it was made for.
+#[derive(Default)]
+struct Looks<'a> {
+    around: Option<Around<'a>>,
+    change: Option<ChangeLook<'a>>,
+    /// A copy of the position for the 10.1a look-aheads, given back as it was after each.
+    scratch: Option<State>,
 }
 
 /// An action's details from a kept [`Menu`]: the first open move or change that makes it, as
@@ -1509,40 +1527,267 @@ enum Known {
     Change(Option<formation::Change>),
 }
 
-impl Menu {
-    /// The menu's moves and changes as actions, in its order.
+impl Cands {
+    /// The candidates of mover `m` in `st`, none checked yet.
+    fn new<'a>(sc: &'a Scenario, st: &State, m: &Mover, looks: &mut Looks<'a>) -> Cands {
+        if m.must_stop || m.adopt {
+            return Cands {
+                moves: Vec::new(),
+                changes: Vec::new(),
+            };
+        }
+        let around = looks
+            .around
+            .get_or_insert_with(|| Around::new(sc, st, m.side));
+        let in_z = in_ezoc(&around.z, &lead(st, m).hexes);
+        Cands {
+            moves: moves(sc, st, m)
+                .into_iter()
+                .map(|mv| (mv, Half::ZERO, Mark::Unknown))
+                .collect(),
+            changes: change_candidates(sc, st, m, None, Some(in_z))
+                .into_iter()
+                .map(|c| (c, Mark::Unknown))
+                .collect(),
+        }
+    }
+
+    /// How many entries: moves and changes.
+    fn len(&self) -> usize {
+        self.moves.len() + self.changes.len()
+    }
+
+    /// What is known of entry `e`.
+    fn mark(&self, e: usize) -> Mark {
+        match self.moves.get(e) {
+            Some((.., mark)) => *mark,
+            None => self
+                .changes
+                .get(e - self.moves.len())
+                .map_or(Mark::Closed, |(_, mark)| *mark),
+        }
+    }
+
+    /// Entry `e` as an action.
+    fn action(&self, e: usize) -> Option<Action> {
+        match self.moves.get(e) {
+            Some((mv, ..)) => Some(mv.action.clone()),
+            None => self
+                .changes
+                .get(e - self.moves.len())
+                .map(|(c, _)| form_action(c)),
+        }
+    }
+
+    /// Whether entry `e` is open, checked now if it was not yet.
+    fn check<'a>(
+        &mut self,
+        sc: &'a Scenario,
+        st: &State,
+        m: &Mover,
+        e: usize,
+        looks: &mut Looks<'a>,
+    ) -> bool {
+        let n = self.moves.len();
+        if let Some((mv, cost, mark)) = self.moves.get_mut(e) {
+            if *mark == Mark::Unknown {
+                let around = looks
+                    .around
+                    .get_or_insert_with(|| Around::new(sc, st, m.side));
+                *mark = match move_open(sc, st, m, mv, around, &mut looks.scratch) {
+                    Some(c) => {
+                        *cost = c;
+                        Mark::Open
+                    }
+                    None => Mark::Closed,
+                };
+            }
+            return *mark == Mark::Open;
+        }
+        let Some((c, mark)) = self.changes.get_mut(e - n) else {
+            return false;
+        };
+        if *mark == Mark::Unknown {
+            let look = looks
+                .change
+                .get_or_insert_with(|| ChangeLook::new(sc, st, m));
+            let t = looks.scratch.get_or_insert_with(|| st.clone());
+            *mark = if change_may_end(sc, t, m, c, &look.others, &mut look.alone) {
+                Mark::Open
+            } else {
+                Mark::Closed
+            };
+        }
+        *mark == Mark::Open
+    }
+
+    /// Whether any entry is open, checking them in order until one is.
+    fn any_open<'a>(
+        &mut self,
+        sc: &'a Scenario,
+        st: &State,
+        m: &Mover,
+        looks: &mut Looks<'a>,
+    ) -> bool {
+        (0..self.len()).any(|e| self.check(sc, st, m, e, looks))
+    }
+
+    /// Every entry checked.
+    fn settle<'a>(&mut self, sc: &'a Scenario, st: &State, m: &Mover, looks: &mut Looks<'a>) {
+        for e in 0..self.len() {
+            self.check(sc, st, m, e, looks);
+        }
+    }
+
+    /// The open entries as actions, in the menu's order (every entry checked: [`Cands::settle`]).
     fn actions(&self) -> impl Iterator<Item = Action> + '_ {
         self.moves
             .iter()
-            .map(|(mv, _)| mv.action.clone())
-            .chain(self.changes.iter().map(form_action))
+            .filter(|e| e.2 == Mark::Open)
+            .map(|(mv, ..)| mv.action.clone())
+            .chain(
+                self.changes
+                    .iter()
+                    .filter(|e| e.1 == Mark::Open)
+                    .map(|(c, _)| form_action(c)),
+            )
     }
 
-    fn known(&self, a: &Action) -> Known {
+    /// The first open entry that makes `a` (checking those that make it, in order).
+    fn known(&mut self, sc: &Scenario, st: &State, m: &Mover, a: &Action) -> Known {
+        let mut looks = Looks::default();
+        let n = self.moves.len();
         if let Action::Form(..) = a {
-            Known::Change(self.changes.iter().find(|c| is_form_action(c, a)).cloned())
+            for i in 0..self.changes.len() {
+                if is_form_action(&self.changes[i].0, a) && self.check(sc, st, m, n + i, &mut looks)
+                {
+                    return Known::Change(Some(self.changes[i].0.clone()));
+                }
+            }
+            Known::Change(None)
         } else {
-            Known::Move(self.moves.iter().find(|(mv, _)| mv.action == *a).cloned())
+            for i in 0..n {
+                if self.moves[i].0.action == *a && self.check(sc, st, m, i, &mut looks) {
+                    let (mv, cost, _) = &self.moves[i];
+                    return Known::Move(Some((mv.clone(), *cost)));
+                }
+            }
+            Known::Move(None)
+        }
+    }
+}
+
+impl Menu {
+    /// The mover of the menu's position.
+    fn mover(&self) -> Option<&Mover> {
+        match &self.state.phase {
+            Phase::Moving(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// [`Cands::known`] in the menu's position.
+    fn known(&mut self, sc: &Scenario, a: &Action) -> Known {
+        let Menu { state, cands, .. } = self;
+        match &state.phase {
+            Phase::Moving(m) => cands.known(sc, state, m, a),
+            _ => Known::Move(None),
         }
     }
 }
 
 /// What `find` gives of the menu kept for the mover `m` in `st` (whose phase `flow::apply` has
-/// taken out, and whose decision count it has raised), if the menu was worked out for this very
+/// taken out, and whose decision count it has raised), if the menu was made for this very
 /// position: `None` when there is none, `Some(None)` when the action is not in it.
 fn recall_menu<T>(
     sc: &Scenario,
     st: &State,
     m: &Mover,
-    find: impl FnOnce(&Menu) -> Option<T>,
+    find: impl FnOnce(&mut Menu) -> Option<T>,
 ) -> Option<Option<T>> {
     MENU.with(|c| {
-        let menu = c.borrow();
-        let menu = menu.as_ref()?;
+        let mut menu = c.borrow_mut();
+        let menu = menu.as_mut()?;
         let same = menu.scenario == crate::memo::scenario_key(sc)
-            && matches!(&menu.state.phase, Phase::Moving(x) if **x == *m)
+            && menu.mover().is_some_and(|x| *x == *m)
             && same_but_phase_and_count(&menu.state, st);
         same.then(|| find(menu))
+    })
+}
+
+/// Whether an action takes the mover out of its hexes (9.4, 10.1a: a mover that can leave may
+/// stop only straight and in a legal stack).
+fn leaves(a: &Action) -> bool {
+    matches!(
+        a,
+        Action::Step(_)
+            | Action::Back(_)
+            | Action::ColumnTurn(_)
+            | Action::Wheel(..)
+            | Action::Prolonge(_)
+    )
+}
+
+/// A uniformly random entry of [`legal`]'s list for a moving unit, drawn with `pick` without
+/// checking its whole menu (speed of random playouts, issue 15): an entry is drawn among those not
+/// yet found closed and checked; a closed one is set aside and another drawn, so that every open
+/// entry is as likely as in the listed menu (rejection sampling). The menu is kept ([`Menu`]):
+/// `execute` reads the chosen entry's details from it. `None` outside a unit's movement and for
+/// a unit adopting a formation (8.4i): the caller lists the menu instead.
+pub fn sample(sc: &Scenario, st: &State, pick: &mut engine::Dice) -> Option<Action> {
+    let Phase::Moving(m) = &st.phase else {
+        return None;
+    };
+    if m.adopt {
+        return None;
+    }
+    let key = crate::memo::scenario_key(sc);
+    MENU.with(|c| {
+        let mut kept = c.borrow_mut();
+        let mut looks = Looks::default();
+        let menu = match kept.as_mut() {
+            Some(menu) if menu.scenario == key && menu.state == *st => menu,
+            _ => kept.insert(Menu {
+                scenario: key,
+                state: st.clone(),
+                cands: Cands::new(sc, st, m, &mut looks),
+            }),
+        };
+        let cands = &mut menu.cands;
+        // The entries: the menu's (0..n), the rapid march (n, 11.4) and the stop (n + 1).
+        let n = cands.len();
+        let mut alive: tinyvec::TinyVec<[usize; 64]> =
+            (0..n).filter(|&e| cands.mark(e) != Mark::Closed).collect();
+        if !m.spent && !m.rapid && may_rapid(sc, st, m) {
+            alive.push(n);
+        }
+        alive.push(n + 1);
+        while !alive.is_empty() {
+            let k = pick.below(alive.len());
+            let e = alive[k];
+            let open = match e.cmp(&n) {
+                std::cmp::Ordering::Less => cands.check(sc, st, m, e, &mut looks),
+                std::cmp::Ordering::Equal => true,
+                // 9.4, 10.1a: as `legal` offers the stop.
+                std::cmp::Ordering::Greater => {
+                    let us = lead(st, m);
+                    (straight(us.formation, &us.hexes, us.facing) && stack_legal(sc, st, m))
+                        || !(0..cands.moves.len()).any(|i| {
+                            leaves(&cands.moves[i].0.action)
+                                && cands.check(sc, st, m, i, &mut looks)
+                        })
+                }
+            };
+            if open {
+                return match e.cmp(&n) {
+                    std::cmp::Ordering::Less => cands.action(e),
+                    std::cmp::Ordering::Equal => Some(Action::Rapid),
+                    std::cmp::Ordering::Greater => Some(Action::Stop),
+                };
+            }
+            alive.swap_remove(k);
+        }
+        None
     })
 }
 
@@ -1957,41 +2202,28 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
             if !m.spent && !m.rapid && may_rapid(sc, st, m) {
                 v.push(Action::Rapid);
             }
-            // The menu `after_action` worked out for this very position, or worked out now.
-            let kept = MENU.with(|c| {
-                c.borrow()
-                    .as_ref()
-                    .filter(|menu| {
-                        menu.scenario == crate::memo::scenario_key(sc) && menu.state == *st
-                    })
-                    .map(|menu| v.extend(menu.actions()))
-                    .is_some()
-            });
-            if !kept {
-                let (moves, changes) = menu_of(sc, st, m);
-                let menu = Menu {
-                    scenario: crate::memo::scenario_key(sc),
-                    state: st.clone(),
-                    moves,
-                    changes,
+            // The menu kept for this very position (`after_action`, `sample`), or made now;
+            // every entry checked.
+            let key = crate::memo::scenario_key(sc);
+            MENU.with(|c| {
+                let mut kept = c.borrow_mut();
+                let mut looks = Looks::default();
+                let menu = match kept.as_mut() {
+                    Some(menu) if menu.scenario == key && menu.state == *st => menu,
+                    _ => kept.insert(Menu {
+                        scenario: key,
+                        state: st.clone(),
+                        cands: Cands::new(sc, st, m, &mut looks),
+                    }),
                 };
-                v.extend(menu.actions());
-                MENU.with(|c| *c.borrow_mut() = Some(menu));
-            }
+                menu.cands.settle(sc, st, m, &mut looks);
+                v.extend(menu.cands.actions());
+            });
             // 9.4: a bent march column must straighten before it stops; 10.1a: a unit may
             // stop only where it makes a legal stack (if it has nothing else to do, it stops
             // anyway and the illegal stack routs it, 10.13).
             let us = lead(st, m);
-            let can_leave = v.iter().any(|a| {
-                matches!(
-                    a,
-                    Action::Step(_)
-                        | Action::Back(_)
-                        | Action::ColumnTurn(_)
-                        | Action::Wheel(..)
-                        | Action::Prolonge(_)
-                )
-            });
+            let can_leave = v.iter().any(leaves);
             if (straight(us.formation, &us.hexes, us.facing) && stack_legal(sc, st, m))
                 || !can_leave
             {
@@ -2726,7 +2958,7 @@ fn set_aspect(st: &mut State, units: &[UnitIx], a: &(Hexes, Facing, Formation)) 
 /// A decision of the moving unit.
 fn moving(sc: &Scenario, st: &mut State, mut m: Mover, a: &Action, ev: &mut Vec<Event>) -> Phase {
     // The chosen action's details, from the menu `legal` worked out for this position.
-    let known = recall_menu(sc, st, &m, |menu| Some(menu.known(a)));
+    let known = recall_menu(sc, st, &m, |menu| Some(menu.known(sc, a)));
     match a {
         Action::Stop => finish(sc, st, m, "stops", ev),
         Action::Rapid => {
@@ -3301,10 +3533,12 @@ fn after_action(sc: &Scenario, st: &mut State, m: Mover, ev: &mut Vec<Event>) ->
         // MPs, each picked as any other.
         return Phase::Movement;
     }
-    // The whole menu, kept for the `legal` that will list it (the position as it will stand,
-    // the mover's phase set); a mover with none left stops.
-    let (moves, changes) = menu_of(sc, st, &m);
-    if moves.is_empty() && changes.is_empty() {
+    // The menu, kept for the `legal` or `sample` that will read it (the position as it will
+    // stand, the mover's phase set), checked until an open entry is found: a mover with none
+    // stops.
+    let mut looks = Looks::default();
+    let mut cands = Cands::new(sc, st, &m, &mut looks);
+    if !cands.any_open(sc, st, &m, &mut looks) {
         return finish(sc, st, m, "has no move left", ev);
     }
     let mut state = st.clone();
@@ -3313,8 +3547,7 @@ fn after_action(sc: &Scenario, st: &mut State, m: Mover, ev: &mut Vec<Event>) ->
         *c.borrow_mut() = Some(Menu {
             scenario: crate::memo::scenario_key(sc),
             state,
-            moves,
-            changes,
+            cands,
         });
     });
     Phase::Moving(Box::new(m))

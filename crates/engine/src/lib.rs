@@ -128,6 +128,18 @@ pub trait Ruleset {
         action: &Self::Action,
         events: &mut Vec<Self::Event>,
     );
+    /// A uniformly random legal action, drawn with `pick`: each entry of `legal_actions` as
+    /// likely as the others (`None`: there is none). Random playouts use it. The default lists
+    /// the actions and draws one (`pick.below` of their number, once); a ruleset may sample
+    /// without listing them all, with the same chances.
+    fn random_action(&self, state: &Self::State, pick: &mut Dice) -> Option<Self::Action> {
+        let mut legal = self.legal_actions(state);
+        if legal.is_empty() {
+            return None;
+        }
+        let i = pick.below(legal.len());
+        Some(legal.swap_remove(i))
+    }
     /// The outcome, once the game is over.
     fn outcome(&self, state: &Self::State) -> Option<Outcome>;
     /// What a seat (or a spectator, `None`) may see, as JSON.

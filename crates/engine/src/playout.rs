@@ -24,7 +24,11 @@ fn fold(digest: &mut u64, bytes: &[u8]) {
 }
 
 /// Play `games` random games of `rules`, seeds 0 to `games` − 1, each decision a uniform pick
-/// among the legal actions by a die seeded with the game's seed ^ 0xabcdef.
+/// among the legal actions by a die seeded with the game's seed ^ 0xabcdef: with `check` the
+/// actions are listed (and folded into the digest) and one is drawn; without, the ruleset draws
+/// one ([`Ruleset::random_action`]), which may sample without listing them all (BAR's moving
+/// units do): the same chances, other draws of the die, so its games then differ from the
+/// checked ones.
 pub fn random_playouts<R: Ruleset>(rules: &R, games: u64, check: bool) -> Playouts {
     let mut decisions = 0usize;
     let mut ev = Vec::new();
@@ -36,9 +40,8 @@ pub fn random_playouts<R: Ruleset>(rules: &R, games: u64, check: bool) -> Playou
         let mut pick = Dice::new(seed ^ 0xabcdef);
         let mut n = 0u64;
         while rules.decider(&st).is_some() {
-            let legal = rules.legal_actions(&st);
-            let i = pick.below(legal.len());
-            if check {
+            let action = if check {
+                let mut legal = rules.legal_actions(&st);
                 for e in &ev {
                     fold(&mut digest, &serde_json::to_vec(e).unwrap_or_default());
                 }
@@ -46,9 +49,17 @@ pub fn random_playouts<R: Ruleset>(rules: &R, games: u64, check: bool) -> Playou
                     fold(&mut digest, rules.action_id(l).as_bytes());
                     fold(&mut digest, b"|");
                 }
-            }
+                let i = pick.below(legal.len());
+                (i < legal.len()).then(|| legal.swap_remove(i))
+            } else {
+                rules.random_action(&st, &mut pick)
+            };
+            // A decider with nothing to choose: the ruleset's invariants say it cannot happen.
+            let Some(action) = action else {
+                break;
+            };
             ev.clear();
-            rules.apply_legal(&mut st, &legal[i], &mut ev);
+            rules.apply_legal(&mut st, &action, &mut ev);
             n += 1;
         }
         if check {
