@@ -4,9 +4,12 @@
 //! (named apart from the French series' `speed` example, whose output file it would overwrite).
 //!
 //! Prints ms a game, decisions a second (wall clock and this process's CPU time) and a digest of
-//! every final state (its JSON). With `check` a second digest covers every menu of legal actions
-//! (their ids), every event (its JSON) and every game's length too, which is slower; the timing
-//! then means nothing. The README's figures come from the criterion bench (`cargo bench -p bar`).
+//! every final state (its JSON). Without `check` each decision is `Ruleset::random_action`'s draw
+//! (a moving unit's menu sampled without being listed, `movement::sample`); with `check` every menu
+//! of legal actions is listed and one entry drawn, and a second digest covers every menu (the
+//! actions' ids), every event (its JSON) and every game's length too, which is slower; the timing
+//! then means nothing. The two draw the die differently, so they play different games. The
+//! README's figures come from the criterion bench (`cargo bench -p bar`).
 use engine::playout::timed_playouts;
 
 /// mimalloc, as the `tricorne` binary uses (crates/cli/src/main.rs).
