@@ -478,14 +478,14 @@ impl AgentHooks for Bar {
 
     /// The heuristic's scores with its look ahead at a move only where it is likely to find a
     /// cost: a stop (10.13b: ending in an illegal stack routs the mover) and any choice of a move
-    /// within [`PLAYOUT_PEEK`] hexes of the enemy (opportunity fire and charges, 12.8, 17). The
+    /// within `PLAYOUT_PEEK` hexes of the enemy (opportunity fire and charges, 12.8, 17). The
     /// look ahead applies each choice on a copy of the position and is most of the heuristic's
     /// time; the playouts of a search apply thousands of actions a decision.
     fn playout_scores(&self, st: &State, actions: &[Action]) -> Vec<f64> {
         self.scores(st, actions, Peek::Near)
     }
 
-    /// At most [`SEARCH_WORK`] playout actions a searched decision (every candidate tried once):
+    /// At most `SEARCH_WORK` playout actions a searched decision (every candidate tried once):
     /// BAR's actions are costly (a step is checked against stacking, zones and the enemy's
     /// reactions, 10.13, 12.8, 17), and the whole battle's activations are long.
     fn search_work_limit(&self) -> Option<usize> {

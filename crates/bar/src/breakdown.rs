@@ -37,7 +37,7 @@ fn budget(sc: &Scenario, st: &State, u: UnitIx) -> Budget {
 /// A breakdown whose components would not make a legal stack where they are placed is not
 /// offered, except skirmisher components over the skirmisher limit of their hex when they can
 /// correct it (8.5a: they "have until the end of the movement phase to correct the excess. If
-/// this is not possible the breakdown is not allowed"): see [`spread_possible`].
+/// this is not possible the breakdown is not allowed"): the look-ahead is `spread_possible`.
 pub fn breakdowns(sc: &Scenario, st: &State) -> Vec<(UnitIx, Vec<(UnitIx, u8)>)> {
     let Some(act) = &st.activation else {
         return Vec::new();

@@ -1731,7 +1731,7 @@ fn leaves(a: &Action) -> bool {
 /// A uniformly random entry of [`legal`]'s list for a moving unit, drawn with `pick` without
 /// checking its whole menu (speed of random playouts, issue 15): an entry is drawn among those not
 /// yet found closed and checked; a closed one is set aside and another drawn, so that every open
-/// entry is as likely as in the listed menu (rejection sampling). The menu is kept ([`Menu`]):
+/// entry is as likely as in the listed menu (rejection sampling). The menu is kept (`Menu`):
 /// `execute` reads the chosen entry's details from it. `None` outside a unit's movement and for
 /// a unit adopting a formation (8.4i): the caller lists the menu instead.
 pub fn sample(sc: &Scenario, st: &State, pick: &mut engine::Dice) -> Option<Action> {
