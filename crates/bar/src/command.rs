@@ -128,7 +128,7 @@ pub fn ezoc_set<'a>(sc: &'a Scenario, st: &State, side: u8) -> HexSet<'a> {
                 q.1.iter().enumerate().map(|(i, u)| seen(i, u)).collect(),
             )
         },
-        |k, q| {
+        |k, _, q| {
             k.0 == q.0
                 && k.1.len() == q.1.len()
                 && k.1
@@ -220,7 +220,7 @@ pub fn integrity_groups(sc: &Scenario, st: &State) -> Groups {
         sc,
         &st.units[..],
         |q| q.iter().map(seen).collect(),
-        |k, q| crate::memo::seen_as(k, q, seen),
+        |k, _, q| crate::memo::seen_as(k, q, seen),
         || integrity_groups_now(sc, st),
     )
 }
@@ -410,7 +410,7 @@ impl<'a> LocField<'a> {
             sc,
             &(side, &st.units[..]),
             |q| (q.0, q.1.iter().map(seen).collect()),
-            |k, q| k.0 == q.0 && crate::memo::seen_as(&k.1, q.1, seen),
+            |k, _, q| k.0 == q.0 && crate::memo::seen_as(&k.1, q.1, seen),
             || Self::now(sc, st, side),
         );
         LocField {
@@ -557,7 +557,7 @@ pub fn loc_map_for<'a>(
         sc,
         &asked,
         LocAsked::owned,
-        |k, q| k == q,
+        |k, _, q| k == q,
         || {
             loc_search_from(field, &sources, style, range, &ix, true)
                 .0
@@ -858,7 +858,8 @@ struct ArmyWingAsked<'q> {
 /// An army or wing leader's whole LOC map (7.3, army/wing style: a step costs 1 half point along
 /// a road, else 2, and reads of the field only where a LOC may not go). Memoised on all it reads
 /// for the last eight maps asked: each activation's command control asks the army and wing
-/// leaders' maps again, often of a board where no block has moved (`memo.rs`).
+/// leaders' maps again, often of a board where no block has moved (`memo.rs`), or where the
+/// blocks that moved stand beyond the map's reach ([`same_army_wing_map`]).
 fn army_wing_map<'a>(
     field: &LocField<'a>,
     sc: &Scenario,
@@ -885,7 +886,7 @@ fn army_wing_map<'a>(
             sources: Cow::Owned(q.sources.to_vec()),
             blocked: Cow::Owned(q.blocked.to_vec()),
         },
-        |k, q| k == q,
+        |k, best, q| same_army_wing_map(field.d, k, best, q),
         || {
             loc_search_from(field, sources, Style::ArmyWing, range, &[], false)
                 .0
@@ -893,6 +894,51 @@ fn army_wing_map<'a>(
         },
     );
     LocMap { d: field.d, best }
+}
+
+/// Whether the army/wing LOC map `best`, traced for the question `k`, is the map of `q`: the same
+/// hexes to start from and the same range, and every hex blocked in one and not the other
+/// beyond the map's reach. A hex newly blocked that the map never reached changes nothing (no
+/// LOC within range went through it); a hex newly open changes nothing when no hex of the map
+/// lies next to it with a half point of range left (a LOC could not step into it, so neither
+/// into anything beyond it). Else the map is traced again.
+fn same_army_wing_map(
+    d: &crate::scenario::Dense,
+    k: &ArmyWingAsked<'_>,
+    best: &[u16],
+    q: &ArmyWingAsked<'_>,
+) -> bool {
+    if k.range != q.range || k.sources != q.sources || k.blocked.len() != q.blocked.len() {
+        return false;
+    }
+    let cap = u16::from(q.range) * 2;
+    let reached = |x: usize| best.get(x).is_some_and(|&c| c != u16::MAX);
+    for (w, (&was, &now)) in k.blocked.iter().zip(q.blocked.iter()).enumerate() {
+        let mut diff = was ^ now;
+        while diff != 0 {
+            let b = diff.trailing_zeros() as usize;
+            diff &= diff - 1;
+            let x = w * 64 + b;
+            if now & (1 << b) != 0 {
+                // Newly blocked: only if the map never reached it.
+                if reached(x) {
+                    return false;
+                }
+            } else {
+                // Newly open: only if no hex of the map next to it could step into it.
+                let Some(nbr) = d.nbr.get(x) else {
+                    return false;
+                };
+                if nbr
+                    .iter()
+                    .any(|&g| g != u32::MAX && best.get(g as usize).is_some_and(|&c| c < cap))
+                {
+                    return false;
+                }
+            }
+        }
+    }
+    true
 }
 
 impl<'a> Locs<'_, 'a> {

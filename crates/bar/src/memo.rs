@@ -7,7 +7,8 @@
 //! everything its search reads) and the EZOC set (9.1, `command::ezoc_set`, keyed on the enemies'
 //! hexes, facings and formations), each the last question only; the army and wing leaders' LOC
 //! maps (7.3, `command::army_wing_map`, keyed on the blocked hexes, the hexes they start from and
-//! the range), the last eight — to save the random playouts' time (issue 15); the moving unit's
+//! the range, and given again too where the blocks that differ lie beyond the kept map's reach),
+//! the last eight — to save the random playouts' time (issue 15); the moving unit's
 //! kept menu (`movement.rs` `Menu`) uses the same scenario key. Deterministic: no clock, no order
 //! between threads.
 //!
@@ -62,13 +63,16 @@ pub(crate) type Cells<K, V> = RefCell<Vec<((usize, u64), K, V)>>;
 
 /// The answer of `compute` for the question `key` in `sc`, from the memo when it was one of the
 /// last `n` questions asked of it on this thread (their answers kept, the most recent first).
+/// `same(k, v, q)`: whether the kept question `k`, whose answer is `v`, has the answer of `q` —
+/// `k` equals `q`, or (`command::army_wing_map`) differs from it only where `v` shows the
+/// difference cannot change the answer.
 pub(crate) fn cached<K, V, Q>(
     memo: &'static LocalKey<Cells<K, V>>,
     n: usize,
     sc: &Scenario,
     key: &Q,
     own: impl FnOnce(&Q) -> K,
-    same: impl Fn(&K, &Q) -> bool,
+    same: impl Fn(&K, &V, &Q) -> bool,
     compute: impl FnOnce() -> V,
 ) -> V
 where
@@ -78,7 +82,7 @@ where
     let id = scenario_key(sc);
     let hit = memo.with(|m| {
         let mut m = m.borrow_mut();
-        let i = m.iter().position(|(i, k, _)| *i == id && same(k, key))?;
+        let i = m.iter().position(|(i, k, v)| *i == id && same(k, v, key))?;
         let v = m[i].2.clone();
         if i > 0 {
             let e = m.remove(i);
@@ -113,7 +117,7 @@ mod tests {
             sc,
             key,
             <[u8]>::to_vec,
-            |k, q| k[..] == *q,
+            |k, _, q| k[..] == *q,
             || answer,
         )
     }
@@ -129,7 +133,7 @@ mod tests {
             sc,
             key,
             <[u8]>::to_vec,
-            |k, q| k[..] == *q,
+            |k, _, q| k[..] == *q,
             || answer,
         )
     }

@@ -343,3 +343,62 @@ fn r07_1_r07_3_an_army_leaders_loc_map_is_traced_again_when_an_enemy_blocks_a_he
         );
     }
 }
+
+/// 7.1, 7.3: the army leader's LOC map kept for a position is given again for another only where
+/// the blocks that differ lie beyond its reach (`command::same_army_wing_map`): after the enemy
+/// beside the leader has left the board, the hex it held (and its ZOC) is open next to the map,
+/// so the map is traced again — the LOC now enters the hex — and equals the map a copy of the
+/// scenario, never asked before, works out.
+#[test]
+fn r07_1_r07_3_an_army_leaders_loc_map_is_traced_again_when_a_block_beside_it_opens() {
+    let bar = bar::Bar::load("bar-drill", &[], None).expect("the shipped scenario loads");
+    let sc = &bar.sc;
+    let mut ev = Vec::new();
+    let st = bar.start(1, &mut ev);
+    let side = 0u8;
+    let l = sc.armies[usize::from(side)].leader;
+    let range = sc.leaders[usize::from(l)].range;
+    let here = st.leaders[usize::from(l)]
+        .hex
+        .expect("the army leader is on the map");
+    let army_map = |sc: &bar::scenario::Scenario, st: &bar::State, x: &hexmap::HexId| {
+        loc_map_in(
+            sc,
+            st,
+            &LocField::new(sc, st, side),
+            l,
+            Style::ArmyWing,
+            range,
+        )
+        .get(x)
+    };
+    let occupied = occupied_set(sc, &st);
+    let h = here
+        .neighbours()
+        .map(|(_, n)| n)
+        .find(|n| army_map(sc, &st, n).is_some() && !occupied.contains(n))
+        .expect("an open neighbour within the LOC");
+    let enemy = (0..sc.units.len())
+        .find(|&i| sc.units[i].side != side && !st.units[i].eliminated)
+        .expect("an enemy unit");
+    // The enemy beside the leader: the map is kept without its hex.
+    let mut blocked = st.clone();
+    blocked.units[enemy].hexes = bar::state::Hexes::from(&[h][..]);
+    blocked.units[enemy].formation = bar::geom::Formation::AttackColumn;
+    assert_eq!(army_map(sc, &blocked, &h), None);
+    // The enemy leaves the board: its hex opens next to the kept map.
+    let mut open = blocked.clone();
+    open.units[enemy].hexes = bar::state::Hexes::default();
+    assert!(
+        army_map(sc, &open, &h).is_some(),
+        "the LOC enters the hex the enemy left (7.1)"
+    );
+    let fresh = (**sc).clone();
+    for x in &sc.board.dense.ids {
+        assert_eq!(
+            army_map(sc, &open, x),
+            army_map(&fresh, &open, x),
+            "army LOC to {x}"
+        );
+    }
+}
