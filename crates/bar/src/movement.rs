@@ -1732,9 +1732,21 @@ fn leaves(a: &Action) -> bool {
 /// checking its whole menu (speed of random playouts, issue 15): an entry is drawn among those not
 /// yet found closed and checked; a closed one is set aside and another drawn, so that every open
 /// entry is as likely as in the listed menu (rejection sampling). The menu is kept (`Menu`):
-/// `execute` reads the chosen entry's details from it. `None` outside a unit's movement and for
-/// a unit adopting a formation (8.4i): the caller lists the menu instead.
+/// `execute` reads the chosen entry's details from it. A moving leader's reach is drawn from
+/// without making an action of each hex (the same draw as from the list). `None` outside a unit's
+/// or leader's movement and for a unit adopting a formation (8.4i): the caller lists the menu
+/// instead.
 pub fn sample(sc: &Scenario, st: &State, pick: &mut engine::Dice) -> Option<Action> {
+    if let Phase::LeaderMoving { leader } = &st.phase {
+        // 21.1: the hexes of his reach and the stop, as `legal` lists them, one drawn without
+        // making an action of each.
+        let reach = leader_reach(sc, st, *leader);
+        let i = pick.below(reach.len() + 1);
+        return Some(match reach.get(i) {
+            Some(&h) => Action::LeaderTo(*leader, h),
+            None => Action::Stop,
+        });
+    }
     let Phase::Moving(m) = &st.phase else {
         return None;
     };
