@@ -1715,6 +1715,30 @@ fn recall_menu<T>(
     })
 }
 
+/// `f` of the menu kept for the mover `m` in this very position `st` (made now, and kept in place
+/// of any other, when there is none), with the looks of this call.
+fn with_menu<'a, T>(
+    sc: &'a Scenario,
+    st: &State,
+    m: &Mover,
+    f: impl FnOnce(&mut Cands, &mut Looks<'a>) -> T,
+) -> T {
+    let key = crate::memo::scenario_key(sc);
+    MENU.with(|c| {
+        let mut kept = c.borrow_mut();
+        let mut looks = Looks::default();
+        let menu = match kept.as_mut() {
+            Some(menu) if menu.scenario == key && menu.state == *st => menu,
+            _ => kept.insert(Menu {
+                scenario: key,
+                state: st.clone(),
+                cands: Cands::new(sc, st, m, &mut looks),
+            }),
+        };
+        f(&mut menu.cands, &mut looks)
+    })
+}
+
 /// Whether an action takes the mover out of its hexes (9.4, 10.1a: a mover that can leave may
 /// stop only straight and in a legal stack).
 fn leaves(a: &Action) -> bool {
@@ -1753,19 +1777,7 @@ pub fn sample(sc: &Scenario, st: &State, pick: &mut engine::Dice) -> Option<Acti
     if m.adopt {
         return None;
     }
-    let key = crate::memo::scenario_key(sc);
-    MENU.with(|c| {
-        let mut kept = c.borrow_mut();
-        let mut looks = Looks::default();
-        let menu = match kept.as_mut() {
-            Some(menu) if menu.scenario == key && menu.state == *st => menu,
-            _ => kept.insert(Menu {
-                scenario: key,
-                state: st.clone(),
-                cands: Cands::new(sc, st, m, &mut looks),
-            }),
-        };
-        let cands = &mut menu.cands;
+    with_menu(sc, st, m, |cands, looks| {
         // The entries: the menu's (0..n), the rapid march (n, 11.4) and the stop (n + 1).
         let n = cands.len();
         let mut alive: tinyvec::TinyVec<[usize; 64]> =
@@ -1778,15 +1790,14 @@ pub fn sample(sc: &Scenario, st: &State, pick: &mut engine::Dice) -> Option<Acti
             let k = pick.below(alive.len());
             let e = alive[k];
             let open = match e.cmp(&n) {
-                std::cmp::Ordering::Less => cands.check(sc, st, m, e, &mut looks),
+                std::cmp::Ordering::Less => cands.check(sc, st, m, e, looks),
                 std::cmp::Ordering::Equal => true,
                 // 9.4, 10.1a: as `legal` offers the stop.
                 std::cmp::Ordering::Greater => {
                     let us = lead(st, m);
                     (straight(us.formation, &us.hexes, us.facing) && stack_legal(sc, st, m))
                         || !(0..cands.moves.len()).any(|i| {
-                            leaves(&cands.moves[i].0.action)
-                                && cands.check(sc, st, m, i, &mut looks)
+                            leaves(&cands.moves[i].0.action) && cands.check(sc, st, m, i, looks)
                         })
                 }
             };
@@ -2216,20 +2227,9 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
             }
             // The menu kept for this very position (`after_action`, `sample`), or made now;
             // every entry checked.
-            let key = crate::memo::scenario_key(sc);
-            MENU.with(|c| {
-                let mut kept = c.borrow_mut();
-                let mut looks = Looks::default();
-                let menu = match kept.as_mut() {
-                    Some(menu) if menu.scenario == key && menu.state == *st => menu,
-                    _ => kept.insert(Menu {
-                        scenario: key,
-                        state: st.clone(),
-                        cands: Cands::new(sc, st, m, &mut looks),
-                    }),
-                };
-                menu.cands.settle(sc, st, m, &mut looks);
-                v.extend(menu.cands.actions());
+            with_menu(sc, st, m, |cands, looks| {
+                cands.settle(sc, st, m, looks);
+                v.extend(cands.actions());
             });
             // 9.4: a bent march column must straighten before it stops; 10.1a: a unit may
             // stop only where it makes a legal stack (if it has nothing else to do, it stops

@@ -287,50 +287,87 @@ fn r11_1_r8_4_a_moves_details_from_the_kept_menu_are_those_worked_out_afresh() {
     assert!(compared > 500, "{compared} actions compared");
 }
 
+/// The first army's leader at the start of a `bar-drill` game: his side, his range, a neighbour
+/// of his hex that his LOC reaches and nobody holds, and an enemy unit.
+struct ArmyCase {
+    bar: bar::Bar,
+    st: bar::State,
+    side: u8,
+    leader: u16,
+    range: u8,
+    h: hexmap::HexId,
+    enemy: usize,
+}
+
+fn army_case() -> ArmyCase {
+    let bar = bar::Bar::load("bar-drill", &[], None).expect("the shipped scenario loads");
+    let sc = &bar.sc;
+    let mut ev = Vec::new();
+    let st = bar.start(1, &mut ev);
+    let side = 0u8;
+    let leader = sc.armies[usize::from(side)].leader;
+    let range = sc.leaders[usize::from(leader)].range;
+    let here = st.leaders[usize::from(leader)]
+        .hex
+        .expect("the army leader is on the map");
+    let occupied = occupied_set(sc, &st);
+    let h = here
+        .neighbours()
+        .map(|(_, n)| n)
+        .find(|n| army_loc(sc, &st, side, leader, range, n).is_some() && !occupied.contains(n))
+        .expect("an open neighbour within the LOC");
+    let enemy = (0..sc.units.len())
+        .find(|&i| sc.units[i].side != side && !st.units[i].eliminated)
+        .expect("an enemy unit");
+    ArmyCase {
+        bar,
+        st,
+        side,
+        leader,
+        range,
+        h,
+        enemy,
+    }
+}
+
+/// An army leader's LOC cost to `x` in a position, asked of a scenario (the memo's, or a copy
+/// never asked before).
+fn army_loc(
+    sc: &bar::scenario::Scenario,
+    st: &bar::State,
+    side: u8,
+    l: u16,
+    range: u8,
+    x: &hexmap::HexId,
+) -> Option<u16> {
+    loc_map_in(
+        sc,
+        st,
+        &LocField::new(sc, st, side),
+        l,
+        Style::ArmyWing,
+        range,
+    )
+    .get(x)
+}
+
 /// 7.1, 7.3: an army or wing leader's LOC map is memoised on the hexes a LOC may not enter (among
 /// what it reads): asked again after an enemy has come to stand beside the leader, it is worked
 /// out again — the hex now holds an enemy and no LOC enters it — and equals the map a copy of the
 /// scenario, never asked before, works out.
 #[test]
 fn r07_1_r07_3_an_army_leaders_loc_map_is_traced_again_when_an_enemy_blocks_a_hex_of_it() {
-    let bar = bar::Bar::load("bar-drill", &[], None).expect("the shipped scenario loads");
-    let sc = &bar.sc;
-    let mut ev = Vec::new();
-    let st = bar.start(1, &mut ev);
-    let side = 0u8;
-    let l = sc.armies[usize::from(side)].leader;
-    let range = sc.leaders[usize::from(l)].range;
-    let here = st.leaders[usize::from(l)]
-        .hex
-        .expect("the army leader is on the map");
-    // The army leader's LOC cost to `x` in a position, asked of a scenario (the memo's, or a
-    // copy never asked before).
+    let c = army_case();
+    let sc = &c.bar.sc;
     let army_map = |sc: &bar::scenario::Scenario, st: &bar::State, x: &hexmap::HexId| {
-        loc_map_in(
-            sc,
-            st,
-            &LocField::new(sc, st, side),
-            l,
-            Style::ArmyWing,
-            range,
-        )
-        .get(x)
+        army_loc(sc, st, c.side, c.leader, c.range, x)
     };
-    // A neighbour the LOC reaches and nobody holds: an enemy unit steps in.
-    let occupied = occupied_set(sc, &st);
-    let h = here
-        .neighbours()
-        .map(|(_, n)| n)
-        .find(|n| army_map(sc, &st, n).is_some() && !occupied.contains(n))
-        .expect("an open neighbour within the LOC");
-    let enemy = (0..sc.units.len())
-        .find(|&i| sc.units[i].side != side && !st.units[i].eliminated)
-        .expect("an enemy unit");
-    let mut moved = st.clone();
-    moved.units[enemy].hexes = bar::state::Hexes::from(&[h][..]);
-    moved.units[enemy].formation = bar::geom::Formation::AttackColumn;
+    // An enemy unit steps into the open neighbour.
+    let mut moved = c.st.clone();
+    moved.units[c.enemy].hexes = bar::state::Hexes::from(&[c.h][..]);
+    moved.units[c.enemy].formation = bar::geom::Formation::AttackColumn;
     assert_eq!(
-        army_map(sc, &moved, &h),
+        army_map(sc, &moved, &c.h),
         None,
         "no LOC enters an enemy's hex (7.1)"
     );
@@ -351,46 +388,21 @@ fn r07_1_r07_3_an_army_leaders_loc_map_is_traced_again_when_an_enemy_blocks_a_he
 /// scenario, never asked before, works out.
 #[test]
 fn r07_1_r07_3_an_army_leaders_loc_map_is_traced_again_when_a_block_beside_it_opens() {
-    let bar = bar::Bar::load("bar-drill", &[], None).expect("the shipped scenario loads");
-    let sc = &bar.sc;
-    let mut ev = Vec::new();
-    let st = bar.start(1, &mut ev);
-    let side = 0u8;
-    let l = sc.armies[usize::from(side)].leader;
-    let range = sc.leaders[usize::from(l)].range;
-    let here = st.leaders[usize::from(l)]
-        .hex
-        .expect("the army leader is on the map");
+    let c = army_case();
+    let sc = &c.bar.sc;
     let army_map = |sc: &bar::scenario::Scenario, st: &bar::State, x: &hexmap::HexId| {
-        loc_map_in(
-            sc,
-            st,
-            &LocField::new(sc, st, side),
-            l,
-            Style::ArmyWing,
-            range,
-        )
-        .get(x)
+        army_loc(sc, st, c.side, c.leader, c.range, x)
     };
-    let occupied = occupied_set(sc, &st);
-    let h = here
-        .neighbours()
-        .map(|(_, n)| n)
-        .find(|n| army_map(sc, &st, n).is_some() && !occupied.contains(n))
-        .expect("an open neighbour within the LOC");
-    let enemy = (0..sc.units.len())
-        .find(|&i| sc.units[i].side != side && !st.units[i].eliminated)
-        .expect("an enemy unit");
     // The enemy beside the leader: the map is kept without its hex.
-    let mut blocked = st.clone();
-    blocked.units[enemy].hexes = bar::state::Hexes::from(&[h][..]);
-    blocked.units[enemy].formation = bar::geom::Formation::AttackColumn;
-    assert_eq!(army_map(sc, &blocked, &h), None);
+    let mut blocked = c.st.clone();
+    blocked.units[c.enemy].hexes = bar::state::Hexes::from(&[c.h][..]);
+    blocked.units[c.enemy].formation = bar::geom::Formation::AttackColumn;
+    assert_eq!(army_map(sc, &blocked, &c.h), None);
     // The enemy leaves the board: its hex opens next to the kept map.
     let mut open = blocked.clone();
-    open.units[enemy].hexes = bar::state::Hexes::default();
+    open.units[c.enemy].hexes = bar::state::Hexes::default();
     assert!(
-        army_map(sc, &open, &h).is_some(),
+        army_map(sc, &open, &c.h).is_some(),
         "the LOC enters the hex the enemy left (7.1)"
     );
     let fresh = (**sc).clone();
