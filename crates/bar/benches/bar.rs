@@ -69,9 +69,7 @@ fn play(r: &Bar, seed: u64, peak_wanted: bool, listed: bool) -> (usize, usize) {
     let mut peak = 0;
     while r.decider(&s).is_some() {
         let a = if listed {
-            let mut legal = r.legal_actions(&s);
-            let i = pick.below(legal.len());
-            (i < legal.len()).then(|| legal.swap_remove(i))
+            pick.take(r.legal_actions(&s))
         } else {
             r.random_action(&s, &mut pick)
         };

@@ -369,12 +369,7 @@ pub fn sample(sc: &Scenario, st: &State, pick: &mut engine::Dice) -> Option<Acti
     if let Some(a) = crate::movement::sample(sc, st, pick) {
         return Some(a);
     }
-    let mut v = legal(sc, st);
-    if v.is_empty() {
-        return None;
-    }
-    let i = pick.below(v.len());
-    Some(v.swap_remove(i))
+    pick.take(legal(sc, st))
 }
 
 /// The legal actions of the decider.

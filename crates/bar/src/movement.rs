@@ -1752,6 +1752,14 @@ fn leaves(a: &Action) -> bool {
     )
 }
 
+/// Whether the mover may stop (9.4: a bent march column must straighten first; 10.1a: only where it
+/// makes a legal stack) — or must, having no move out of its hexes open (`can_leave`, asked only
+/// when the first test fails): it stops anyway and the illegal stack routs it (10.13).
+fn may_stop(sc: &Scenario, st: &State, m: &Mover, can_leave: impl FnOnce() -> bool) -> bool {
+    let us = lead(st, m);
+    (straight(us.formation, &us.hexes, us.facing) && stack_legal(sc, st, m)) || !can_leave()
+}
+
 /// A uniformly random entry of [`legal`]'s list for a moving unit, drawn with `pick` without
 /// checking its whole menu (speed of random playouts, issue 15): an entry is drawn among those not
 /// yet found closed and checked; a closed one is set aside and another drawn, so that every open
@@ -1792,14 +1800,11 @@ pub fn sample(sc: &Scenario, st: &State, pick: &mut engine::Dice) -> Option<Acti
             let open = match e.cmp(&n) {
                 std::cmp::Ordering::Less => cands.check(sc, st, m, e, looks),
                 std::cmp::Ordering::Equal => true,
-                // 9.4, 10.1a: as `legal` offers the stop.
-                std::cmp::Ordering::Greater => {
-                    let us = lead(st, m);
-                    (straight(us.formation, &us.hexes, us.facing) && stack_legal(sc, st, m))
-                        || !(0..cands.moves.len()).any(|i| {
-                            leaves(&cands.moves[i].0.action) && cands.check(sc, st, m, i, looks)
-                        })
-                }
+                std::cmp::Ordering::Greater => may_stop(sc, st, m, || {
+                    (0..cands.moves.len()).any(|i| {
+                        leaves(&cands.moves[i].0.action) && cands.check(sc, st, m, i, looks)
+                    })
+                }),
             };
             if open {
                 return match e.cmp(&n) {
@@ -2231,14 +2236,7 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
                 cands.settle(sc, st, m, looks);
                 v.extend(cands.actions());
             });
-            // 9.4: a bent march column must straighten before it stops; 10.1a: a unit may
-            // stop only where it makes a legal stack (if it has nothing else to do, it stops
-            // anyway and the illegal stack routs it, 10.13).
-            let us = lead(st, m);
-            let can_leave = v.iter().any(leaves);
-            if (straight(us.formation, &us.hexes, us.facing) && stack_legal(sc, st, m))
-                || !can_leave
-            {
+            if may_stop(sc, st, m, || v.iter().any(leaves)) {
                 v.push(Action::Stop);
             }
             v

@@ -78,6 +78,16 @@ impl Dice {
         }
     }
 
+    /// One element of `v`, each as likely as the others (one [`Dice::below`] draw; `None` for an
+    /// empty list): a random playout's pick among the legal actions.
+    pub fn take<T>(&mut self, mut v: Vec<T>) -> Option<T> {
+        if v.is_empty() {
+            return None;
+        }
+        let i = self.below(v.len());
+        Some(v.swap_remove(i))
+    }
+
     /// How many dice were rolled so far.
     pub fn rolls(&self) -> u32 {
         self.rolls
@@ -118,6 +128,24 @@ impl fmt::Display for Percentile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn take_draws_each_element_with_one_below_draw() {
+        let mut d = Dice::new(3);
+        assert_eq!(d.take(Vec::<u8>::new()), None);
+        assert_eq!(d.take(vec![7]), Some(7));
+        // The same draw as an index by `below`, so a list drawn this way picks what indexing did.
+        let (mut a, mut b) = (Dice::new(9), Dice::new(9));
+        let mut seen = [0u32; 5];
+        for _ in 0..500 {
+            let v: Vec<usize> = (0..5).collect();
+            let i = b.below(5);
+            let x = a.take(v).expect("five elements");
+            assert_eq!(x, i);
+            seen[x] += 1;
+        }
+        assert!(seen.iter().all(|&n| n > 60), "{seen:?}");
+    }
 
     #[test]
     fn same_seed_same_rolls() {

@@ -133,12 +133,7 @@ pub trait Ruleset {
     /// the actions and draws one (`pick.below` of their number, once); a ruleset may sample
     /// without listing them all, with the same chances.
     fn random_action(&self, state: &Self::State, pick: &mut Dice) -> Option<Self::Action> {
-        let mut legal = self.legal_actions(state);
-        if legal.is_empty() {
-            return None;
-        }
-        let i = pick.below(legal.len());
-        Some(legal.swap_remove(i))
+        pick.take(self.legal_actions(state))
     }
     /// The outcome, once the game is over.
     fn outcome(&self, state: &Self::State) -> Option<Outcome>;

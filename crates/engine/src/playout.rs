@@ -41,7 +41,7 @@ pub fn random_playouts<R: Ruleset>(rules: &R, games: u64, check: bool) -> Playou
         let mut n = 0u64;
         while rules.decider(&st).is_some() {
             let action = if check {
-                let mut legal = rules.legal_actions(&st);
+                let legal = rules.legal_actions(&st);
                 for e in &ev {
                     fold(&mut digest, &serde_json::to_vec(e).unwrap_or_default());
                 }
@@ -49,8 +49,7 @@ pub fn random_playouts<R: Ruleset>(rules: &R, games: u64, check: bool) -> Playou
                     fold(&mut digest, rules.action_id(l).as_bytes());
                     fold(&mut digest, b"|");
                 }
-                let i = pick.below(legal.len());
-                (i < legal.len()).then(|| legal.swap_remove(i))
+                pick.take(legal)
             } else {
                 rules.random_action(&st, &mut pick)
             };
