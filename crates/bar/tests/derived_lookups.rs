@@ -351,6 +351,36 @@ fn army_loc(
     .get(x)
 }
 
+impl ArmyCase {
+    /// The army leader's LOC cost to `x` in `st`, asked of `sc` ([`army_loc`]).
+    fn loc(&self, sc: &bar::scenario::Scenario, st: &bar::State, x: &hexmap::HexId) -> Option<u16> {
+        army_loc(sc, st, self.side, self.leader, self.range, x)
+    }
+
+    /// The start with the enemy unit in the open neighbour `h` (an attack column).
+    fn enemy_beside(&self) -> bar::State {
+        let mut st = self.st.clone();
+        st.units[self.enemy].hexes = bar::state::Hexes::from(&[self.h][..]);
+        st.units[self.enemy].formation = bar::geom::Formation::AttackColumn;
+        st
+    }
+
+    /// The map the memo gives in `st` is, at every hex, the one a copy of the scenario never
+    /// asked before works out.
+    #[track_caller]
+    fn assert_as_fresh(&self, st: &bar::State) {
+        let sc = &self.bar.sc;
+        let fresh = (**sc).clone();
+        for x in &sc.board.dense.ids {
+            assert_eq!(
+                self.loc(sc, st, x),
+                self.loc(&fresh, st, x),
+                "army LOC to {x}"
+            );
+        }
+    }
+}
+
 /// 7.1, 7.3: an army or wing leader's LOC map is memoised on the hexes a LOC may not enter (among
 /// what it reads): asked again after an enemy has come to stand beside the leader, it is worked
 /// out again — the hex now holds an enemy and no LOC enters it — and equals the map a copy of the
@@ -358,27 +388,13 @@ fn army_loc(
 #[test]
 fn r07_1_r07_3_an_army_leaders_loc_map_is_traced_again_when_an_enemy_blocks_a_hex_of_it() {
     let c = army_case();
-    let sc = &c.bar.sc;
-    let army_map = |sc: &bar::scenario::Scenario, st: &bar::State, x: &hexmap::HexId| {
-        army_loc(sc, st, c.side, c.leader, c.range, x)
-    };
-    // An enemy unit steps into the open neighbour.
-    let mut moved = c.st.clone();
-    moved.units[c.enemy].hexes = bar::state::Hexes::from(&[c.h][..]);
-    moved.units[c.enemy].formation = bar::geom::Formation::AttackColumn;
+    let moved = c.enemy_beside();
     assert_eq!(
-        army_map(sc, &moved, &c.h),
+        c.loc(&c.bar.sc, &moved, &c.h),
         None,
         "no LOC enters an enemy's hex (7.1)"
     );
-    let fresh = (**sc).clone();
-    for x in &sc.board.dense.ids {
-        assert_eq!(
-            army_map(sc, &moved, x),
-            army_map(&fresh, &moved, x),
-            "army LOC to {x}"
-        );
-    }
+    c.assert_as_fresh(&moved);
 }
 
 /// 7.1, 7.3: the army leader's LOC map kept for a position is given again for another only where
@@ -390,27 +406,15 @@ fn r07_1_r07_3_an_army_leaders_loc_map_is_traced_again_when_an_enemy_blocks_a_he
 fn r07_1_r07_3_an_army_leaders_loc_map_is_traced_again_when_a_block_beside_it_opens() {
     let c = army_case();
     let sc = &c.bar.sc;
-    let army_map = |sc: &bar::scenario::Scenario, st: &bar::State, x: &hexmap::HexId| {
-        army_loc(sc, st, c.side, c.leader, c.range, x)
-    };
     // The enemy beside the leader: the map is kept without its hex.
-    let mut blocked = c.st.clone();
-    blocked.units[c.enemy].hexes = bar::state::Hexes::from(&[c.h][..]);
-    blocked.units[c.enemy].formation = bar::geom::Formation::AttackColumn;
-    assert_eq!(army_map(sc, &blocked, &c.h), None);
+    let blocked = c.enemy_beside();
+    assert_eq!(c.loc(sc, &blocked, &c.h), None);
     // The enemy leaves the board: its hex opens next to the kept map.
     let mut open = blocked.clone();
     open.units[c.enemy].hexes = bar::state::Hexes::default();
     assert!(
-        army_map(sc, &open, &c.h).is_some(),
+        c.loc(sc, &open, &c.h).is_some(),
         "the LOC enters the hex the enemy left (7.1)"
     );
-    let fresh = (**sc).clone();
-    for x in &sc.board.dense.ids {
-        assert_eq!(
-            army_map(sc, &open, x),
-            army_map(&fresh, &open, x),
-            "army LOC to {x}"
-        );
-    }
+    c.assert_as_fresh(&open);
 }
