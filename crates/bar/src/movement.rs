@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashSet};
 
 /// A unit or stack on the move, between the player's decisions.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Mover {
     /// The moving units (one stack, 11.1b), top first.
     pub units: Vec<UnitIx>,
@@ -85,6 +85,62 @@ pub struct Mover {
     /// (12.8, 17.0) the phase goes back to choosing what moves; the units have spent nothing.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub free: bool,
+}
+
+impl PartialEq for Mover {
+    fn eq(&self, o: &Self) -> bool {
+        use crate::state::same;
+        let Mover {
+            units,
+            side,
+            ma,
+            left,
+            spent,
+            rapid,
+            backward,
+            last_step,
+            path,
+            start,
+            dc_a,
+            pending,
+            passed,
+            among,
+            turned_here,
+            change_asked,
+            must_stop,
+            stop_why,
+            adopt,
+            restricted,
+            before,
+            charged_by,
+            charge_option,
+            free,
+        } = self;
+        same(units, &o.units)
+            && *side == o.side
+            && *ma == o.ma
+            && *left == o.left
+            && *spent == o.spent
+            && *rapid == o.rapid
+            && *backward == o.backward
+            && *last_step == o.last_step
+            && same(path, &o.path)
+            && same(start, &o.start)
+            && same(dc_a, &o.dc_a)
+            && *pending == o.pending
+            && same(passed, &o.passed)
+            && same(among, &o.among)
+            && *turned_here == o.turned_here
+            && same(change_asked, &o.change_asked)
+            && *must_stop == o.must_stop
+            && same(stop_why.as_bytes(), o.stop_why.as_bytes())
+            && *adopt == o.adopt
+            && *restricted == o.restricted
+            && *before == o.before
+            && same(charged_by, &o.charged_by)
+            && *charge_option == o.charge_option
+            && *free == o.free
+    }
 }
 
 /// What the reactive player is asked about (12.8c–d, 17.0).
@@ -1710,7 +1766,7 @@ fn recall_menu<T>(
         let menu = menu.as_mut()?;
         let same = menu.scenario == crate::memo::scenario_key(sc)
             && menu.mover().is_some_and(|x| *x == *m)
-            && same_but_phase_and_count(&menu.state, st);
+            && menu.state.same_but_phase_and_count(st);
         same.then(|| find(menu))
     })
 }
@@ -1817,47 +1873,6 @@ pub fn sample(sc: &Scenario, st: &State, pick: &mut engine::Dice) -> Option<Acti
         }
         None
     })
-}
-
-/// Whether two states are equal but for their phase and their count of decisions.
-fn same_but_phase_and_count(a: &State, b: &State) -> bool {
-    // Every field named, so that a new field of the state must be thought about here.
-    let State {
-        turn,
-        end_box,
-        units,
-        leaders,
-        brigades,
-        armies,
-        activation,
-        phase: _,
-        stack,
-        jobs,
-        next_order,
-        isr,
-        decisions: _,
-        dice,
-        holders,
-        rerouted,
-        loaded,
-        routes,
-    } = a;
-    *turn == b.turn
-        && *end_box == b.end_box
-        && *units == b.units
-        && *leaders == b.leaders
-        && *brigades == b.brigades
-        && *armies == b.armies
-        && *activation == b.activation
-        && *stack == b.stack
-        && *jobs == b.jobs
-        && *next_order == b.next_order
-        && *isr == b.isr
-        && *dice == b.dice
-        && *holders == b.holders
-        && *rerouted == b.rerouted
-        && *loaded == b.loaded
-        && *routes == b.routes
 }
 
 /// Put the mover's units on `hexes` with `facing`.
