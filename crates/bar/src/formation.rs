@@ -16,7 +16,7 @@ use crate::data::Arm;
 use crate::geom::{Facing, Formation, chart_key};
 use crate::scenario::{Scenario, Skirmish, UnitIx};
 use crate::stacking::terrain_row as terrain;
-use crate::state::State;
+use crate::state::{Hexes, State};
 use engine::Half;
 use hexmap::{Dir, End, Footprint, Grid, HexId, Printed, Vertex};
 use std::ops::RangeInclusive;
@@ -42,7 +42,7 @@ pub struct Change {
     /// The new facing.
     pub facing: Facing,
     /// The new hexes (right end first for a line, head first for a column).
-    pub hexes: Vec<HexId>,
+    pub hexes: Hexes,
     /// Its MP cost now, EZOC surcharge included (9.1, 11.9a).
     pub cost: Half,
     /// It ends the movement phase of the units that stay (8.4f–g whole MA, 8.6d, 8.7); units in
@@ -85,7 +85,7 @@ impl Pay {
 struct Cand {
     to: Formation,
     facing: Facing,
-    hexes: Vec<HexId>,
+    hexes: Hexes,
     pay: Pay,
     star: bool,
     rule: &'static str,
@@ -95,11 +95,11 @@ struct Cand {
 struct Ctx<'a> {
     sc: &'a Scenario,
     st: &'a State,
-    units: Vec<UnitIx>,
-    troops: Vec<UnitIx>,
-    guns: Vec<UnitIx>,
+    units: Few,
+    troops: Few,
+    guns: Few,
     side: u8,
-    hexes: Vec<HexId>,
+    hexes: Hexes,
     budget: Budget,
     disordered: bool,
     ezoc: bool,
@@ -429,7 +429,7 @@ impl<'a> Ctx<'a> {
         let first = *units.first()?;
         let s0 = st.units.get(usize::from(first))?;
         let side = sc.units.get(usize::from(first))?.side;
-        let mut seen = Vec::new();
+        let mut seen = Few::new();
         for &u in units {
             let us = st.units.get(usize::from(u))?;
             if seen.contains(&u)
@@ -473,15 +473,15 @@ impl<'a> Ctx<'a> {
             sc,
             st,
             enemy,
-            units: units.to_vec(),
+            units: units.iter().copied().collect(),
             disordered: units.iter().any(|&u| st.units[usize::from(u)].disordered),
             ezoc: in_z.unwrap_or_else(|| units.iter().any(|&u| in_ezoc(sc, st, u))),
             tsp: sp_sum(sc, st, &troops),
-            troops: troops.to_vec(),
             afford_only: troops.is_empty() || guns.is_empty(),
-            guns: guns.to_vec(),
+            troops,
+            guns,
             side,
-            hexes: s0.hexes.to_vec(),
+            hexes: s0.hexes,
             budget: *budget,
         })
     }
@@ -545,7 +545,7 @@ impl<'a> Ctx<'a> {
                             out.push(cand(
                                 Formation::MarchColumn,
                                 Facing::Side(d),
-                                self.hexes[..len].to_vec(),
+                                &self.hexes[..len],
                                 pay,
                                 true,
                                 "8.4a",
@@ -590,7 +590,7 @@ impl<'a> Ctx<'a> {
                         out.push(cand(
                             Formation::AttackColumn,
                             Facing::Point(v),
-                            vec![head],
+                            [head],
                             pay_of(cost, n - 1),
                             true,
                             "8.4d",
@@ -613,7 +613,7 @@ impl<'a> Ctx<'a> {
                                 .hexes
                                 .iter()
                                 .filter_map(|&h| Footprint::march_column(&Printed, h, d, len).ok())
-                                .map(|fp| fp.hexes().to_vec())
+                                .map(|fp| Hexes::from(fp.hexes()))
                                 .collect(),
                             Facing::Point(_) => Vec::new(),
                         }
@@ -670,7 +670,7 @@ impl<'a> Ctx<'a> {
                                 out.push(cand(
                                     Formation::MarchColumn,
                                     Facing::Side(d),
-                                    fp.hexes().to_vec(),
+                                    fp.hexes(),
                                     pay_of(cost, len - 1),
                                     true,
                                     "8.4e",
@@ -692,7 +692,7 @@ impl<'a> Ctx<'a> {
                                 out.push(cand(
                                     Formation::MarchColumn,
                                     Facing::Side(d),
-                                    fp.hexes().to_vec(),
+                                    fp.hexes(),
                                     pay_of(cost, 0),
                                     false,
                                     "8.4g",
@@ -734,13 +734,13 @@ impl<'a> Ctx<'a> {
                         Vertex::ALL.into_iter().map(Facing::Point).collect()
                     };
                     for facing in facings {
-                        out.push(cand(f, facing, vec![head], pay, false, "8.4h"));
+                        out.push(cand(f, facing, [head], pay, false, "8.4h"));
                     }
                 }
                 for f in [Formation::MarchColumn, Formation::RoadColumn] {
                     if self.lengths(f).contains(&1) {
                         for d in Dir::ALL {
-                            out.push(cand(f, Facing::Side(d), vec![head], pay, false, "8.4h"));
+                            out.push(cand(f, Facing::Side(d), [head], pay, false, "8.4h"));
                         }
                     }
                 }
@@ -763,7 +763,7 @@ impl<'a> Ctx<'a> {
                 out.push(cand(
                     Formation::Skirmish,
                     Facing::Point(v),
-                    vec![head],
+                    [head],
                     pay,
                     false,
                     "8.4h",
@@ -779,7 +779,7 @@ impl<'a> Ctx<'a> {
         &self,
         to: Formation,
         facings: Vec<Facing>,
-        place: impl Fn(Facing, usize) -> Vec<Vec<HexId>>,
+        place: impl Fn(Facing, usize) -> Vec<Hexes>,
     ) -> Vec<Cand> {
         let s = self.us(self.troops[0]);
         let Some((cost, diagram)) = self.link(s.formation, to) else {
@@ -829,7 +829,7 @@ impl<'a> Ctx<'a> {
         Some(cand(
             Formation::Square,
             facing,
-            vec![h],
+            [h],
             pay_of(cost, 0),
             false,
             "8.4f",
@@ -879,7 +879,7 @@ impl<'a> Ctx<'a> {
                         out.push(cand(
                             Formation::Unlimbered,
                             Facing::Point(v),
-                            vec![head],
+                            [head],
                             pay_of(cost, 0),
                             true,
                             "8.6b",
@@ -923,7 +923,7 @@ impl<'a> Ctx<'a> {
                         out.push(cand(
                             Formation::Limbered,
                             Facing::Side(d),
-                            vec![head],
+                            [head],
                             pay_of(cost, 0),
                             true,
                             "8.6b",
@@ -940,7 +940,7 @@ impl<'a> Ctx<'a> {
                     out.push(cand(
                         Formation::Limbered,
                         Facing::Side(d),
-                        vec![head],
+                        [head],
                         pay,
                         true,
                         "8.6c",
@@ -991,7 +991,7 @@ impl<'a> Ctx<'a> {
         &self,
         formations: Vec<(UnitIx, Formation)>,
         facing: Facing,
-        hexes: Vec<HexId>,
+        hexes: Hexes,
         pay: Pay,
         star: bool,
         rule: &'static str,
@@ -1014,8 +1014,8 @@ impl<'a> Ctx<'a> {
             }
         }
         // 8.7: an asterisked change occupying or crossing non-clear terrain.
-        let mut all = self.hexes.clone();
-        all.extend(hexes.iter().filter(|h| !self.hexes.contains(h)));
+        let mut all: tinyvec::TinyVec<[HexId; 16]> = self.hexes.iter().copied().collect();
+        all.extend(hexes.iter().copied().filter(|h| !self.hexes.contains(h)));
         let non_clear = star
             && (all
                 .iter()
@@ -1113,7 +1113,7 @@ impl<'a> Ctx<'a> {
 fn cand(
     to: Formation,
     facing: Facing,
-    hexes: Vec<HexId>,
+    hexes: impl Into<Hexes>,
     pay: Pay,
     star: bool,
     rule: &'static str,
@@ -1121,7 +1121,7 @@ fn cand(
     Cand {
         to,
         facing,
-        hexes,
+        hexes: hexes.into(),
         pay,
         star,
         rule,
@@ -1161,7 +1161,7 @@ fn road_to_march(road: &[HexId], d: Dir, len: usize, base: Half, per_hex: Half) 
 
 /// A straight column facing `d` with the head of `hexes`, `len` long: cut at the tail or extended
 /// straight back from it (8.4b: the extension counters follow the column).
-fn resized_column(hexes: &[HexId], d: Dir, len: usize) -> Option<Vec<HexId>> {
+fn resized_column(hexes: &[HexId], d: Dir, len: usize) -> Option<Hexes> {
     let mut fp = Footprint::road_column(&Printed, d, hexes.to_vec()).ok()?;
     while fp.len() > len {
         fp = fp.contracted(&Printed, End::Tail).ok()?;
@@ -1169,18 +1169,18 @@ fn resized_column(hexes: &[HexId], d: Dir, len: usize) -> Option<Vec<HexId>> {
     while fp.len() < len {
         fp = fp.extended(&Printed, End::Tail).ok()?;
     }
-    Some(fp.hexes().to_vec())
+    Some(Hexes::from(fp.hexes()))
 }
 
 /// Every line of `len` hexes facing `v` that contains `h`, from the one whose right end is `h`.
-fn lines_through(h: HexId, v: Vertex, len: usize) -> Vec<Vec<HexId>> {
+fn lines_through(h: HexId, v: Vertex, len: usize) -> Vec<Hexes> {
     let right = v.flank()[1];
     let mut out = Vec::new();
     let mut end = Some(h);
     for _ in 0..len {
         let Some(e) = end else { break };
         if let Ok(fp) = Footprint::line(&Printed, e, v, len) {
-            out.push(fp.hexes().to_vec());
+            out.push(Hexes::from(fp.hexes()));
         }
         end = Printed.neighbour(e, right);
     }
@@ -1218,7 +1218,7 @@ pub(crate) fn changes_where(
     let Some(ctx) = Ctx::new(sc, st, units, budget, in_z) else {
         return Vec::new();
     };
-    let keep = |c: &Cand| to.is_none_or(|(f, h)| c.facing == f && c.hexes == h);
+    let keep = |c: &Cand| to.is_none_or(|(f, h)| c.facing == f && c.hexes == *h);
     // A candidate paid as it is (troops or guns alone) that the budget cannot pay is one `finish`
     // refuses: it is not finished at all.
     let affordable = |c: &Cand| ctx.affordable(c.pay);
@@ -1297,7 +1297,7 @@ fn gun_alone(ctx: &Ctx, others: &[UnitIx], c: Cand) -> Vec<Change> {
             }
         }
         Formation::Limbered => {
-            let mut out: Vec<Change> = fin(Some((ctx.guns.clone(), None, None)))
+            let mut out: Vec<Change> = fin(Some((ctx.guns.to_vec(), None, None)))
                 .into_iter()
                 .collect();
             if !o_inf && o.formation == Formation::Limbered && o.facing == c.facing {
@@ -1375,7 +1375,7 @@ fn mixed(ctx: &Ctx, keep: &dyn Fn(&Cand) -> bool, out: &mut Vec<Change>) {
                         c.pay,
                         star,
                         rule,
-                        Some((ctx.guns.clone(), Some(Facing::Side(d)), Some(gp))),
+                        Some((ctx.guns.to_vec(), Some(Facing::Side(d)), Some(gp))),
                     ));
                 }
             }

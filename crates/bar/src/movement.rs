@@ -3904,7 +3904,7 @@ fn form_action(c: &formation::Change) -> Action {
     Action::Form(
         change_forms(c).collect(),
         c.facing,
-        c.hexes.clone(),
+        c.hexes.to_vec(),
         c.leave_facing,
     )
 }

@@ -759,7 +759,7 @@ fn reactions(sc: &Scenario, st: &State, stack: &[UnitIx]) -> Vec<(Action, Price)
                 forms.push(f);
             }
         }
-        let a = Action::ReactForm(forms, c.facing, c.hexes.clone());
+        let a = Action::ReactForm(forms, c.facing, c.hexes.to_vec());
         if !out.iter().any(|x| x.0 == a) {
             out.push((a, price));
         }
