@@ -634,7 +634,7 @@ impl<'a> Ctx<'a> {
                             out.push(cand(
                                 to,
                                 Facing::Point(v),
-                                self.hexes.clone(),
+                                self.hexes,
                                 pay_of(cost, 0),
                                 false,
                                 "8.4j",
@@ -649,7 +649,7 @@ impl<'a> Ctx<'a> {
                     out.push(cand(
                         Formation::Line,
                         Facing::Point(v),
-                        self.hexes.clone(),
+                        self.hexes,
                         pay_of(cost, 0),
                         false,
                         "8.4j",
@@ -1267,7 +1267,7 @@ fn gun_alone(ctx: &Ctx, others: &[UnitIx], c: Cand) -> Vec<Change> {
         ctx.finish(
             formations.clone(),
             c.facing,
-            c.hexes.clone(),
+            c.hexes,
             c.pay,
             c.star,
             c.rule,
@@ -1359,7 +1359,7 @@ fn mixed(ctx: &Ctx, keep: &dyn Fn(&Cand) -> bool, out: &mut Vec<Change>) {
                 out.extend(ctx.finish(
                     formations,
                     c.facing,
-                    c.hexes.clone(),
+                    c.hexes,
                     c.pay.max(gp),
                     star,
                     rule,
@@ -1371,7 +1371,7 @@ fn mixed(ctx: &Ctx, keep: &dyn Fn(&Cand) -> bool, out: &mut Vec<Change>) {
                     out.extend(ctx.finish(
                         formations.clone(),
                         c.facing,
-                        c.hexes.clone(),
+                        c.hexes,
                         c.pay,
                         star,
                         rule,

@@ -743,7 +743,7 @@ fn reactions(sc: &Scenario, st: &State, stack: &[UnitIx]) -> Vec<(Action, Price)
     let mut mine = s.hexes;
     mine.sort();
     for c in formation::changes(sc, st, stack, &budget) {
-        let mut h = c.hexes.clone();
+        let mut h = c.hexes;
         h.sort();
         if h != mine || !c.must_leave.is_empty() {
             continue;
