@@ -28,7 +28,7 @@ fn to<'a>(cs: &'a [Change], rule: &str, f: Formation) -> Vec<&'a Change> {
 fn one<'a>(cs: &'a [Change], rule: &str, hexes: &[HexId], facing: Option<Facing>) -> &'a Change {
     let v: Vec<&Change> = cs
         .iter()
-        .filter(|c| c.rule == rule && c.hexes == hexes && facing.is_none_or(|f| c.facing == f))
+        .filter(|c| c.rule == rule && *c.hexes == hexes && facing.is_none_or(|f| c.facing == f))
         .collect();
     assert_eq!(v.len(), 1, "{rule} to {hexes:?} {facing:?} in {cs:#?}");
     v[0]
@@ -495,7 +495,7 @@ fn r8_4j_line_to_hook_and_back_for_1_mp_same_hexes() {
         let h = to(&cs, "8.4j", f);
         assert_eq!(h.len(), 1);
         assert_eq!(
-            (h[0].hexes.clone(), h[0].facing, h[0].cost),
+            (h[0].hexes.to_vec(), h[0].facing, h[0].cost),
             (two.clone(), n(), mp(1))
         );
     }
@@ -979,7 +979,7 @@ fn r8_1_every_offered_change_gives_a_valid_footprint_and_sp_layout() {
             for c in changes(&p.sc, &p.st, &[u], &b) {
                 seen += 1;
                 let (_, to) = c.formations[0];
-                let new = Footprint::new(&Printed, footprint_kind(to), c.facing, c.hexes.clone())
+                let new = Footprint::new(&Printed, footprint_kind(to), c.facing, c.hexes.to_vec())
                     .unwrap_or_else(|e| panic!("{id} {f:?} → {c:?}: {e}"));
                 assert!(new.check_at_rest(&Printed).is_ok(), "{c:?}");
                 assert!(
