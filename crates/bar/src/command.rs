@@ -676,12 +676,11 @@ fn loc_search_from<'a>(
                 return (LocMap { d, best }, Some(c));
             }
         }
-        let (nbr, side_ok, road) = (&d.nbr[g], &d.leader_side_ok[g], &d.road[g]);
-        for k in 0..6 {
-            let h = nbr[k];
-            if h == u32::MAX || !side_ok[k] {
+        for &e in &d.loc_step[g] {
+            if e == u32::MAX {
                 continue;
             }
+            let (h, road) = (e >> 1, e & 1 != 0);
             let hu = h as usize;
             let f = flags[hu];
             if f & BLOCKED != 0 {
@@ -689,7 +688,7 @@ fn loc_search_from<'a>(
             }
             let step = match style {
                 Style::ArmyWing => {
-                    if road[k] {
+                    if road {
                         1
                     } else {
                         2

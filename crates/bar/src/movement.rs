@@ -2511,8 +2511,6 @@ fn leader_steps_in(
     let mut best: Vec<u16> = vec![u16::MAX; d.ids.len()];
     let mut head: Vec<u32> = vec![u32::MAX; usize::from(ma) + 1];
     let mut entries: Vec<(u32, u32)> = Vec::with_capacity(512);
-    // Every hex reached, once (its first reach), for the answer.
-    let mut reached: Vec<u32> = Vec::with_capacity(256);
     best[start as usize] = 0;
     entries.push((start, u32::MAX));
     head[0] = 0;
@@ -2538,10 +2536,6 @@ fn leader_steps_in(
                     continue;
                 }
                 if nc < best[ni] {
-                    // (The start, at 0, is never improved on: never in the answer.)
-                    if best[ni] == u16::MAX {
-                        reached.push(ni as u32);
-                    }
                     best[ni] = nc;
                     let b = usize::from(nc);
                     entries.push((ni as u32, head[b]));
@@ -2550,9 +2544,13 @@ fn leader_steps_in(
             }
         }
     }
-    // The board's order (the dense index is sorted by hex id).
-    reached.sort_unstable();
-    reached.into_iter().map(|x| d.ids[x as usize]).collect()
+    // Every hex reached but the start, in the board's order (the dense index is sorted by hex id).
+    best[start as usize] = u16::MAX;
+    best.iter()
+        .zip(&d.ids)
+        .filter(|&(&b, _)| b != u16::MAX)
+        .map(|(_, &h)| h)
+        .collect()
 }
 
 /// Who decides in the movement phase.

@@ -90,6 +90,11 @@ pub struct Dense {
     /// its hexside's; `u16::MAX` where he may not step (off the board, terrain not on the TEC or
     /// impassable to leaders, a hexside he may not cross off a road).
     pub leader_step: Vec<[u16; 6]>,
+    /// A LOC's step from the hex in each direction (7.1, 7.3b), packed for the LOC search: the
+    /// neighbour's index shifted left by one, its low bit set along a road; `u32::MAX` where no
+    /// LOC steps (off the board, or a hexside impassable to leaders). `nbr`, `leader_side_ok`
+    /// and `road` in one word.
+    pub loc_step: Vec<[u32; 6]>,
     /// The TEC's terrain rows of the board's hexes, copied from the charts (looked up at every
     /// query of a hex's terrain; the chart's map is keyed by name).
     pub rows: Vec<crate::charts::tec::TerrainRow>,
@@ -222,6 +227,18 @@ impl Board {
                 }
             }
         }
+        d.loc_step = (0..ids.len())
+            .map(|i| {
+                std::array::from_fn(|k| {
+                    let j = d.nbr[i][k];
+                    if j == u32::MAX || !d.leader_side_ok[i][k] {
+                        u32::MAX
+                    } else {
+                        (j << 1) | u32::from(d.road[i][k])
+                    }
+                })
+            })
+            .collect();
         d.table = vec![u32::MAX; 256 * 256];
         for (h, i) in &ix {
             d.table[usize::from(h.row) * 256 + usize::from(h.col)] = *i;
