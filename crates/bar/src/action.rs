@@ -254,11 +254,7 @@ impl Action {
                 "form:{}:{}:{}{}",
                 fs.iter().map(|f| f.key()).collect::<Vec<_>>().join("+"),
                 fc.name(),
-                hexes
-                    .iter()
-                    .map(|&h| sc.board.label(h))
-                    .collect::<Vec<_>>()
-                    .join("-"),
+                sc.board.labels(&hexes[..], "-"),
                 leave.map_or(String::new(), |l| format!(":guns-{}", l.name()))
             ),
             Action::Adopt(f, fc) => {
@@ -281,10 +277,7 @@ impl Action {
             Action::CcAdvance(us, hs) => format!(
                 "cc-advance:{}:{}",
                 us.iter().map(u).collect::<Vec<_>>().join("+"),
-                hs.iter()
-                    .map(|&h| sc.board.label(h))
-                    .collect::<Vec<_>>()
-                    .join("-")
+                sc.board.labels(&hs[..], "-")
             ),
             Action::CcAdvanceDone => "cc-advance-done".into(),
             Action::CcFirst(x) => format!("cc-first:{}", u(x)),
@@ -315,11 +308,7 @@ impl Action {
             Action::Reform(x, hexes, f, fc) => format!(
                 "reform:{}:{}:{}:{}",
                 u(x),
-                hexes
-                    .iter()
-                    .map(|&h| sc.board.label(h))
-                    .collect::<Vec<_>>()
-                    .join("-"),
+                sc.board.labels(&hexes[..], "-"),
                 f.key(),
                 fc.name()
             ),
@@ -353,11 +342,7 @@ impl Action {
                 "react:form:{}:{}:{}",
                 fs.iter().map(|f| f.key()).collect::<Vec<_>>().join("+"),
                 fc.name(),
-                hexes
-                    .iter()
-                    .map(|&h| sc.board.label(h))
-                    .collect::<Vec<_>>()
-                    .join("-")
+                sc.board.labels(&hexes[..], "-")
             ),
             Action::ReactPart(arm, a) => {
                 let inner = a.id(sc);

@@ -254,11 +254,7 @@ pub fn apply_breakdown(
 }
 
 fn hex_list(sc: &Scenario, hexes: &[HexId]) -> String {
-    hexes
-        .iter()
-        .map(|&h| sc.board.label(h))
-        .collect::<Vec<_>>()
-        .join("-")
+    sc.board.labels(hexes, "-").to_string()
 }
 
 /// A reformation open now (8.5b–c): the action (the parent's hexes, formation and facing if it

@@ -1987,12 +1987,7 @@ pub fn label(sc: &Scenario, st: &State, a: &Action) -> Option<String> {
             "{} fire at {} ({})",
             if *art { "Artillery" } else { "Infantry" },
             names(sc, &stack(sc, st, *t)),
-            st.units[usize::from(*t)]
-                .hexes
-                .iter()
-                .map(|&h| sc.board.label(h))
-                .collect::<Vec<_>>()
-                .join("-")
+            sc.board.labels(&st.units[usize::from(*t)].hexes[..], "-")
         ),
         Action::FireWith(h) => format!(
             "Fire with {} from {}",

@@ -363,11 +363,7 @@ fn separate(sc: &Scenario, st: &mut State, moving: &[UnitIx], ev: &mut Vec<Event
 
 /// Hexes for people: `0606-0605`.
 fn hex_list(sc: &Scenario, hexes: &[HexId]) -> String {
-    hexes
-        .iter()
-        .map(|&h| sc.board.label(h))
-        .collect::<Vec<_>>()
-        .join("-")
+    sc.board.labels(hexes, "-").to_string()
 }
 
 fn start(sc: &Scenario, st: &State, units: Vec<UnitIx>) -> Mover {
@@ -2727,7 +2723,7 @@ pub fn apply(
                 army: sc.armies[usize::from(m.side)].name.clone(),
                 text: format!(
                     "the stack of {} begins to move {}",
-                    names(sc, &m.units).join(", "),
+                    sc.names(&m.units, ", "),
                     begins(&m)
                 ),
                 rule: "11.1b".into(),
@@ -2888,10 +2884,7 @@ fn opportunity_fire(
                 "fires at the aspect before the change: {} facing {} in {}",
                 a.2.name(),
                 a.1.name(),
-                a.0.iter()
-                    .map(|&h| sc.board.label(h))
-                    .collect::<Vec<_>>()
-                    .join("-")
+                sc.board.labels(&a.0[..], "-")
             ),
             rule: "12.8c".into(),
         });
@@ -2993,11 +2986,7 @@ fn moving(sc: &Scenario, st: &mut State, mut m: Mover, a: &Action, ev: &mut Vec<
             m.dc_a.push("rapid_march".into());
             ev.push(Event::Movement {
                 army: sc.armies[usize::from(m.side)].name.clone(),
-                text: format!(
-                    "{}: rapid march, {} MP",
-                    names(sc, &m.units).join(", "),
-                    m.ma
-                ),
+                text: format!("{}: rapid march, {} MP", sc.names(&m.units, ", "), m.ma),
                 rule: "11.4a".into(),
             });
             Phase::Moving(Box::new(m))
@@ -3015,7 +3004,7 @@ fn moving(sc: &Scenario, st: &mut State, mut m: Mover, a: &Action, ev: &mut Vec<
                 army: sc.armies[usize::from(m.side)].name.clone(),
                 text: format!(
                     "{} leaves general order: {} facing {}",
-                    names(sc, &m.units).join(", "),
+                    sc.names(&m.units, ", "),
                     f.name(),
                     fc.name()
                 ),
@@ -3116,15 +3105,11 @@ fn execute(
             army,
             text: format!(
                 "{}: {} → {} facing {} in {} for {} MP, {} left",
-                names(sc, &m.units).join(", "),
+                sc.names(&m.units, ", "),
                 before.name(),
                 c.formations.first().map_or("?", |x| x.1.name()),
                 c.facing.name(),
-                c.hexes
-                    .iter()
-                    .map(|&h| sc.board.label(h))
-                    .collect::<Vec<_>>()
-                    .join("-"),
+                sc.board.labels(&c.hexes[..], "-"),
                 c.cost,
                 m.left
             ),
@@ -3176,7 +3161,7 @@ fn execute(
                 army: army.clone(),
                 text: format!(
                     "{} rolls to enter an enemy ZOC: d100 {roll} {} ER {er} — {}",
-                    names(sc, &m.units).join(", "),
+                    sc.names(&m.units, ", "),
                     if enters { "≥" } else { "<" },
                     if enters {
                         "it enters"
@@ -3320,12 +3305,8 @@ fn execute(
         army,
         text: format!(
             "{} {what} to {} for {} MP, {} left",
-            names(sc, &m.units).join(", "),
-            mv.hexes
-                .iter()
-                .map(|&h| sc.board.label(h))
-                .collect::<Vec<_>>()
-                .join("-"),
+            sc.names(&m.units, ", "),
+            sc.board.labels(&mv.hexes[..], "-"),
             cost,
             m.left
         ),
@@ -3367,10 +3348,7 @@ fn execute(
             m.stop_why = "entered general-order terrain (8.2b, 8.4i)".into();
             ev.push(Event::Movement {
                 army: sc.armies[usize::from(m.side)].name.clone(),
-                text: format!(
-                    "{} changes to general order",
-                    names(sc, &m.units).join(", ")
-                ),
+                text: format!("{} changes to general order", sc.names(&m.units, ", ")),
                 rule: "8.4i".into(),
             });
         }
@@ -3625,13 +3603,8 @@ fn finish(sc: &Scenario, st: &mut State, m: Mover, why: &str, ev: &mut Vec<Event
         army,
         text: format!(
             "{} {why} in {} ({} of {} MP left)",
-            names(sc, &m.units).join(", "),
-            lead(st, &m)
-                .hexes
-                .iter()
-                .map(|&h| sc.board.label(h))
-                .collect::<Vec<_>>()
-                .join("-"),
+            sc.names(&m.units, ", "),
+            sc.board.labels(&lead(st, &m).hexes[..], "-"),
             m.left,
             m.ma
         ),
@@ -3837,11 +3810,7 @@ pub fn label(sc: &Scenario, st: &State, a: &Action) -> Option<String> {
                 "Change to {} facing {} in {} ({} MP{}) ({})",
                 c.formations.first().map_or("?", |x| x.1.name()),
                 c.facing.name(),
-                c.hexes
-                    .iter()
-                    .map(|&h| sc.board.label(h))
-                    .collect::<Vec<_>>()
-                    .join("-"),
+                sc.board.labels(&c.hexes[..], "-"),
                 c.cost,
                 if c.ends_movement {
                     ", ends its movement"

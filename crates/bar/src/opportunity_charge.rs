@@ -625,10 +625,7 @@ pub fn after(sc: &Scenario, st: &mut State, mut cc: Cc, ev: &mut Vec<Event>) -> 
             format!(
                 "{}: recalled before any pursuit, may go on with its move from {} ({} MP left)",
                 names(sc, &mover.units),
-                now.iter()
-                    .map(|&h| sc.board.label(h))
-                    .collect::<Vec<_>>()
-                    .join("-"),
+                sc.board.labels(&now[..], "-"),
                 mover.left
             ),
         );

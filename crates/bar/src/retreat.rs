@@ -210,12 +210,7 @@ pub(crate) fn contract_stayers(
             for &u in &group {
                 st.units[usize::from(u)].hexes = Hexes::from(&short[..]);
             }
-            let label = |hs: &[HexId]| {
-                hs.iter()
-                    .map(|&h| sc.board.label(h))
-                    .collect::<Vec<_>>()
-                    .join("-")
-            };
+            let label = |hs: &[HexId]| sc.board.labels(hs, "-").to_string();
             ev.push(Event::State {
                 units: group
                     .iter()

@@ -115,6 +115,69 @@ impl Dense {
     }
 }
 
+/// A hex's printed id ([`Board::label_of`]).
+pub struct Label<'a> {
+    board: &'a Board,
+    h: HexId,
+}
+
+impl std::fmt::Display for Label<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let h = self.h;
+        for m in &self.board.sheets {
+            if let (Some(r), Some(c)) = (
+                h.row.checked_sub(m.row_offset),
+                h.col.checked_sub(m.col_offset),
+            ) && m.holds(r, c)
+            {
+                return write!(f, "{}{}", m.letter, HexId::new(r, c));
+            }
+        }
+        write!(f, "{h}")
+    }
+}
+
+/// Hexes' printed ids with a separator ([`Board::labels`]).
+pub struct Labels<'a> {
+    board: &'a Board,
+    hexes: &'a [HexId],
+    sep: &'a str,
+}
+
+impl std::fmt::Display for Labels<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, &h) in self.hexes.iter().enumerate() {
+            if i > 0 {
+                f.write_str(self.sep)?;
+            }
+            write!(f, "{}", self.board.label_of(h))?;
+        }
+        Ok(())
+    }
+}
+
+/// Units' names with a separator ([`Scenario::names`]).
+pub struct Names<'a> {
+    sc: &'a Scenario,
+    units: &'a [UnitIx],
+    sep: &'a str,
+}
+
+impl std::fmt::Display for Names<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, &u) in self.units.iter().enumerate() {
+            if i > 0 {
+                f.write_str(self.sep)?;
+            }
+            match self.sc.units.get(usize::from(u)) {
+                Some(x) => f.write_str(&x.name)?,
+                None => write!(f, "unit #{u}")?,
+            }
+        }
+        Ok(())
+    }
+}
+
 impl Board {
     /// A hex id as printed (1.3c: "W2119" on a multi-map board) to the board's hex: `Ok(None)` for
     /// a hex of a map the scenario does not use, `Err(())` for no hex of any map.
@@ -142,16 +205,22 @@ impl Board {
 
     /// A hex's printed id (1.3c: the map's letter before its number on a multi-map board).
     pub fn label(&self, h: HexId) -> String {
-        for m in &self.sheets {
-            if let (Some(r), Some(c)) = (
-                h.row.checked_sub(m.row_offset),
-                h.col.checked_sub(m.col_offset),
-            ) && m.holds(r, c)
-            {
-                return format!("{}{}", m.letter, HexId::new(r, c));
-            }
+        self.label_of(h).to_string()
+    }
+
+    /// [`Board::label`], written into the text that holds it (no string of its own).
+    pub fn label_of(&self, h: HexId) -> Label<'_> {
+        Label { board: self, h }
+    }
+
+    /// Hexes as printed, `sep` between them (`0606-0605`), written into the text that holds
+    /// them (no string for each: the log writes such a list at almost every step).
+    pub fn labels<'a>(&'a self, hexes: &'a [HexId], sep: &'a str) -> Labels<'a> {
+        Labels {
+            board: self,
+            hexes,
+            sep,
         }
-        h.to_string()
     }
 
     /// Build the dense index with the charts' leader columns and terrain rows. Every query of a
@@ -630,6 +699,16 @@ pub fn parse_dir(s: &str) -> Option<Dir> {
 }
 
 impl Scenario {
+    /// Units' names, `sep` between them, written into the text that holds them (no string for
+    /// each).
+    pub fn names<'a>(&'a self, units: &'a [UnitIx], sep: &'a str) -> Names<'a> {
+        Names {
+            sc: self,
+            units,
+            sep,
+        }
+    }
+
     /// Build from the files' texts; every problem, each naming file and field.
     pub fn build(
         map: &str,
