@@ -360,13 +360,18 @@ fn sources_in(sc: &Scenario, st: &State, l: LeaderIx, style: Style, groups: &Gro
 pub struct LocField<'a> {
     d: &'a crate::scenario::Dense,
     side: u8,
-    flags: Vec<u8>,
-    group: Vec<usize>,
+    flags: std::rc::Rc<Vec<u8>>,
+    /// Each hex's integrity group (`NO_GROUP`: none), as `u16`: the group numbers are unit
+    /// numbers.
+    group: std::rc::Rc<Vec<u16>>,
     /// The state's integrity groups ([`integrity_groups`]).
-    pub groups: Groups,
+    pub groups: std::rc::Rc<Groups>,
     /// The hexes a LOC may not enter, one bit a hex of the dense index, when first asked.
     blocked: std::cell::OnceCell<Vec<u64>>,
 }
+
+/// A hex of no integrity group in [`LocField`]'s `group`.
+const NO_GROUP: u16 = u16::MAX;
 
 const ENEMY: u8 = 1;
 const FRIEND: u8 = 2;
@@ -397,7 +402,12 @@ impl<'a> LocField<'a> {
                 [u.eliminated, u.routed, u.activated],
             )
         }
-        type Field = (Vec<u8>, Vec<usize>, Groups);
+        // Shared (`Rc`): a memo's answer is given back without a copy of its three lists.
+        type Field = (
+            std::rc::Rc<Vec<u8>>,
+            std::rc::Rc<Vec<u16>>,
+            std::rc::Rc<Groups>,
+        );
         thread_local! {
             static MEMO: crate::memo::Cells<(u8, Vec<Seen>), Field> =
                 const { std::cell::RefCell::new(Vec::new()) };
@@ -411,7 +421,14 @@ impl<'a> LocField<'a> {
             &(side, &st.units[..]),
             |q| (q.0, q.1.iter().map(seen).collect()),
             |k, _, q| k.0 == q.0 && crate::memo::seen_as(&k.1, q.1, seen),
-            || Self::now(sc, st, side),
+            || {
+                let (flags, group, groups) = Self::now(sc, st, side);
+                (
+                    std::rc::Rc::new(flags),
+                    std::rc::Rc::new(group),
+                    std::rc::Rc::new(groups),
+                )
+            },
         );
         LocField {
             d: &sc.board.dense,
@@ -438,13 +455,13 @@ impl<'a> LocField<'a> {
     }
 
     /// [`LocField::new`], worked out: each hex's flags and integrity group, and the groups.
-    fn now(sc: &Scenario, st: &State, side: u8) -> (Vec<u8>, Vec<usize>, Groups) {
+    fn now(sc: &Scenario, st: &State, side: u8) -> (Vec<u8>, Vec<u16>, Groups) {
         let d = &sc.board.dense;
         let n = d.ids.len();
         // Per hex: enemy present; friendly present; a non-routed friend; all friends activated
         // and not routed; all friends unactivated or routed; the integrity group held; in an EZOC.
         let mut flags = vec![ACTIVE | IDLE; n];
-        let mut group = vec![usize::MAX; n];
+        let mut group = vec![NO_GROUP; n];
         let groups = integrity_groups(sc, st);
         for (i, u) in st.units.iter().enumerate() {
             if u.eliminated {
@@ -469,7 +486,9 @@ impl<'a> LocField<'a> {
                     flags[x] &= !IDLE;
                 }
                 if let Some(g) = groups.get(&(i as UnitIx)) {
-                    group[x] = *g;
+                    // Invariant: group numbers are unit numbers (`integrity_groups_now`), and
+                    // unit numbers are `u16` (`UnitIx`).
+                    group[x] = u16::try_from(*g).expect("a group number is a unit number");
                 }
             }
             if enemy && !u.routed && !u.hexes.is_empty() {
@@ -540,7 +559,7 @@ pub fn loc_map_for<'a>(
     // looks for): the last map asked of an unchanged board is given again (the voluntary rout
     // offers of 19.10a ask the same one decision after decision).
     thread_local! {
-        static MEMO: crate::memo::Cells<LocAsked<'static>, Vec<u16>> =
+        static MEMO: crate::memo::Cells<LocAsked<'static>, std::rc::Rc<Vec<u16>>> =
             const { std::cell::RefCell::new(Vec::new()) };
     }
     let asked = LocAsked {
@@ -577,7 +596,7 @@ struct LocAsked<'q> {
     sources: Cow<'q, [HexId]>,
     targets: Cow<'q, [u32]>,
     flags: Cow<'q, [u8]>,
-    group: Cow<'q, [usize]>,
+    group: Cow<'q, [u16]>,
 }
 
 impl LocAsked<'_> {
@@ -669,11 +688,23 @@ fn loc_search_from<'a>(
             .is_some_and(|w| w & (1 << (g % 64)) != 0)
         {
             if !all {
-                return (LocMap { d, best }, Some(c));
+                return (
+                    LocMap {
+                        d,
+                        best: best.into(),
+                    },
+                    Some(c),
+                );
             }
             left -= 1;
             if left == 0 {
-                return (LocMap { d, best }, Some(c));
+                return (
+                    LocMap {
+                        d,
+                        best: best.into(),
+                    },
+                    Some(c),
+                );
             }
         }
         for &e in &d.loc_step[g] {
@@ -696,7 +727,7 @@ fn loc_search_from<'a>(
                 }
                 Style::Brigade => {
                     let fg = flags[g];
-                    if group[g] != usize::MAX && group[g] == group[hu] {
+                    if group[g] != NO_GROUP && group[g] == group[hu] {
                         0
                     } else if fg & FRIEND != 0
                         && fg & ACTIVE != 0
@@ -721,14 +752,21 @@ fn loc_search_from<'a>(
             waiting += 1;
         }
     }
-    (LocMap { d, best }, None)
+    (
+        LocMap {
+            d,
+            best: best.into(),
+        },
+        None,
+    )
 }
 
 /// The LOC costs from a leader, by hex (half points).
 #[derive(Clone, Debug)]
 pub struct LocMap<'a> {
     d: &'a crate::scenario::Dense,
-    best: Vec<u16>,
+    /// Shared (`Rc`): a memo's map is given back without a copy.
+    best: std::rc::Rc<Vec<u16>>,
 }
 
 impl LocMap<'_> {
@@ -867,7 +905,7 @@ fn army_wing_map<'a>(
 ) -> LocMap<'a> {
     let blocked = field.blocked();
     thread_local! {
-        static MEMO: crate::memo::Cells<ArmyWingAsked<'static>, Vec<u16>> =
+        static MEMO: crate::memo::Cells<ArmyWingAsked<'static>, std::rc::Rc<Vec<u16>>> =
             const { std::cell::RefCell::new(Vec::new()) };
     }
     let asked = ArmyWingAsked {
