@@ -1750,21 +1750,20 @@ impl Menu {
 
 /// What `find` gives of the menu kept for the mover `m` in `st` (whose phase `flow::apply` has
 /// taken out, and whose decision count it has raised), if the menu was made for this very
-/// position: `None` when there is none, `Some(None)` when the action is not in it.
+/// position: `None` when there is none, `Some(None)` when the action is not in it. The menu is
+/// let go (the position is about to change): its copy of the state no longer shares the units'
+/// list with `st` (`state::Units`), which the action then changes in place instead of copying.
 fn recall_menu<T>(
     sc: &Scenario,
     st: &State,
     m: &Mover,
     find: impl FnOnce(&mut Menu) -> Option<T>,
 ) -> Option<Option<T>> {
-    MENU.with(|c| {
-        let mut menu = c.borrow_mut();
-        let menu = menu.as_mut()?;
-        let same = menu.scenario == crate::memo::scenario_key(sc)
-            && menu.mover().is_some_and(|x| *x == *m)
-            && menu.state.same_but_phase_and_count(st);
-        same.then(|| find(menu))
-    })
+    let mut menu = MENU.with(|c| c.borrow_mut().take())?;
+    let same = menu.scenario == crate::memo::scenario_key(sc)
+        && menu.mover().is_some_and(|x| *x == *m)
+        && menu.state.same_but_phase_and_count(st);
+    same.then(|| find(&mut menu))
 }
 
 /// `f` of the menu kept for the mover `m` in this very position `st` (made now, and kept in place
