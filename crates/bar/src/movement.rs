@@ -1269,7 +1269,7 @@ pub fn prolonge_refusal(sc: &Scenario, st: &State, to: HexId) -> Option<String> 
 
 /// Whether friendly infantry or artillery of `side` stands in `h` (11.6, 11.9b).
 fn friendly_foot_or_guns(sc: &Scenario, st: &State, side: u8, h: HexId, movers: &[UnitIx]) -> bool {
-    units_in(st, h).iter().any(|&u| {
+    any_unit_in(st, h, |u| {
         let x = &sc.units[usize::from(u)];
         x.side == side && x.arm != Arm::Cavalry && !movers.contains(&u)
     })
@@ -1523,7 +1523,7 @@ pub fn spread_owed(sc: &Scenario, st: &State) -> Vec<HexId> {
                     what: "skirmish",
                     ..
                 })
-            ) && units_in(st, h).iter().any(|u| movable.contains(u))
+            ) && any_unit_in(st, h, |u| movable.contains(&u))
         })
         .collect()
 }
