@@ -2195,10 +2195,12 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
             }
             // A leader is offered when he has a first step (21.1a): his neighbours' flags are
             // looked at one by one, without the whole board's field.
+            let mut zocs: [Option<HexSet<'_>>; 2] = [None, None];
             for l in leaders {
                 let side = sc.leaders[usize::from(l)].side;
-                let z = crate::command::ezoc_set(sc, st, side);
-                let flag = |x: usize| leader_flags_at(sc, st, side, &z, sc.board.dense.ids[x]);
+                let z = zocs[usize::from(side) % 2]
+                    .get_or_insert_with(|| crate::command::ezoc_set(sc, st, side));
+                let flag = |x: usize| leader_flags_at(sc, st, side, z, sc.board.dense.ids[x]);
                 if !leader_steps_in(sc, st, l, true, flag).is_empty() {
                     v.push(Action::MoveLeader(l));
                 }
@@ -2354,17 +2356,40 @@ fn restacks(sc: &Scenario, st: &State) -> Vec<UnitIx> {
         .collect();
     cands.sort_unstable();
     cands.dedup();
+    // One copy of the state for every candidate: each is put on top in it and looked at, and the
+    // order numbers that changed (those of its hex's units, `put_on_top`) are put back after.
+    let mut copy: Option<State> = None;
     for u in cands {
-        let stack = stack_units(sc, st, u);
-        if stack.len() < 2 || stack[0] == u {
+        // Not on top of its stack ([`stack_units`]: top first, by order number, then by unit
+        // number): a unit of its side in its first hex comes before it.
+        let Some(&h0) = st.units[usize::from(u)].hexes.first() else {
+            continue;
+        };
+        let side = sc.units[usize::from(u)].side;
+        let mine = (st.units[usize::from(u)].order, u);
+        if !any_unit_in(st, h0, |x| {
+            x != u
+                && sc.units[usize::from(x)].side == side
+                && (st.units[usize::from(x)].order, x) < mine
+        }) {
             continue;
         }
-        let mut t = st.clone();
-        put_on_top(&mut t, u);
+        let t = copy.get_or_insert_with(|| st.clone());
+        let Some(&h) = t.units[usize::from(u)].hexes.first() else {
+            continue;
+        };
+        let before: Vec<(UnitIx, u16)> = units_in(t, h)
+            .into_iter()
+            .map(|x| (x, t.units[usize::from(x)].order))
+            .collect();
+        put_on_top(t, u);
         let ok = t.units[usize::from(u)]
             .hexes
             .iter()
-            .all(|&h| crate::stacking::legal_at(sc, &t, h).is_ok());
+            .all(|&h| crate::stacking::legal_at(sc, t, h).is_ok());
+        for (x, order) in before {
+            t.units[usize::from(x)].order = order;
+        }
         if ok {
             out.push(u);
         }
