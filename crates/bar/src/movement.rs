@@ -2300,21 +2300,6 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
     }
 }
 
-/// The stack (same hexes, one side) of a unit, top first.
-fn stack_units(sc: &Scenario, st: &State, u: UnitIx) -> Vec<UnitIx> {
-    let me = &st.units[usize::from(u)];
-    let side = sc.units[usize::from(u)].side;
-    let mut v: Vec<UnitIx> = me
-        .hexes
-        .first()
-        .map(|&h| units_in(st, h))
-        .unwrap_or_default()
-        .into_iter()
-        .filter(|&x| sc.units[usize::from(x)].side == side)
-        .collect();
-    v.sort_by_key(|&x| st.units[usize::from(x)].order);
-    v
-}
 
 /// Put a unit on top of its stack, the others keeping their order (10.6f): the stack's order
 /// numbers are handed out again, the unit first.
@@ -2360,8 +2345,8 @@ fn restacks(sc: &Scenario, st: &State) -> Vec<UnitIx> {
     // order numbers that changed (those of its hex's units, `put_on_top`) are put back after.
     let mut copy: Option<State> = None;
     for u in cands {
-        // Not on top of its stack ([`stack_units`]: top first, by order number, then by unit
-        // number): a unit of its side in its first hex comes before it.
+        // Not on top of its stack (its side's units in its hexes, top first by order number, then
+        // by unit number): a unit of its side in its first hex comes before it.
         let Some(&h0) = st.units[usize::from(u)].hexes.first() else {
             continue;
         };
