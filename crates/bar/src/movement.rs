@@ -2185,11 +2185,17 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
                 return v;
             }
             let (units, leaders) = movable(sc, st);
-            let mut seen: HashSet<Vec<HexId>> = HashSet::new();
+            // The hexes whose stack is offered already (once each).
+            let mut seen: Vec<Hexes> = Vec::new();
             for &u in &units {
                 v.push(Action::MoveUnit(u));
+                let hexes = st.units[usize::from(u)].hexes;
+                if seen.contains(&hexes) {
+                    continue;
+                }
                 let stack = stack_among(st, &units, u);
-                if stack.len() > 1 && seen.insert(st.units[usize::from(u)].hexes.to_vec()) {
+                if stack.len() > 1 {
+                    seen.push(hexes);
                     v.push(Action::MoveStack(stack[0]));
                 }
             }
