@@ -2306,7 +2306,6 @@ pub fn legal(sc: &Scenario, st: &State) -> Vec<Action> {
     }
 }
 
-
 /// Put a unit on top of its stack, the others keeping their order (10.6f): the stack's order
 /// numbers are handed out again, the unit first.
 fn put_on_top(st: &mut State, u: UnitIx) {

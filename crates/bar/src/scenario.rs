@@ -146,14 +146,26 @@ pub struct Labels<'a> {
 
 impl std::fmt::Display for Labels<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        for (i, &h) in self.hexes.iter().enumerate() {
-            if i > 0 {
-                f.write_str(self.sep)?;
-            }
-            write!(f, "{}", self.board.label_of(h))?;
-        }
-        Ok(())
+        write_joined(f, self.hexes, self.sep, |f, &h| {
+            write!(f, "{}", self.board.label_of(h))
+        })
     }
+}
+
+/// `items` written one after another by `one`, `sep` between them.
+fn write_joined<T>(
+    f: &mut std::fmt::Formatter<'_>,
+    items: &[T],
+    sep: &str,
+    one: impl Fn(&mut std::fmt::Formatter<'_>, &T) -> std::fmt::Result,
+) -> std::fmt::Result {
+    for (i, x) in items.iter().enumerate() {
+        if i > 0 {
+            f.write_str(sep)?;
+        }
+        one(f, x)?;
+    }
+    Ok(())
 }
 
 /// Units' names with a separator ([`Scenario::names`]).
@@ -165,16 +177,12 @@ pub struct Names<'a> {
 
 impl std::fmt::Display for Names<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        for (i, &u) in self.units.iter().enumerate() {
-            if i > 0 {
-                f.write_str(self.sep)?;
-            }
+        write_joined(f, self.units, self.sep, |f, &u| {
             match self.sc.units.get(usize::from(u)) {
-                Some(x) => f.write_str(&x.name)?,
-                None => write!(f, "unit #{u}")?,
+                Some(x) => f.write_str(&x.name),
+                None => write!(f, "unit #{u}"),
             }
-        }
-        Ok(())
+        })
     }
 }
 
