@@ -673,91 +673,83 @@ fn loc_search_from<'a>(
     }
     // With `all`: the targets not yet settled (a hex is settled once, at its cheapest).
     let mut left = targets.len();
-    while waiting > 0 {
-        let Some(g) = ring[usize::from(c % 5)].pop() else {
-            c += 1;
-            continue;
-        };
-        waiting -= 1;
-        let g = g as usize;
-        if best[g] < c {
-            continue;
-        }
-        if is_target
-            .get(g / 64)
-            .is_some_and(|w| w & (1 << (g % 64)) != 0)
-        {
-            if !all {
-                return (
-                    LocMap {
-                        d,
-                        best: best.into(),
-                    },
-                    Some(c),
-                );
-            }
-            left -= 1;
-            if left == 0 {
-                return (
-                    LocMap {
-                        d,
-                        best: best.into(),
-                    },
-                    Some(c),
-                );
-            }
-        }
-        for &e in &d.loc_step[g] {
-            if e == u32::MAX {
+    // The cost of the target settled first (with `all`: of the last), if one was.
+    let found = 'search: {
+        while waiting > 0 {
+            let Some(g) = ring[usize::from(c % 5)].pop() else {
+                c += 1;
                 continue;
-            }
-            let (h, road) = (e >> 1, e & 1 != 0);
-            let hu = h as usize;
-            let f = flags[hu];
-            if f & BLOCKED != 0 {
-                continue;
-            }
-            let step = match style {
-                Style::ArmyWing => {
-                    if road {
-                        1
-                    } else {
-                        2
-                    }
-                }
-                Style::Brigade => {
-                    let fg = flags[g];
-                    if group[g] != NO_GROUP && group[g] == group[hu] {
-                        0
-                    } else if fg & FRIEND != 0
-                        && fg & ACTIVE != 0
-                        && f & FRIEND != 0
-                        && f & ACTIVE != 0
-                    {
-                        1
-                    } else if f & FRIEND != 0 && f & IDLE != 0 {
-                        4
-                    } else {
-                        2
-                    }
-                }
             };
-            let nc = c + step;
-            if nc > cap || nc >= best[hu] {
+            waiting -= 1;
+            let g = g as usize;
+            if best[g] < c {
                 continue;
             }
-            debug_assert!(nc - c <= 4, "a LOC step costs at most 4 half points");
-            best[hu] = nc;
-            ring[usize::from(nc % 5)].push(h);
-            waiting += 1;
+            if is_target
+                .get(g / 64)
+                .is_some_and(|w| w & (1 << (g % 64)) != 0)
+            {
+                if !all {
+                    break 'search Some(c);
+                }
+                left -= 1;
+                if left == 0 {
+                    break 'search Some(c);
+                }
+            }
+            for &e in &d.loc_step[g] {
+                if e == u32::MAX {
+                    continue;
+                }
+                let (h, road) = (e >> 1, e & 1 != 0);
+                let hu = h as usize;
+                let f = flags[hu];
+                if f & BLOCKED != 0 {
+                    continue;
+                }
+                let step = match style {
+                    Style::ArmyWing => {
+                        if road {
+                            1
+                        } else {
+                            2
+                        }
+                    }
+                    Style::Brigade => {
+                        let fg = flags[g];
+                        if group[g] != NO_GROUP && group[g] == group[hu] {
+                            0
+                        } else if fg & FRIEND != 0
+                            && fg & ACTIVE != 0
+                            && f & FRIEND != 0
+                            && f & ACTIVE != 0
+                        {
+                            1
+                        } else if f & FRIEND != 0 && f & IDLE != 0 {
+                            4
+                        } else {
+                            2
+                        }
+                    }
+                };
+                let nc = c + step;
+                if nc > cap || nc >= best[hu] {
+                    continue;
+                }
+                debug_assert!(nc - c <= 4, "a LOC step costs at most 4 half points");
+                best[hu] = nc;
+                ring[usize::from(nc % 5)].push(h);
+                waiting += 1;
+            }
         }
-    }
+        None
+    };
     (
         LocMap {
             d,
             best: best.into(),
         },
-        None,
+        found,
     )
 }
 
